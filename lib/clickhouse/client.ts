@@ -1,0 +1,58 @@
+import fs from 'node:fs'
+import nodePath from 'node:path'
+import { createClient, type ClickHouseClient } from '@clickhouse/client'
+import { getConfig, type AppConfig } from '../config'
+
+type ConnectionParam = NonNullable<Parameters<typeof createClient>[0]>['connection']
+
+type Holder = { client: ClickHouseClient; key: string }
+
+const g = globalThis as typeof globalThis & { __loomRunsClickHouse?: Holder }
+
+function connectionKey(config: AppConfig) {
+  return config.mode === 'embedded' ? `embedded:${config.dataDir}` : `remote:${config.clickhouse.url}`
+}
+
+function build(config: AppConfig): ClickHouseClient {
+  const clickhouse_settings = {
+    // UInt64 versions must survive JSON: keep them as strings end to end.
+    output_format_json_quote_64bit_integers: 1,
+    max_execution_time: config.clickhouse.maxExecutionTime,
+  } as const
+  if (config.mode === 'embedded') {
+    // Loaded lazily so remote deployments never load the native engine.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection')
+    const path = resolveDataDir(config.dataDir)
+    return createClient({
+      connection: createChdbConnection({ path }) as unknown as ConnectionParam,
+      clickhouse_settings,
+    })
+  }
+  return createClient({
+    url: config.clickhouse.url,
+    username: config.clickhouse.user,
+    password: config.clickhouse.password,
+    request_timeout: config.clickhouse.requestTimeoutMs,
+    clickhouse_settings,
+    application: 'loom-runs',
+  })
+}
+
+function resolveDataDir(dir: string) {
+  const abs = nodePath.resolve(/*turbopackIgnore: true*/ process.cwd(), dir)
+  fs.mkdirSync(abs, { recursive: true })
+  return abs
+}
+
+/** The one ClickHouse client of this process (kept across dev-server hot reloads). */
+export function getClient(): ClickHouseClient {
+  const config = getConfig()
+  const key = connectionKey(config)
+  const held = g.__loomRunsClickHouse
+  if (held && held.key === key) return held.client
+  if (held) throw new Error(`A ClickHouse client for ${held.key} is already open in this process`)
+  const client = build(config)
+  g.__loomRunsClickHouse = { client, key }
+  return client
+}

@@ -1,0 +1,137 @@
+import { ClickHouseError } from '@clickhouse/client'
+import type { z } from 'zod'
+import { AppError } from '../errors'
+import { getClient } from './client'
+
+export type QueryParams = Record<string, unknown>
+
+export type QueryOptions = {
+  signal?: AbortSignal
+  settings?: Record<string, string | number>
+}
+
+/** ClickHouse error codes that mean "the query ran out of its time budget". */
+const TIMEOUT_CODES = new Set(['159', '209', '394'])
+/** Codes that mean the schema the query needs is not there. */
+const SCHEMA_CODES = new Set(['60', '81', '47'])
+const ACCESS_CODES = new Set(['497', '164'])
+const AUTH_CODES = new Set(['516', '192', '193', '194'])
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE'])
+
+/** Turns a client failure into the contract's typed error, keeping the cause. */
+export function classifyClickHouseError(err: unknown): AppError {
+  if (err instanceof AppError) return err
+  if (err instanceof ClickHouseError) {
+    if (TIMEOUT_CODES.has(err.code)) {
+      return new AppError('timeout', 'ClickHouse did not finish the query within its time budget', { cause: err })
+    }
+    if (SCHEMA_CODES.has(err.code)) {
+      return new AppError('unavailable', `A table or column this view needs is missing: ${err.type ?? err.code}`, {
+        cause: err,
+        details: { clickhouseCode: err.code, clickhouseType: err.type },
+      })
+    }
+    if (ACCESS_CODES.has(err.code)) {
+      return new AppError('forbidden', 'The ClickHouse user lacks the grant this action needs', { cause: err })
+    }
+    if (AUTH_CODES.has(err.code)) {
+      return new AppError('unavailable', 'ClickHouse refused the configured credentials', { cause: err })
+    }
+    return new AppError('internal', `ClickHouse error ${err.code}${err.type ? ` (${err.type})` : ''}`, { cause: err })
+  }
+  const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown }
+  const sysCode = typeof e?.code === 'string' ? e.code : undefined
+  const causeCode = typeof (e?.cause as { code?: unknown })?.code === 'string' ? (e.cause as { code: string }).code : undefined
+  if ((sysCode && NETWORK_CODES.has(sysCode)) || (causeCode && NETWORK_CODES.has(causeCode))) {
+    return new AppError('unavailable', 'ClickHouse is unreachable', { cause: err })
+  }
+  if (e?.name === 'AbortError' || (typeof e?.message === 'string' && /aborted/i.test(e.message))) {
+    return new AppError('unavailable', 'The request was cancelled', { cause: err, details: { aborted: true } })
+  }
+  // The client reports its own request timeout as a plain Error without a code.
+  if (typeof e?.message === 'string' && /^Timeout error/i.test(e.message)) {
+    return new AppError('timeout', 'ClickHouse did not answer within the request timeout', { cause: err })
+  }
+  return new AppError('internal', 'Unexpected failure while talking to ClickHouse', { cause: err })
+}
+
+/** Runs a SELECT with bound parameters and parses each row with the given schema. */
+export async function queryRows<S extends z.ZodType>(
+  query: string,
+  params: QueryParams,
+  schema: S,
+  options: QueryOptions = {},
+): Promise<z.infer<S>[]> {
+  let raw: unknown[]
+  try {
+    const rs = await getClient().query({
+      query,
+      query_params: params,
+      format: 'JSONEachRow',
+      abort_signal: options.signal,
+      clickhouse_settings: options.settings,
+    })
+    raw = await rs.json()
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
+  return raw.map((row, i) => {
+    const parsed = schema.safeParse(row)
+    if (!parsed.success) {
+      throw new AppError('internal', `Row ${i} did not match the expected shape: ${parsed.error.issues[0]?.message}`, {
+        cause: parsed.error,
+      })
+    }
+    return parsed.data
+  })
+}
+
+export type QueryStats = { rowsRead: number; bytesRead: number; elapsedMs: number }
+
+/** Like queryRows, but also returns ClickHouse's own read statistics (used by the benchmark). */
+export async function queryWithStats(
+  query: string,
+  params: QueryParams,
+  options: QueryOptions = {},
+): Promise<{ rows: unknown[]; stats: QueryStats }> {
+  try {
+    const rs = await getClient().query({
+      query,
+      query_params: params,
+      format: 'JSON',
+      abort_signal: options.signal,
+      clickhouse_settings: options.settings,
+    })
+    const body = (await rs.json()) as {
+      data: unknown[]
+      statistics?: { rows_read?: number; bytes_read?: number; elapsed?: number }
+    }
+    return {
+      rows: body.data,
+      stats: {
+        rowsRead: Number(body.statistics?.rows_read ?? 0),
+        bytesRead: Number(body.statistics?.bytes_read ?? 0),
+        elapsedMs: Number(body.statistics?.elapsed ?? 0) * 1000,
+      },
+    }
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
+}
+
+export async function command(query: string, params: QueryParams = {}): Promise<void> {
+  try {
+    await getClient().command({ query, query_params: params })
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
+}
+
+export async function insertRows(table: string, values: Record<string, unknown>[]): Promise<void> {
+  if (values.length === 0) return
+  try {
+    await getClient().insert({ table, values, format: 'JSONEachRow' })
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
+}

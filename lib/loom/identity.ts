@@ -1,0 +1,55 @@
+import { z } from 'zod'
+
+/** Who a row belongs to. Unset user and session are stored as ''. */
+export type Identity = {
+  org: string
+  namespace: string
+  agent: string
+  userId: string
+  sessionId: string
+}
+
+/** A run is (org, namespace, agent, runId); its blocks may sit under several (userId, sessionId). */
+export type RunRef = { org: string; namespace: string; agent: string; runId: string }
+
+export type BlockRef = Identity & { runId: string; blockKey: string }
+
+export type Clock = () => Date
+
+export type WriterContext = {
+  /** `agent name` for an agent, `operator:<name>` for a console edit. */
+  actor: string
+  /** The writer's process context, e.g. `host-a/pid-4242`. */
+  sourceTrace: string
+  now?: Clock
+}
+
+export const systemClock: Clock = () => new Date()
+
+export function identityParams(id: Identity) {
+  return {
+    org: id.org,
+    namespace: id.namespace,
+    agent: id.agent,
+    user_id: id.userId,
+    session_id: id.sessionId,
+  }
+}
+
+export function runParams(run: RunRef) {
+  return { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
+}
+
+/** UInt64 versions travel as decimal strings; arithmetic is done in BigInt. */
+export const versionString = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String)
+
+export function nextVersion(latest: string | null): string {
+  return latest === null ? '1' : (BigInt(latest) + 1n).toString()
+}
+
+/** Characters as Loom counts them: Unicode code points. */
+export function charCount(text: string): number {
+  let n = 0
+  for (const _ of text) n++
+  return n
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { insertRows, queryRows } from '../clickhouse/query'
+import { toChTime } from '../clickhouse/time'
+import { identityParams, nextVersion, systemClock, versionString, type Clock, type Identity } from './identity'
+import { withKeyLock } from './keyed-mutex'
+import { tableNames } from './tables'
+
+export type MemorySetInput = Identity & {
+  memoryKey: string
+  value: unknown
+  runId?: string
+  memoryType?: string
+  confidence?: number
+  pinned?: boolean
+  tags?: string[]
+  actor?: string
+}
+
+/** `memory.set`: a new version of the claim; with run_id it is attributed to that run. */
+export function memorySet(input: MemorySetInput, now: Clock = systemClock) {
+  const key = JSON.stringify(['mem', input.org, input.namespace, input.agent, input.userId, input.sessionId, input.memoryKey])
+  return withKeyLock(key, async () => {
+    const [prev] = await queryRows(
+      `SELECT memory_id, version, created_at FROM ${tableNames().memory} FINAL
+       WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
+         AND user_id = {user_id:String} AND session_id = {session_id:String} AND memory_key = {memory_key:String}
+       LIMIT 1`,
+      { ...identityParams(input), memory_key: input.memoryKey },
+      z.object({ memory_id: z.string(), version: versionString, created_at: z.string() }),
+    )
+    const at = toChTime(now())
+    const version = nextVersion(prev?.version ?? null)
+    await insertRows(tableNames().memory, [
+      {
+        ...identityParams(input),
+        memory_key: input.memoryKey,
+        memory_id: prev?.memory_id ?? randomUUID(),
+        memory_type: input.memoryType ?? 'fact',
+        value: JSON.stringify(input.value),
+        run_id: input.runId ?? '',
+        version,
+        status: 'live',
+        confidence: input.confidence ?? 0.8,
+        pinned: input.pinned ? 1 : 0,
+        tags: input.tags ?? [],
+        actor: input.actor ?? input.agent,
+        created_at: prev?.created_at ?? at,
+        updated_at: at,
+      },
+    ])
+    return { version }
+  })
+}

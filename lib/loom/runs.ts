@@ -1,0 +1,173 @@
+import { z } from 'zod'
+import { insertRows, queryRows } from '../clickhouse/query'
+import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { nextVersion, runParams, systemClock, versionString, type Clock, type Identity, type RunRef } from './identity'
+import { withKeyLock } from './keyed-mutex'
+import { tableNames } from './tables'
+
+export const runRowSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  run_id: z.string(),
+  goal: z.string(),
+  user_request: z.string(),
+  model: z.string(),
+  environment: z.string(),
+  metadata: z.string(),
+  status: z.string(),
+  outcome: z.string(),
+  final_response: z.string(),
+  memories_used: z.array(z.string()),
+  recalled_keys: z.array(z.string()),
+  reflection: z.string(),
+  confidence: z.number().nullable(),
+  attempt: z.coerce.number(),
+  turns: z.coerce.number(),
+  input_tokens: z.coerce.number(),
+  output_tokens: z.coerce.number(),
+  cost_usd: z.coerce.number(),
+  started_at: z.string().transform(chTimeToIso),
+  last_begin_at: z.string().transform(chTimeToIso),
+  completed_at: z.string().nullable().transform((v) => (v === null ? null : chTimeToIso(v))),
+  duration_ms: z.coerce.number().nullable(),
+  version: versionString,
+})
+export type RunRow = z.infer<typeof runRowSchema>
+
+export const RUN_COLUMNS = `org, namespace, agent, user_id, session_id, run_id, goal, user_request, model, environment,
+  metadata, status, outcome, final_response, memories_used, recalled_keys, reflection, confidence, attempt, turns,
+  input_tokens, output_tokens, cost_usd, started_at, last_begin_at, completed_at, duration_ms, version`
+
+const RUN_WHERE =
+  'org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND run_id = {run_id:String}'
+
+export async function runLatestRow(run: RunRef, signal?: AbortSignal): Promise<RunRow | null> {
+  const rows = await queryRows(
+    `SELECT ${RUN_COLUMNS} FROM ${tableNames().runs} FINAL WHERE ${RUN_WHERE} LIMIT 1`,
+    runParams(run),
+    runRowSchema,
+    { signal },
+  )
+  return rows[0] ?? null
+}
+
+function toInsert(row: RunRow) {
+  return {
+    ...row,
+    started_at: toChTime(row.started_at),
+    last_begin_at: toChTime(row.last_begin_at),
+    completed_at: row.completed_at === null ? null : toChTime(row.completed_at),
+  }
+}
+
+async function writeRun(run: RunRef, change: (previous: RunRow | null) => RunRow): Promise<RunRow> {
+  return withKeyLock(JSON.stringify(['run', run.org, run.namespace, run.agent, run.runId]), async () => {
+    const previous = await runLatestRow(run)
+    const next = { ...change(previous), version: nextVersion(previous?.version ?? null) }
+    await insertRows(tableNames().runs, [toInsert(next)])
+    return next
+  })
+}
+
+export type RunBeginInput = Identity & {
+  runId: string
+  goal: string
+  userRequest?: string
+  model?: string
+  environment?: string
+  metadata?: Record<string, unknown>
+}
+
+/** `run.begin`: attempt 1 on the first call; each later begin (a resumed process) adds 1. */
+export function runBegin(input: RunBeginInput, now: Clock = systemClock): Promise<RunRow> {
+  const at = now().toISOString()
+  return writeRun(input, (prev) => ({
+    org: input.org,
+    namespace: input.namespace,
+    agent: input.agent,
+    user_id: input.userId,
+    session_id: input.sessionId,
+    run_id: input.runId,
+    goal: input.goal || prev?.goal || '',
+    user_request: input.userRequest ?? prev?.user_request ?? '',
+    model: input.model ?? prev?.model ?? '',
+    environment: input.environment ?? prev?.environment ?? '',
+    metadata: input.metadata ? JSON.stringify(input.metadata) : (prev?.metadata ?? '{}'),
+    status: 'running',
+    outcome: '',
+    final_response: '',
+    memories_used: prev?.memories_used ?? [],
+    recalled_keys: prev?.recalled_keys ?? [],
+    reflection: prev?.reflection ?? '',
+    confidence: prev?.confidence ?? null,
+    attempt: (prev?.attempt ?? 0) + 1,
+    turns: prev?.turns ?? 0,
+    input_tokens: prev?.input_tokens ?? 0,
+    output_tokens: prev?.output_tokens ?? 0,
+    cost_usd: prev?.cost_usd ?? 0,
+    started_at: prev?.started_at ?? at,
+    last_begin_at: at,
+    completed_at: null,
+    duration_ms: null,
+    version: '0',
+  }))
+}
+
+export type RunUsage = { turns?: number; inputTokens?: number; outputTokens?: number; costUsd?: number }
+
+export type RunCompleteInput = RunRef &
+  RunUsage & {
+    status: 'succeeded' | 'failed' | 'cancelled'
+    outcome?: string
+    finalResponse?: string
+    memoriesUsed?: string[]
+    recalledKeys?: string[]
+    reflection?: Record<string, unknown> | string
+    confidence?: number | null
+  }
+
+/** `run.complete`: records the outcome, reflection and usage of a run that began. */
+export function runComplete(input: RunCompleteInput, now: Clock = systemClock): Promise<RunRow> {
+  const at = now()
+  return writeRun(input, (prev) => {
+    if (!prev) throw new Error(`run.complete before run.begin for run ${input.runId}`)
+    return {
+      ...prev,
+      status: input.status,
+      outcome: input.outcome ?? prev.outcome,
+      final_response: input.finalResponse ?? prev.final_response,
+      memories_used: input.memoriesUsed ?? prev.memories_used,
+      recalled_keys: input.recalledKeys ?? prev.recalled_keys,
+      reflection:
+        input.reflection === undefined
+          ? prev.reflection
+          : typeof input.reflection === 'string'
+            ? input.reflection
+            : JSON.stringify(input.reflection),
+      confidence: input.confidence === undefined ? prev.confidence : input.confidence,
+      turns: prev.turns + (input.turns ?? 0),
+      input_tokens: prev.input_tokens + (input.inputTokens ?? 0),
+      output_tokens: prev.output_tokens + (input.outputTokens ?? 0),
+      cost_usd: prev.cost_usd + (input.costUsd ?? 0),
+      completed_at: at.toISOString(),
+      duration_ms: Math.max(0, at.getTime() - Date.parse(prev.started_at)),
+    }
+  })
+}
+
+/** Adds usage (turns, tokens, cost) to a run that is still going. */
+export function runRecordUsage(run: RunRef, usage: RunUsage): Promise<RunRow> {
+  return writeRun(run, (prev) => {
+    if (!prev) throw new Error(`usage recorded before run.begin for run ${run.runId}`)
+    return {
+      ...prev,
+      turns: prev.turns + (usage.turns ?? 0),
+      input_tokens: prev.input_tokens + (usage.inputTokens ?? 0),
+      output_tokens: prev.output_tokens + (usage.outputTokens ?? 0),
+      cost_usd: prev.cost_usd + (usage.costUsd ?? 0),
+    }
+  })
+}

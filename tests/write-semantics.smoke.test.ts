@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+
+useFreshEngine('smoke')
+
+test('set then get returns the content at version 1', async () => {
+  const { createMissingSchema } = await import('../lib/loom/init')
+  const wm = await import('../lib/loom/working-memory')
+  await createMissingSchema({ history: true })
+  const ref = { org: 'o', namespace: 'n', agent: 'a', userId: '', sessionId: '', runId: 'r1', blockKey: 'checkpoint' }
+  const ctx = { actor: 'a', sourceTrace: 'host/pid-1' }
+  const r = await wm.wmSet(ref, 'item-1', ctx)
+  assert.equal(r.row.version, '1')
+  assert.equal(await wm.wmGet(ref), 'item-1')
+})
