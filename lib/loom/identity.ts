@@ -50,6 +50,14 @@ export function nextVersion(latest: string | null): string {
 /** Characters as Loom counts them: Unicode code points. */
 export function charCount(text: string): number {
   let n = 0
-  for (const _ of text) n++
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) i++
+    }
+    n++
+  }
   return n
 }

@@ -15,6 +15,8 @@ export type MemorySetInput = Identity & {
   pinned?: boolean
   tags?: string[]
   actor?: string
+  /** Id for a memory key written for the first time (default: a random UUID); later versions keep the first id. */
+  memoryId?: string
 }
 
 /** `memory.set`: a new version of the claim; with run_id it is attributed to that run. */
@@ -35,7 +37,7 @@ export function memorySet(input: MemorySetInput, now: Clock = systemClock) {
       {
         ...identityParams(input),
         memory_key: input.memoryKey,
-        memory_id: prev?.memory_id ?? randomUUID(),
+        memory_id: prev?.memory_id ?? input.memoryId ?? randomUUID(),
         memory_type: input.memoryType ?? 'fact',
         value: JSON.stringify(input.value),
         run_id: input.runId ?? '',

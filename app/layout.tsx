@@ -1,0 +1,47 @@
+import type { Metadata } from 'next'
+import Link from 'next/link'
+import type { ReactNode } from 'react'
+import { ThemeToggle } from '@/components/ui/theme-toggle'
+import './globals.css'
+import { Providers } from './providers'
+
+export const metadata: Metadata = {
+  title: { default: 'Loom Runs', template: '%s · Loom Runs' },
+  description: 'Trace and resume long AI-agent runs stored in Loom',
+}
+
+// Applies the saved or system theme before first paint, so dark mode never flashes white.
+const themeScript = `try{var t=localStorage.getItem('loom-runs-theme');if(t!=='light'&&t!=='dark'){t=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'}document.documentElement.dataset.theme=t}catch(e){}`
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="topbar">
+          <Link href="/" className="brand" aria-label="Loom Runs home">
+            <span className="brand-mark" aria-hidden>
+              ◈
+            </span>{' '}
+            Loom Runs
+          </Link>
+          <nav aria-label="Main">
+            <Link href="/">Runs</Link>
+            <Link href="/schema">Schema</Link>
+          </nav>
+          <div className="topbar-end">
+            <ThemeToggle />
+          </div>
+        </header>
+        <Providers>
+          <main id="main">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  )
+}

@@ -1,0 +1,30 @@
+'use client'
+
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { NuqsAdapter } from 'nuqs/adapters/next/app'
+import { useState, type ReactNode } from 'react'
+import { Toaster } from 'sonner'
+import { ApiRequestError } from '@/lib/api-client/fetch-json'
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: {
+            staleTime: 5_000,
+            refetchOnWindowFocus: false,
+            // Client errors (4xx) will not fix themselves; retry only what might.
+            retry: (failures, err) =>
+              failures < 2 && !(err instanceof ApiRequestError && err.status >= 400 && err.status < 500),
+          },
+        },
+      }),
+  )
+  return (
+    <QueryClientProvider client={client}>
+      <NuqsAdapter>{children}</NuqsAdapter>
+      <Toaster position="bottom-right" richColors closeButton />
+    </QueryClientProvider>
+  )
+}

@@ -1,0 +1,62 @@
+import type { Block } from '@/lib/api/types'
+import { CharMeter } from '../ui/checkpoint-meter'
+import { ContentView } from '../ui/content-view'
+import { TimeAgo } from '../ui/time-ago'
+
+type Group = { userId: string; sessionId: string; blocks: Block[] }
+
+function groupByIdentity(blocks: Block[]): Group[] {
+  const groups = new Map<string, Group>()
+  for (const b of blocks) {
+    const key = JSON.stringify([b.userId, b.sessionId])
+    const g = groups.get(key) ?? { userId: b.userId, sessionId: b.sessionId, blocks: [] }
+    g.blocks.push(b)
+    groups.set(key, g)
+  }
+  return [...groups.values()]
+}
+
+export function BlocksList({ blocks }: { blocks: Block[] }) {
+  if (blocks.length === 0) {
+    return <div className="panel empty">This run has no working-memory blocks.</div>
+  }
+  const groups = groupByIdentity(blocks)
+  return (
+    <div className="stack">
+      {groups.length > 1 ? (
+        <div className="banner banner-warn" role="note">
+          This run has blocks under {groups.length} different user/session identities. A <code>resume</code> made under
+          one of them does not see the others.
+        </div>
+      ) : null}
+      {groups.map((g) => (
+        <section key={`${g.userId}\u0000${g.sessionId}`} className="block-group" aria-label={`Blocks for user ${g.userId || 'unset'}, session ${g.sessionId || 'unset'}`}>
+          <header>
+            <span>
+              user <code>{g.userId || '∅ (unset)'}</code>
+            </span>
+            <span>
+              session <code>{g.sessionId || '∅ (unset)'}</code>
+            </span>
+          </header>
+          {g.blocks.map((b) => (
+            <article key={b.blockKey} className="block" data-block-key={b.blockKey}>
+              <div className="row">
+                <strong className="mono">{b.blockKey}</strong>
+                <span className="tag mono">v{b.version}</span>
+                {b.isDeleted ? <span className="tag tag-warn">cleared (tombstone): resume returns None</span> : null}
+                {!b.isDeleted ? <CharMeter chars={b.chars} limit={b.charLimit} /> : null}
+                <span className="spacer" />
+                <span className="small muted">
+                  written by <span className="mono">{b.actor}</span> from <span className="mono">{b.sourceTrace || '—'}</span>{' '}
+                  · <TimeAgo iso={b.updatedAt} />
+                </span>
+              </div>
+              {b.isDeleted ? null : <ContentView text={b.content} label={`Content of ${b.blockKey}`} />}
+            </article>
+          ))}
+        </section>
+      ))}
+    </div>
+  )
+}

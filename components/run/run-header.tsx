@@ -1,0 +1,112 @@
+import Link from 'next/link'
+import type { RunDetail } from '@/lib/api/types'
+import { absoluteTime, cost, count, duration } from '@/lib/format'
+import { links } from '@/lib/links'
+import { ContentView } from '../ui/content-view'
+import { StatusBadge } from '../ui/status-badge'
+import { TimeAgo } from '../ui/time-ago'
+
+export function RunHeader({ detail }: { detail: RunDetail }) {
+  const { run } = detail
+  return (
+    <section className="panel stack" aria-label="Run summary">
+      <div className="crumbs">
+        <Link href={links.runs(new URLSearchParams({ org: run.org }).toString())}>{run.org}</Link>/
+        <Link href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}>{run.namespace}</Link>/
+        <Link href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace, agent: run.agent }).toString())}>
+          {run.agent}
+        </Link>
+      </div>
+      <div className="row">
+        <h1 style={{ margin: 0 }}>{run.goal || <span className="muted">No goal recorded</span>}</h1>
+        <StatusBadge status={run.status} />
+      </div>
+      <div className="runid">run_id: {run.runId}</div>
+      {!run.hasRunRow ? (
+        <div className="banner banner-info" role="note">
+          This run never called <code>run.begin</code>: it is known only from its working-memory blocks, so its status,
+          goal, attempts and cost are unknown.
+        </div>
+      ) : null}
+      <dl className="kv">
+        <div>
+          <dt>Attempts (resumes)</dt>
+          <dd>
+            {run.attempt || '—'}
+            {run.attempt > 1 ? <span className="small muted"> · resumed {run.attempt - 1}×</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd title={absoluteTime(run.startedAt)}>
+            <TimeAgo iso={run.startedAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Last begin</dt>
+          <dd>
+            <TimeAgo iso={run.lastBeginAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Completed</dt>
+          <dd>
+            <TimeAgo iso={run.completedAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd>{duration(run.durationMs)}</dd>
+        </div>
+        <div>
+          <dt>Turns</dt>
+          <dd>{count(run.turns)}</dd>
+        </div>
+        <div>
+          <dt>Tokens in / out</dt>
+          <dd>
+            {count(detail.inputTokens)} / {count(detail.outputTokens)}
+          </dd>
+        </div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{cost(run.costUsd)}</dd>
+        </div>
+        <div>
+          <dt>Model</dt>
+          <dd>{detail.model || '—'}</dd>
+        </div>
+        <div>
+          <dt>User / session</dt>
+          <dd className="mono">
+            {run.userId || '∅'} / {run.sessionId || '∅'}
+          </dd>
+        </div>
+      </dl>
+      {run.outcome ? (
+        <div>
+          <h3>Outcome</h3>
+          <p style={{ margin: 0 }}>{run.outcome}</p>
+        </div>
+      ) : null}
+      {run.reflection ? (
+        <div>
+          <h3>Reflection</h3>
+          <ContentView text={run.reflection} label="Reflection" />
+        </div>
+      ) : null}
+      {detail.memoriesUsed.length > 0 ? (
+        <div>
+          <h3>Memories used ({detail.memoriesUsed.length})</h3>
+          <div className="row" style={{ gap: 6 }}>
+            {detail.memoriesUsed.map((k) => (
+              <Link key={k} className="tag mono" href={links.run(run, { tab: 'memories', memory: k })}>
+                {k}
+              </Link>
+            ))}
+          </div>
+        </div>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,13 @@
+import type { RunRef } from '../loom/identity'
+
+/** Every React Query key comes from here, so invalidation by prefix always matches. */
+export const runKeys = {
+  all: ['runs'] as const,
+  lists: () => [...runKeys.all, 'list'] as const,
+  list: (filters: Record<string, string | undefined>) => [...runKeys.lists(), filters] as const,
+  details: () => [...runKeys.all, 'detail'] as const,
+  detail: (run: RunRef) => [...runKeys.details(), run.org, run.namespace, run.agent, run.runId] as const,
+  blocks: (run: RunRef) => [...runKeys.detail(run), 'blocks'] as const,
+}
+
+export const healthKeys = { all: ['health'] as const }

@@ -1,0 +1,66 @@
+import { z } from 'zod'
+import { decodeCursor } from './cursor'
+
+const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const
+
+const segment = (name: string) =>
+  z
+    .string({ message: `${name} is required` })
+    .min(1, `${name} must not be empty`)
+    .max(1024, `${name} is longer than 1024 characters`)
+
+export const runPathSchema = z.object({
+  org: segment('org'),
+  namespace: segment('namespace'),
+  agent: segment('agent'),
+  runId: segment('runId'),
+})
+export type RunPath = z.infer<typeof runPathSchema>
+
+export const blockPathSchema = runPathSchema.extend({ blockKey: segment('blockKey') })
+
+const isoDate = (field: string) =>
+  z
+    .string()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+      message: `${field} must be an ISO 8601 date or date-time`,
+    })
+    .transform((v) => new Date(v))
+
+const optionalText = (field: string, max = 256) =>
+  z.string().max(max, `${field} is longer than ${max} characters`).optional()
+
+export const runsQuerySchema = z
+  .object({
+    org: optionalText('org'),
+    namespace: optionalText('namespace'),
+    agent: optionalText('agent'),
+    status: z.enum(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+    q: optionalText('q', 200),
+    from: isoDate('from').optional(),
+    to: isoDate('to').optional(),
+    limit: z
+      .string()
+      .regex(/^\d+$/, 'limit must be a whole number from 1 to 200')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'limit must be at least 1').max(200, 'limit must be at most 200'))
+      .optional(),
+    cursor: z
+      .string()
+      .transform((v, ctx) => {
+        const c = decodeCursor(v)
+        if (!c) {
+          ctx.addIssue({ code: 'custom', message: 'cursor is not a cursor issued by this server' })
+          return z.NEVER
+        }
+        return c
+      })
+      .optional(),
+  })
+  .refine((v) => !v.from || !v.to || v.from <= v.to, { message: 'from must not be after to', path: ['from'] })
+export type RunsQuery = z.infer<typeof runsQuerySchema>
+
+export const blockSelectorSchema = z.object({
+  userId: z.string().max(1024, 'userId is longer than 1024 characters').default(''),
+  sessionId: z.string().max(1024, 'sessionId is longer than 1024 characters').default(''),
+})

@@ -1,0 +1,77 @@
+/** Shapes of the HTTP API (field names are part of the contract: add, never rename). */
+
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown'
+
+export type CheckpointSummary = {
+  version: string
+  updatedAt: string
+  chars: number
+  charLimit: number
+  isDeleted: boolean
+  userId: string
+  sessionId: string
+}
+
+export type RunSummary = {
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  userId: string
+  sessionId: string
+  goal: string
+  status: RunStatus | string
+  attempt: number
+  startedAt: string
+  completedAt: string | null
+  durationMs: number | null
+  turns: number
+  costUsd: number
+  checkpoint: CheckpointSummary | null
+}
+
+export type RunsPage = { runs: RunSummary[]; nextCursor: string | null }
+
+export type RunCounts = {
+  blocks: number
+  versions: number
+  turns: number
+  memories: number
+  searches: number
+  blobs: number
+}
+
+export type RunDetail = {
+  run: RunSummary & { reflection: string; outcome: string; lastBeginAt: string | null; hasRunRow: boolean }
+  memoriesUsed: string[]
+  recalledKeys: string[]
+  inputTokens: number
+  outputTokens: number
+  model: string
+  counts: RunCounts
+}
+
+export type Block = {
+  userId: string
+  sessionId: string
+  blockKey: string
+  version: string
+  content: string
+  isDeleted: boolean
+  charLimit: number
+  chars: number
+  actor: string
+  sourceTrace: string
+  updatedAt: string
+}
+
+export type BlocksResponse = { blocks: Block[] }
+
+export type ApiErrorBody = { error: { code: string; message: string; field?: string }; current?: Block | null }
+
+export type HealthResponse = {
+  mode: 'embedded' | 'remote'
+  clickhouseVersion: string | null
+  readOnly: boolean
+  schema: { phase: string; detail?: string; tables: { name: string; present: boolean }[] }
+}

@@ -1,0 +1,55 @@
+/** Display formatting in one place; queries return raw values. */
+
+const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+
+export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '—'
+  const diff = (Date.parse(iso) - now) / 1000
+  const abs = Math.abs(diff)
+  if (abs < 45) return rtf.format(Math.round(diff), 'second')
+  if (abs < 45 * 60) return rtf.format(Math.round(diff / 60), 'minute')
+  if (abs < 22 * 3600) return rtf.format(Math.round(diff / 3600), 'hour')
+  return rtf.format(Math.round(diff / 86400), 'day')
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+  hour12: false,
+})
+
+export function absoluteTime(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  return `${dateTime.format(new Date(iso))} UTC`
+}
+
+export function duration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—'
+  if (ms < 1000) return `${ms} ms`
+  const s = Math.round(ms / 1000)
+  if (s < 60) return `${s}s`
+  const m = Math.floor(s / 60)
+  if (m < 60) return `${m}m ${s % 60}s`
+  const h = Math.floor(m / 60)
+  if (h < 48) return `${h}h ${m % 60}m`
+  return `${Math.floor(h / 24)}d ${h % 24}h`
+}
+
+export function cost(usd: number | null | undefined): string {
+  if (!usd) return '$0'
+  if (usd < 0.01) return `$${usd.toFixed(4)}`
+  return `$${usd.toFixed(2)}`
+}
+
+export function count(n: number | null | undefined): string {
+  return n === null || n === undefined ? '—' : new Intl.NumberFormat('en').format(n)
+}
+
+export function percent(part: number, whole: number): number {
+  return whole > 0 ? Math.min(100, Math.round((part / whole) * 100)) : 0
+}

@@ -1,0 +1,69 @@
+import { NextResponse, type NextRequest } from 'next/server'
+import { z } from 'zod'
+import { AppError } from '../errors'
+import { classifyClickHouseError } from '../clickhouse/query'
+import { ensureReady } from '../server/ready'
+import type { ApiErrorBody } from '../api/types'
+
+type RouteContext<P> = { params: Promise<P> }
+
+export type Handler<P> = (req: NextRequest, params: P) => Promise<unknown>
+
+/** Field name of the first issue, for the error body. */
+function issueField(issue: z.core.$ZodIssue): string | undefined {
+  const p = issue.path.filter((x) => typeof x === 'string' || typeof x === 'number')
+  return p.length ? p.join('.') : undefined
+}
+
+export function validationError(err: z.ZodError, where: string): AppError {
+  const first = err.issues[0]
+  const field = first ? issueField(first) : undefined
+  const message = first
+    ? field && !first.message.startsWith(field)
+      ? `${field}: ${first.message}`
+      : first.message
+    : `invalid ${where}`
+  return new AppError('invalid', message, { details: { field } })
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: string): z.infer<S> {
+  const parsed = schema.safeParse(input)
+  if (!parsed.success) throw validationError(parsed.error, where)
+  return parsed.data
+}
+
+/** Query string as a plain object; empty values count as absent. */
+export function searchParamsObject(req: NextRequest): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of req.nextUrl.searchParams) if (v !== '') out[k] = v
+  return out
+}
+
+export function errorResponse(err: unknown): NextResponse<ApiErrorBody> {
+  const e = err instanceof AppError ? err : classifyClickHouseError(err)
+  if (e.status >= 500) console.error(`[loom-runs] ${e.code}: ${e.message}`, e.cause ?? '')
+  const body: ApiErrorBody = { error: { code: e.code, message: e.message } }
+  const field = e.details?.field
+  if (typeof field === 'string') body.error.field = field
+  if ('current' in (e.details ?? {})) body.current = e.details?.current as ApiErrorBody['current']
+  return NextResponse.json(body, { status: e.status, headers: { 'cache-control': 'no-store' } })
+}
+
+/**
+ * Wraps a route: waits for the database to be ready, validates path params with the
+ * given schema, runs the handler, and maps every failure to the contract's error body.
+ */
+export function route<S extends z.ZodType>(paramsSchema: S | null, handler: Handler<z.infer<S>>) {
+  return async (req: NextRequest, ctx: RouteContext<unknown>) => {
+    try {
+      const rawParams = ctx?.params ? await ctx.params : {}
+      const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
+      await ensureReady()
+      const result = await handler(req, params)
+      if (result instanceof Response) return result
+      return NextResponse.json(result, { headers: { 'cache-control': 'no-store' } })
+    } catch (err) {
+      return errorResponse(err)
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { RunRef } from './loom/identity'
+
+/** Encodes one path segment so that any character (/, %, quotes, dots, non-ASCII) round-trips. */
+export function encodeSegment(value: string): string {
+  return encodeURIComponent(value).replace(/\./g, '%2E')
+}
+
+function runSuffix(run: RunRef) {
+  return [run.org, run.namespace, run.agent, run.runId].map(encodeSegment).join('/')
+}
+
+export const links = {
+  runs: (search?: string) => (search ? `/?${search}` : '/'),
+  run: (run: RunRef, query?: Record<string, string | undefined>) => {
+    const qs = query ? new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1])).toString() : ''
+    return `/runs/${runSuffix(run)}${qs ? `?${qs}` : ''}`
+  },
+  schema: () => '/schema',
+  api: {
+    health: () => '/api/health',
+    runs: (params: URLSearchParams) => `/api/runs${params.size ? `?${params}` : ''}`,
+    run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
+    blocks: (run: RunRef) => `/api/runs/${runSuffix(run)}/blocks`,
+  },
+}

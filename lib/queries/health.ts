@@ -1,0 +1,31 @@
+import { z } from 'zod'
+import { getConfig } from '../config'
+import { queryRows } from '../clickhouse/query'
+import type { HealthResponse } from '../api/types'
+import { tableNames } from '../loom/tables'
+import { readyState } from '../server/ready'
+
+export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
+  const config = getConfig()
+  const t = tableNames()
+  const expected = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
+  const [version] = await queryRows('SELECT version() AS v', {}, z.object({ v: z.string() }), { signal })
+  const present = await queryRows(
+    "SELECT concat(database, '.', name) AS name FROM system.tables WHERE database IN {dbs:Array(String)}",
+    { dbs: [...new Set(expected.map((n) => n.split('.')[0]))] },
+    z.object({ name: z.string() }),
+    { signal },
+  )
+  const have = new Set(present.map((p) => p.name))
+  const state = readyState()
+  return {
+    mode: config.mode,
+    clickhouseVersion: version?.v ?? null,
+    readOnly: config.readOnly,
+    schema: {
+      phase: state.phase,
+      detail: state.detail,
+      tables: expected.map((name) => ({ name, present: have.has(name) })),
+    },
+  }
+}

@@ -1,0 +1,36 @@
+import { ConfigError, getConfig } from '../config'
+import { ensureReady } from './ready'
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
+
+/** Checks the configuration and starts preparing the database in the background. */
+export async function startServer() {
+  let config
+  try {
+    config = getConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`[loom-runs] ${err.message}`)
+      process.exit(1)
+    }
+    throw err
+  }
+  if (!LOOPBACK.has(config.host)) {
+    console.error(
+      `[loom-runs] Refusing to listen on ${config.host}: no users are configured, so the console would be open to anyone who can reach it. Set HOST=127.0.0.1.`,
+    )
+    process.exit(1)
+  }
+  console.log(
+    `[loom-runs] ${config.mode === 'embedded' ? `embedded ClickHouse at ${config.dataDir}` : `remote ClickHouse at ${new URL(config.clickhouse.url!).host}`}${config.readOnly ? ' (read-only)' : ''}`,
+  )
+  ensureReady()
+    .then(async () => {
+      console.log('[loom-runs] database ready')
+      if (process.env.NODE_ENV === 'development' && config.demo) {
+        const { startLiveDemo } = await import('../demo/live')
+        startLiveDemo({})
+      }
+    })
+    .catch((err) => console.error('[loom-runs] database not ready yet:', err instanceof Error ? err.message : err))
+}

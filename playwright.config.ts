@@ -1,0 +1,47 @@
+import { defineConfig, devices } from '@playwright/test'
+
+// The port is chosen once by scripts/test-all.sh and passed by environment, since
+// Playwright loads this file again in every worker.
+const port = Number(process.env.E2E_PORT ?? 3210)
+const baseURL = `http://127.0.0.1:${port}`
+const dataDir = process.env.E2E_DATA_DIR ?? `.data/e2e-${port}`
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1400, height: 900 } } }],
+  webServer: {
+    // A fresh data directory each run: the server creates the tables and demo data on start.
+    command: `rm -rf ${dataDir} && exec npx next start --hostname 127.0.0.1 --port ${port}`,
+    url: `${baseURL}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { LOOM_RUNS_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' },
+  },
+})

@@ -1,0 +1,21 @@
+import { NextRequest } from 'next/server'
+
+type Handler = (req: NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
+
+/** Calls a real route handler the way Next does, and returns status and parsed JSON. */
+export async function call(
+  handler: Handler,
+  url: string,
+  params: Record<string, string> = {},
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const req = new NextRequest(new URL(url, 'http://127.0.0.1:3000'), {
+    method: init.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+    body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+  })
+  const res = await handler(req, { params: Promise.resolve(params) })
+  const text = await res.text()
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined }
+}
