@@ -2,7 +2,7 @@ import type { Metadata } from 'next'
 import { Suspense } from 'react'
 import { RunsView } from '@/components/runs/runs-view'
 
-export const metadata: Metadata = { title: 'Runs' }
+export const metadata: Metadata = { title: { absolute: 'Runs · Loom Runs' } }
 
 export default function RunsPage() {
   return (

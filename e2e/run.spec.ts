@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test'
+import { DEMO_RUNS, EDGE_CASE, NEAR_MISS } from '../lib/demo/scenarios'
+import { links } from '../lib/links'
+
+test('from the list to the resumed batch run: header and its cleared checkpoint', async ({ page }) => {
+  await page.goto(`/?agent=${DEMO_RUNS.batch.agent}&org=${DEMO_RUNS.batch.org}`)
+  await page.locator(`tr[data-run-id="${DEMO_RUNS.batch.runId}"] a`).first().click()
+  await expect(page).toHaveURL(new RegExp(`/runs/acme/prod/batch-indexer/${DEMO_RUNS.batch.runId}`))
+  await expect(page).toHaveTitle(`${DEMO_RUNS.batch.runId} · batch-indexer · Loom Runs`)
+  const summary = page.getByRole('region', { name: 'Run summary' })
+  await expect(summary.getByText('resumed 1×')).toBeVisible()
+  await expect(summary.getByText('succeeded', { exact: true })).toBeVisible()
+  const checkpoint = page.locator('[data-block-key="checkpoint"]')
+  await expect(checkpoint.getByText('v301')).toBeVisible()
+  await expect(checkpoint.getByText(/cleared \(tombstone\)/)).toBeVisible()
+  await page.screenshot({ path: 'test-results/screens/run-batch.png', fullPage: true })
+})
+
+test('a run with blocks under two sessions warns that a resume sees only one', async ({ page }) => {
+  await page.goto(links.run(DEMO_RUNS.nearMiss))
+  await expect(page.getByText(/blocks under 2 different user\/session identities/)).toBeVisible()
+  await expect(page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.firstSessionId}` })).toBeVisible()
+  await expect(page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.secondSessionId}` })).toBeVisible()
+  await page.screenshot({ path: 'test-results/screens/run-near-miss.png', fullPage: true })
+})
+
+test('a run id with awkward characters opens from its link and from the list', async ({ page }) => {
+  await page.goto(links.run(EDGE_CASE))
+  await expect(page.getByText(`run_id: ${EDGE_CASE.runId}`)).toBeVisible()
+  await expect(page).toHaveTitle(`${EDGE_CASE.runId} · ${EDGE_CASE.agent} · Loom Runs`)
+  await page.goto(`/?agent=${EDGE_CASE.agent}`)
+  await page.locator(`tr[data-run-id="${EDGE_CASE.runId.replace(/"/g, '\\"')}"] a`).first().click()
+  await expect(page.getByText(`run_id: ${EDGE_CASE.runId}`)).toBeVisible()
+})
+
+test('an unknown run shows a not-found state, not a crash', async ({ page }) => {
+  await page.goto(links.run({ ...DEMO_RUNS.batch, runId: 'missing-run' }))
+  await expect(page.getByRole('heading', { name: 'Run not found' })).toBeVisible()
+})

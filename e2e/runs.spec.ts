@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test'
+import { DEMO_RUNS } from '../lib/demo/scenarios'
+
+test('the runs page lists demo runs with status, agent and checkpoint size', async ({ page }) => {
+  await page.goto('/')
+  await expect(page).toHaveTitle('Runs · Loom Runs')
+  const table = page.getByRole('table', { name: 'Runs' })
+  await expect(table).toBeVisible()
+  await expect(table.locator('tbody tr')).toHaveCount(50)
+  // The still-running demo run is on the first page with its badge.
+  const running = table.locator(`tr[data-run-id="${DEMO_RUNS.running.runId}"]`)
+  await expect(running).toBeVisible()
+  await expect(running.getByText('running', { exact: true }).first()).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible()
+  await page.screenshot({ path: 'test-results/screens/runs.png', fullPage: true })
+})
+
+test('filters live in the URL and narrow the table', async ({ page }) => {
+  await page.goto('/')
+  await page.getByLabel('Status').selectOption('failed')
+  await expect(page).toHaveURL(/status=failed/)
+  const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
+  await expect(rows.first()).toBeVisible()
+  const statuses = await rows.locator('.badge').allTextContents()
+  expect(statuses.length).toBeGreaterThan(0)
+  expect(new Set(statuses)).toEqual(new Set(['failed']))
+
+  // A shared link opens the same view.
+  await page.goto(`/?agent=${DEMO_RUNS.nearMiss.agent}`)
+  await expect(page.getByLabel('Agent')).toHaveValue(DEMO_RUNS.nearMiss.agent)
+  await expect(page.locator(`tr[data-run-id="${DEMO_RUNS.nearMiss.runId}"]`)).toBeVisible()
+
+  await page.goto('/?q=no-such-goal-anywhere')
+  await expect(page.getByText('No runs match.')).toBeVisible()
+})
+
+test('keyset pages: older runs, then back to the newest', async ({ page }) => {
+  await page.goto('/')
+  const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
+  await expect(rows).toHaveCount(50)
+  const first = await rows.first().getAttribute('data-run-id')
+  await page.getByRole('button', { name: 'Older →' }).click()
+  await expect(page).toHaveURL(/cursor=/)
+  await expect(rows.first()).not.toHaveAttribute('data-run-id', first!)
+  const second = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))
+  expect(second).not.toContain(first)
+  await page.getByRole('button', { name: '← Newest' }).click()
+  await expect(rows.first()).toHaveAttribute('data-run-id', first!)
+})
+
+test('dark mode toggles and is remembered', async ({ page }) => {
+  await page.goto('/')
+  const html = page.locator('html')
+  const before = await html.getAttribute('data-theme')
+  await page.getByRole('button', { name: /Switch to (dark|light) mode/ }).click()
+  await expect(html).not.toHaveAttribute('data-theme', before ?? '')
+  const after = await html.getAttribute('data-theme')
+  await page.reload()
+  await expect(html).toHaveAttribute('data-theme', after!)
+  await page.screenshot({ path: 'test-results/screens/runs-theme.png' })
+})
