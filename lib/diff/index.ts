@@ -1,0 +1,289 @@
+/**
+ * Diffs between two versions of a block's content, with the kind chosen from the content:
+ * - `set`: both sides are id lists (`" ".join(sorted(done))`, `a,b,c`, `a, b, c`);
+ * - `json`: both sides are JSON objects or arrays (structural diff, arrays by index);
+ * - `text`: anything else (line diff from the `diff` package).
+ * Pure functions: no I/O, safe in the browser and on the server.
+ */
+import { diffLines } from 'diff'
+
+export type IdListSeparator = ' ' | ',' | ', '
+
+export type SetDiff = {
+  kind: 'set'
+  /** The separator of the `after` side (of `before` when `after` is empty). */
+  separator: IdListSeparator
+  /** Ids in `after` but not in `before`, sorted (natural order: item-9 before item-10). */
+  added: string[]
+  /** Ids in `before` but not in `after`, sorted. */
+  removed: string[]
+  /** Ids on both sides. */
+  kept: number
+  /** Distinct ids on each side. */
+  beforeCount: number
+  afterCount: number
+  /** `before === after` (byte for byte). */
+  identical: boolean
+}
+
+export type JsonChangeType = 'added' | 'removed' | 'changed'
+
+export type JsonChange = {
+  /** `$` for the root, `$.a.b[2]`, `$["key with spaces"]`. */
+  path: string
+  type: JsonChangeType
+  before?: unknown
+  after?: unknown
+}
+
+export type JsonDiff = {
+  kind: 'json'
+  changes: JsonChange[]
+  added: number
+  removed: number
+  changed: number
+  identical: boolean
+}
+
+export type TextPartType = 'added' | 'removed' | 'same'
+
+export type TextPart = { type: TextPartType; lines: string[] }
+
+export type TextDiff = {
+  kind: 'text'
+  parts: TextPart[]
+  addedLines: number
+  removedLines: number
+  identical: boolean
+}
+
+export type ContentDiff = SetDiff | JsonDiff | TextDiff
+
+/* ------------------------------------------------------------------ id lists */
+
+/** Characters an id may contain: letters, digits and a few punctuation marks ids use. */
+const ID_TOKEN = /^[\p{L}\p{N}_.:/#@+=~$-]+$/u
+/** A space-separated token must look like an id, not a word of prose: a digit, id punctuation, or an inner dot. */
+const ID_LIKE = /[\p{N}_:/#@=~$-]|[^.]\.[^.]/u
+const NUMBER = /^[+-]?\d+(\.\d+)?$/
+
+type ParsedList = { ids: string[]; separator: IdListSeparator }
+
+function parseList(text: string): ParsedList | null {
+  if (/[\r\n\t\f\v]/.test(text)) return null
+  const trimmed = text.trim()
+  if (trimmed === '') return null
+  if (trimmed.includes(',')) {
+    const ids = trimmed.split(/ *, */)
+    if (ids.length < 2 || ids.some((id) => id === '' || !ID_TOKEN.test(id))) return null
+    return { ids, separator: /, /.test(trimmed) ? ', ' : ',' }
+  }
+  const ids = trimmed.split(/ +/)
+  if (ids.some((id) => !ID_TOKEN.test(id) || !ID_LIKE.test(id))) return null
+  // A lone number is a scalar (a counter, an offset), not a list of one id.
+  if (ids.length === 1 && NUMBER.test(ids[0])) return null
+  return { ids, separator: ' ' }
+}
+
+/**
+ * The ids of an id-list state, in their written order, or null when `text` is not an id list.
+ * An id list is one line of space- or comma-separated tokens; space-separated tokens must look
+ * like ids (contain a digit, one of `- _ : / # @ = ~ $`, or a dot inside the token), so prose is not mistaken for a list.
+ * Empty or blank text is not a list (null); `diffContents` treats it as an empty set.
+ */
+export function parseIdList(text: string): string[] | null {
+  return parseList(text)?.ids ?? null
+}
+
+const collator = new Intl.Collator('en', { numeric: true })
+
+/** Natural order, made total by falling back to code-unit order. */
+export function compareIds(a: string, b: string): number {
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)
+}
+
+function setDiff(before: ParsedList | null, after: ParsedList | null, identical: boolean): SetDiff {
+  const b = new Set(before?.ids ?? [])
+  const a = new Set(after?.ids ?? [])
+  const added = [...a].filter((id) => !b.has(id)).sort(compareIds)
+  const removed = [...b].filter((id) => !a.has(id)).sort(compareIds)
+  return {
+    kind: 'set',
+    separator: after?.separator ?? before?.separator ?? ' ',
+    added,
+    removed,
+    kept: a.size - added.length,
+    beforeCount: b.size,
+    afterCount: a.size,
+    identical,
+  }
+}
+
+/* ---------------------------------------------------------------------- JSON */
+
+type JsonContainer = Record<string, unknown> | unknown[]
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** The parsed value when `text` is a JSON object or array; null otherwise. */
+export function parseJsonContainer(text: string): JsonContainer | null {
+  const t = text.trim()
+  if (!(t.startsWith('{') || t.startsWith('['))) return null
+  try {
+    const v: unknown = JSON.parse(t)
+    return typeof v === 'object' && v !== null ? (v as JsonContainer) : null
+  } catch {
+    return null
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+function childPath(parent: string, key: string): string {
+  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`
+}
+
+function walk(path: string, before: unknown, after: unknown, out: JsonChange[]): void {
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const n = Math.max(before.length, after.length)
+    for (let i = 0; i < n; i++) {
+      const p = `${path}[${i}]`
+      if (i >= after.length) out.push({ path: p, type: 'removed', before: before[i] })
+      else if (i >= before.length) out.push({ path: p, type: 'added', after: after[i] })
+      else walk(p, before[i], after[i], out)
+    }
+    return
+  }
+  if (isPlainObject(before) && isPlainObject(after)) {
+    for (const key of Object.keys(before)) {
+      const p = childPath(path, key)
+      if (!Object.hasOwn(after, key)) out.push({ path: p, type: 'removed', before: before[key] })
+      else walk(p, before[key], after[key], out)
+    }
+    for (const key of Object.keys(after)) {
+      if (!Object.hasOwn(before, key)) out.push({ path: childPath(path, key), type: 'added', after: after[key] })
+    }
+    return
+  }
+  const bothScalar = typeof before !== 'object' || before === null ? typeof after !== 'object' || after === null : false
+  if (bothScalar && before === after) return
+  out.push({ path, type: 'changed', before, after })
+}
+
+/** Structural diff of two parsed JSON values (arrays compared by index). */
+export function diffJsonValues(before: unknown, after: unknown): JsonChange[] {
+  const out: JsonChange[] = []
+  walk('$', before, after, out)
+  return out
+}
+
+/* ---------------------------------------------------------------------- text */
+
+function toLines(value: string): string[] {
+  const lines = value.split('\n')
+  if (value.endsWith('\n')) lines.pop()
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+}
+
+function textDiff(before: string, after: string): TextDiff {
+  const parts: TextPart[] = diffLines(before, after, { ignoreNewlineAtEof: true }).map((c) => ({
+    type: c.added ? 'added' : c.removed ? 'removed' : 'same',
+    lines: toLines(c.value),
+  }))
+  let addedLines = 0
+  let removedLines = 0
+  for (const p of parts) {
+    if (p.type === 'added') addedLines += p.lines.length
+    else if (p.type === 'removed') removedLines += p.lines.length
+  }
+  return { kind: 'text', parts, addedLines, removedLines, identical: before === after }
+}
+
+/* ------------------------------------------------------------------- public */
+
+/** Diffs two contents, choosing set, JSON or line diff from what both sides look like. */
+export function diffContents(before: string, after: string): ContentDiff {
+  const identical = before === after
+  const listB = parseList(before)
+  const listA = parseList(after)
+  const blankB = before.trim() === ''
+  const blankA = after.trim() === ''
+  if ((listB && listA) || (listB && blankA) || (blankB && listA)) return setDiff(listB, listA, identical)
+
+  const jsonB = parseJsonContainer(before)
+  const jsonA = parseJsonContainer(after)
+  if (jsonB && jsonA) {
+    const changes = diffJsonValues(jsonB, jsonA)
+    const count = (t: JsonChangeType) => changes.filter((c) => c.type === t).length
+    return { kind: 'json', changes, added: count('added'), removed: count('removed'), changed: count('changed'), identical }
+  }
+  return textDiff(before, after)
+}
+
+function shortId(id: string, max = 40): string {
+  return id.length > max ? `${id.slice(0, max - 1)}…` : id
+}
+
+function items(n: number): string {
+  return `${n} item${n === 1 ? '' : 's'}`
+}
+
+/** A short human summary: "added item-121", "added 3 items, removed 1", "changed $.cursor", "+2 −1 lines", "no change". */
+export function describeDiff(d: ContentDiff): string {
+  switch (d.kind) {
+    case 'set': {
+      const { added, removed } = d
+      if (added.length === 0 && removed.length === 0) return d.identical ? 'no change' : `same ${items(d.afterCount)}, reformatted`
+      if (added.length + removed.length <= 2) {
+        const parts: string[] = []
+        if (added.length) parts.push(`added ${added.map((id) => shortId(id)).join(', ')}`)
+        if (removed.length) parts.push(`removed ${removed.map((id) => shortId(id)).join(', ')}`)
+        return parts.join(', ')
+      }
+      if (added.length && removed.length) return `added ${items(added.length)}, removed ${removed.length}`
+      return added.length ? `added ${items(added.length)}` : `removed ${items(removed.length)}`
+    }
+    case 'json': {
+      const { changes } = d
+      if (changes.length === 0) return d.identical ? 'no change' : 'formatting only'
+      if (changes.length <= 2) return changes.map((c) => `${c.type} ${c.path}`).join(', ')
+      const counts = (
+        [
+          ['changed', d.changed],
+          ['added', d.added],
+          ['removed', d.removed],
+        ] as const
+      )
+        .filter(([, n]) => n > 0)
+        .map(([t, n]) => `${n} ${t}`)
+      return `${changes.length} changes: ${counts.join(', ')}`
+    }
+    case 'text':
+      if (d.addedLines === 0 && d.removedLines === 0) return d.identical ? 'no change' : 'formatting only'
+      return `+${d.addedLines} −${d.removedLines} lines`
+  }
+}
+
+/** Array fields of a JSON state that count work done. */
+export const UNIT_FIELDS = ['done', 'completed', 'items', 'processed'] as const
+
+/**
+ * How many units of work a state records as done: the number of ids of an id list, the length of
+ * a JSON array, or the length of the first array field named done/completed/items/processed of a
+ * JSON object. Null when the state says nothing countable (including empty content).
+ */
+export function unitsDone(content: string): number | null {
+  const list = parseIdList(content)
+  if (list) return new Set(list).size
+  const json = parseJsonContainer(content)
+  if (Array.isArray(json)) return json.length
+  if (json) {
+    for (const field of UNIT_FIELDS) {
+      const v = json[field]
+      if (Array.isArray(v)) return v.length
+    }
+  }
+  return null
+}
