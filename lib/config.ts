@@ -18,6 +18,8 @@ const envSchema = z.object({
   LOOM_TELEMETRY_DATABASE: identifier.default('loom_telemetry'),
   LOOM_RUNS_DATABASE: identifier.default('loom_runs'),
   LOOM_RUNS_READ_ONLY: flag.default('0'),
+  LOOM_RUNS_USERS: z.string().optional(),
+  LOOM_RUNS_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 })
@@ -29,8 +31,38 @@ export type AppConfig = {
   demo: boolean
   databases: { loom: string; telemetry: string; runs: string }
   readOnly: boolean
+  users: ConfiguredUser[]
+  sessionSecret?: string
   host: string
   port: number
+}
+
+export type Role = 'viewer' | 'operator'
+export type ConfiguredUser = { name: string; role: Role; secret: string }
+
+const userEntry = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_.@-]{1,64}:(viewer|operator):scrypt\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/,
+    'each user is name:role:scrypt$salt$hash (role viewer or operator; make the hash with npm run user:hash)',
+  )
+
+/** LOOM_RUNS_USERS: comma-separated `name:role:scrypt$salt$hash` entries. */
+function parseUsers(text: string | undefined): ConfiguredUser[] {
+  if (!text) return []
+  const users = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((entry, i) => {
+      const ok = userEntry.safeParse(entry)
+      if (!ok.success) throw new ConfigError([`LOOM_RUNS_USERS entry ${i + 1}: ${ok.error.issues[0]?.message}`])
+      const [name, role, ...rest] = entry.split(':')
+      return { name, role: role as Role, secret: rest.join(':') }
+    })
+  const names = new Set(users.map((u) => u.name))
+  if (names.size !== users.length) throw new ConfigError(['LOOM_RUNS_USERS: a user name appears twice'])
+  return users
 }
 
 export class ConfigError extends Error {
@@ -67,6 +99,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     demo: mode === 'embedded' && (e.LOOM_RUNS_DEMO ?? '1') === '1',
     databases: { loom: e.LOOM_DATABASE, telemetry: e.LOOM_TELEMETRY_DATABASE, runs: e.LOOM_RUNS_DATABASE },
     readOnly: e.LOOM_RUNS_READ_ONLY === '1',
+    users: parseUsers(e.LOOM_RUNS_USERS),
+    sessionSecret: e.LOOM_RUNS_SESSION_SECRET,
     host: e.HOST,
     port: e.PORT,
   }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'run_active'
   | 'too_large'
   | 'unavailable'
   | 'timeout'
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  run_active: 409,
   too_large: 413,
   unavailable: 503,
   timeout: 504,

@@ -21,5 +21,18 @@ export const links = {
     runs: (params: URLSearchParams) => `/api/runs${params.size ? `?${params}` : ''}`,
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
     blocks: (run: RunRef) => `/api/runs/${runSuffix(run)}/blocks`,
+    block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => {
+      const qs = new URLSearchParams()
+      if (userId) qs.set('userId', userId)
+      if (sessionId) qs.set('sessionId', sessionId)
+      return `/api/runs/${runSuffix(run)}/blocks/${encodeSegment(blockKey)}${qs.size ? `?${qs}` : ''}`
+    },
+    restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') => {
+      const qs = new URLSearchParams()
+      if (userId) qs.set('userId', userId)
+      if (sessionId) qs.set('sessionId', sessionId)
+      return `/api/runs/${runSuffix(run)}/blocks/${encodeSegment(blockKey)}/restore${qs.size ? `?${qs}` : ''}`
+    },
+    audit: (run: RunRef) => `/api/runs/${runSuffix(run)}/audit`,
   },
 }

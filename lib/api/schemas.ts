@@ -64,3 +64,46 @@ export const blockSelectorSchema = z.object({
   userId: z.string().max(1024, 'userId is longer than 1024 characters').default(''),
   sessionId: z.string().max(1024, 'sessionId is longer than 1024 characters').default(''),
 })
+
+const UINT64_MAX = 18446744073709551615n
+
+/** A UInt64 version as a decimal string (a JSON number is accepted when it is a safe integer). */
+export const versionInput = (field: string) =>
+  z
+    .union([z.string(), z.number()], { message: `${field} must be a decimal UInt64 string` })
+    .transform((v, ctx) => {
+      const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v
+      if (!/^\d{1,20}$/.test(text) || BigInt(text) > UINT64_MAX) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be a decimal UInt64 string such as "42"` })
+        return z.NEVER
+      }
+      return BigInt(text).toString()
+    })
+
+const reason = z
+  .string({ message: 'reason is required' })
+  .trim()
+  .min(1, 'reason must not be empty')
+  .max(2000, 'reason is longer than 2000 characters')
+
+const force = z.boolean({ message: 'force must be true or false' }).optional()
+
+export const editBodySchema = z.strictObject(
+  {
+    content: z.string({ message: 'content must be a string' }).max(1_000_000, 'content is too long'),
+    expectedVersion: versionInput('expectedVersion'),
+    reason,
+    force,
+  },
+  { message: 'body has a field this route does not take' },
+)
+
+export const clearBodySchema = z.strictObject(
+  { expectedVersion: versionInput('expectedVersion'), reason, force },
+  { message: 'body has a field this route does not take' },
+)
+
+export const restoreBodySchema = z.strictObject(
+  { version: versionInput('version'), expectedVersion: versionInput('expectedVersion'), reason, force },
+  { message: 'body has a field this route does not take' },
+)

@@ -1,3 +1,5 @@
+import type { ResumePoint, Segment } from '../resume'
+
 /** Shapes of the HTTP API (field names are part of the contract: add, never rename). */
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown'
@@ -74,4 +76,27 @@ export type HealthResponse = {
   clickhouseVersion: string | null
   readOnly: boolean
   schema: { phase: string; detail?: string; tables: { name: string; present: boolean }[] }
+}
+
+export type VersionRow = Block & { part: string; isFinal: boolean }
+
+export type NearMiss = { agent: string; userId: string; sessionId: string; blockKey: string; version: string; isDeleted: boolean; updatedAt: string }
+
+export type BlobFlag = { blobKey: string; state: 'live' | 'expired' | 'missing'; expiresAt: string | null }
+
+export type BlockDetail = {
+  block: Block | null
+  versions: VersionRow[]
+  history: Block[] | null
+  historyInstalled: boolean
+  resume: {
+    value: string | null
+    fromVersion: string | null
+    points: ResumePoint[]
+    explanation: string[]
+    segments: Segment[]
+    mermaid: string
+    source: 'history' | 'physical'
+  }
+  flags: { ties: string[]; nearMisses: NearMiss[]; nearLimit: boolean; blob: BlobFlag | null }
 }

@@ -38,7 +38,7 @@ export type DemoSummary = {
   blobs: number
   auditRows: number
   /** Every run of the demo, by scenario. */
-  runIds: DemoRuns
+  scenarioRuns: DemoRuns
 }
 
 /** Seeds the embedded database. Never runs against a remote ClickHouse or in read-only mode. */
@@ -79,6 +79,6 @@ export async function seedDemo(opts: SeedOptions): Promise<DemoSummary> {
     searches: t.searches,
     blobs: t.blobs,
     auditRows: t.auditRows,
-    runIds: runs,
+    scenarioRuns: runs,
   }
 }

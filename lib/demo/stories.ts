@@ -160,7 +160,7 @@ export async function tooLargeStory(w: World, run: DemoRun) {
   }
   for (let step = 1; step <= 200; step++) {
     p.work(2, 8)
-    state.visited.push(`https://partner.example.com/catalog/c${rng.int(1, 40)}/p/${rng.int(1000, 99999)}`)
+    state.visited.push(`https://partner.example.com/catalog/category-${rng.int(1, 40)}/products/${rng.int(1000, 99999)}?page=${rng.int(1, 9)}`)
     state.queue += rng.int(0, 4)
     state.depth = Math.min(4, 1 + Math.floor(step / 6))
     try {
@@ -668,7 +668,7 @@ export async function fillerStories(w: World, runs: DemoRun[]) {
     const goal = r.pick(FILLER_GOALS[run.agent] ?? ['Routine task'])
     // Begin exactly at the planned instant, so that tied starts really tie.
     await p.begin({ goal, environment: run.namespace === 'local' ? 'local' : `k8s/${run.namespace}` }, { immediate: true })
-    const steps = r.chance(0.3) ? r.int(1, 2) : 0
+    const steps = r.chance(0.25) ? r.int(1, 2) : 0
     if (steps > 0) await itemWorker(p, itemIds(steps, 'step', 2), { itemS: [5, 90] })
     else p.work(5, 120)
     const roll = r.next()

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AppError } from '../errors'
 import { classifyClickHouseError } from '../clickhouse/query'
 import { ensureReady } from '../server/ready'
+import { requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
 
 type RouteContext<P> = { params: Promise<P> }
@@ -17,6 +18,15 @@ function issueField(issue: z.core.$ZodIssue): string | undefined {
 
 export function validationError(err: z.ZodError, where: string): AppError {
   const first = err.issues[0]
+  if (first?.code === 'unrecognized_keys') {
+    const keys = first.keys
+    return new AppError('invalid', `unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`, {
+      details: { field: keys[0] },
+    })
+  }
+  if (first?.code === 'invalid_type' && first.path.length === 0) {
+    return new AppError('invalid', `${where} must be a JSON object`, { details: { field: where } })
+  }
   const field = first ? issueField(first) : undefined
   const message = first
     ? field && !first.message.startsWith(field)
@@ -53,9 +63,14 @@ export function errorResponse(err: unknown): NextResponse<ApiErrorBody> {
  * Wraps a route: waits for the database to be ready, validates path params with the
  * given schema, runs the handler, and maps every failure to the contract's error body.
  */
-export function route<S extends z.ZodType>(paramsSchema: S | null, handler: Handler<z.infer<S>>) {
+export function route<S extends z.ZodType>(
+  paramsSchema: S | null,
+  handler: Handler<z.infer<S>>,
+  options: { public?: boolean } = {},
+) {
   return async (req: NextRequest, ctx: RouteContext<unknown>) => {
     try {
+      if (!options.public) requireViewer(req)
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
       await ensureReady()

@@ -15,11 +15,14 @@ export async function startServer() {
     }
     throw err
   }
-  if (!LOOPBACK.has(config.host)) {
+  if (!LOOPBACK.has(config.host) && config.users.length === 0) {
     console.error(
-      `[loom-runs] Refusing to listen on ${config.host}: no users are configured, so the console would be open to anyone who can reach it. Set HOST=127.0.0.1.`,
+      `[loom-runs] Refusing to listen on ${config.host}: no users are configured, so the console would be open to anyone who can reach it. Set HOST=127.0.0.1, or configure users with LOOM_RUNS_USERS.`,
     )
     process.exit(1)
+  }
+  if (config.users.length > 0 && !config.sessionSecret) {
+    console.warn('[loom-runs] LOOM_RUNS_SESSION_SECRET is not set: logins last until the server restarts.')
   }
   console.log(
     `[loom-runs] ${config.mode === 'embedded' ? `embedded ClickHouse at ${config.dataDir}` : `remote ClickHouse at ${new URL(config.clickhouse.url!).host}`}${config.readOnly ? ' (read-only)' : ''}`,

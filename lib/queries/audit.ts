@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import { queryRows } from '../clickhouse/query'
+import { chTimeToIso } from '../clickhouse/time'
+import { runParams, versionString, type RunRef } from '../loom/identity'
+import { tableNames } from '../loom/tables'
+import { tableExists } from './schema-presence'
+import { RUN_SCOPE } from './working-memory'
+
+const auditRowSchema = z.object({
+  at: z.string().transform(chTimeToIso),
+  operator: z.string(),
+  action: z.string(),
+  reason: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  block_key: z.string(),
+  before_version: versionString,
+  after_version: versionString,
+  before_content: z.string(),
+  after_content: z.string(),
+})
+
+export type AuditEntry = {
+  at: string
+  operator: string
+  action: string
+  reason: string
+  blockKey: string
+  userId: string
+  sessionId: string
+  beforeVersion: string
+  afterVersion: string
+  beforeContent: string
+  afterContent: string
+}
+
+/** Operator actions on the run, newest first. */
+export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean }> {
+  const t = tableNames()
+  if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false }
+  const rows = await queryRows(
+    `SELECT toString(at) AS at, operator, action, reason, user_id, session_id, block_key, before_version, after_version,
+        before_content, after_content
+     FROM ${t.audit} WHERE ${RUN_SCOPE} ORDER BY at DESC LIMIT 1000`,
+    runParams(run),
+    auditRowSchema,
+    { signal },
+  )
+  return {
+    installed: true,
+    entries: rows.map((r) => ({
+      at: r.at,
+      operator: r.operator,
+      action: r.action,
+      reason: r.reason,
+      blockKey: r.block_key,
+      userId: r.user_id,
+      sessionId: r.session_id,
+      beforeVersion: r.before_version,
+      afterVersion: r.after_version,
+      beforeContent: r.before_content,
+      afterContent: r.after_content,
+    })),
+  }
+}

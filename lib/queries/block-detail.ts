@@ -1,0 +1,188 @@
+import { z } from 'zod'
+import { queryRows } from '../clickhouse/query'
+import { chTimeToIso } from '../clickhouse/time'
+import type { BlobFlag, BlockDetail, NearMiss, VersionRow } from '../api/types'
+import { identityParams, versionString, type BlockRef } from '../loom/identity'
+import { runLatestRow, type RunRow } from '../loom/runs'
+import { WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
+import { tableNames } from '../loom/tables'
+import {
+  detectResumePoints,
+  explainResume,
+  findVersionTies,
+  isNearLimit,
+  resumeFlowMermaid,
+  segments,
+} from '../resume'
+import { notFound } from '../errors'
+import { tableExists } from './schema-presence'
+import { RUN_SCOPE, toBlock } from './working-memory'
+
+const BLOCK_WHERE = `org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
+  AND user_id = {user_id:String} AND session_id = {session_id:String}
+  AND run_id = {run_id:String} AND block_key = {block_key:String}`
+
+function params(ref: BlockRef) {
+  return { ...identityParams(ref), run_id: ref.runId, block_key: ref.blockKey }
+}
+
+/** Every physical row, read without FINAL: versions merges have not collapsed yet. */
+async function physicalVersions(ref: BlockRef, signal?: AbortSignal) {
+  return queryRows(
+    `SELECT ${WM_COLUMNS}, _part AS part FROM ${tableNames().workingMemory}
+     WHERE ${BLOCK_WHERE}
+     ORDER BY version DESC, updated_at DESC`,
+    params(ref),
+    wmRowSchema.extend({ part: z.string() }),
+    { signal },
+  )
+}
+
+async function historyVersions(ref: BlockRef, signal?: AbortSignal) {
+  return queryRows(
+    `SELECT ${WM_COLUMNS} FROM ${tableNames().history}
+     WHERE ${BLOCK_WHERE}
+     ORDER BY version DESC, updated_at DESC, captured_at DESC`,
+    params(ref),
+    wmRowSchema,
+    { signal },
+  )
+}
+
+const nearMissSchema = z.object({
+  agent: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  block_key: z.string(),
+  version: versionString,
+  is_deleted: z.coerce.number(),
+  updated_at: z.string().transform(chTimeToIso),
+})
+
+/**
+ * Blocks with the same run_id and block_key under another (user_id, session_id) or another
+ * agent of the namespace: a resume under the asked identity would not see them.
+ * Bound by the (org, namespace) prefix of the sorting key.
+ */
+async function nearMisses(ref: BlockRef, signal?: AbortSignal): Promise<NearMiss[]> {
+  const rows = await queryRows(
+    `SELECT agent, user_id, session_id, block_key, version, is_deleted, updated_at
+     FROM ${tableNames().workingMemory} FINAL
+     WHERE org = {org:String} AND namespace = {namespace:String} AND run_id = {run_id:String} AND block_key = {block_key:String}
+       AND NOT (agent = {agent:String} AND user_id = {user_id:String} AND session_id = {session_id:String})
+     ORDER BY updated_at DESC
+     LIMIT 50`,
+    params(ref),
+    nearMissSchema,
+    { signal },
+  )
+  return rows.map((r) => ({
+    agent: r.agent,
+    userId: r.user_id,
+    sessionId: r.session_id,
+    blockKey: r.block_key,
+    version: r.version,
+    isDeleted: r.is_deleted === 1,
+    updatedAt: r.updated_at,
+  }))
+}
+
+/** The blob_key a JSON checkpoint points at, if any. */
+export function blobKeyOf(content: string): string | null {
+  const t = content.trim()
+  if (!t.startsWith('{')) return null
+  try {
+    const v = JSON.parse(t) as Record<string, unknown>
+    return typeof v.blob_key === 'string' && v.blob_key !== '' ? v.blob_key : null
+  } catch {
+    return null
+  }
+}
+
+async function blobFlag(ref: BlockRef, content: string, signal?: AbortSignal): Promise<BlobFlag | null> {
+  const blobKey = blobKeyOf(content)
+  if (!blobKey) return null
+  const [row] = await queryRows(
+    `SELECT toString(max(expires_at)) AS expires_at, count() AS n FROM ${tableNames().contextBlobs}
+     WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND blob_key = {blob_key:String}`,
+    { org: ref.org, namespace: ref.namespace, agent: ref.agent, blob_key: blobKey },
+    z.object({ expires_at: z.string(), n: z.coerce.number() }),
+    { signal },
+  )
+  if (!row || row.n === 0) return { blobKey, state: 'missing', expiresAt: null }
+  const expiresAt = chTimeToIso(row.expires_at)
+  return { blobKey, state: Date.parse(expiresAt) <= Date.now() ? 'expired' : 'live', expiresAt }
+}
+
+async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal) {
+  if (run) return true
+  const [row] = await queryRows(
+    `SELECT count() AS n FROM ${tableNames().workingMemory} WHERE ${RUN_SCOPE}`,
+    { org: ref.org, namespace: ref.namespace, agent: ref.agent, run_id: ref.runId },
+    z.object({ n: z.coerce.number() }),
+    { signal },
+  )
+  return (row?.n ?? 0) > 0
+}
+
+/**
+ * Everything about one block: FINAL row, physical versions, captured history, what a resume
+ * returns now and why, and the flags an operator should see. A run that exists but has no
+ * such block under this identity answers with block null (and its near misses), not 404.
+ */
+export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promise<BlockDetail> {
+  const historyInstalled = await tableExists(tableNames().history, signal)
+  const [finalRow, physical, history, run, misses] = await Promise.all([
+    wmLatestRow(ref, signal),
+    physicalVersions(ref, signal),
+    historyInstalled ? historyVersions(ref, signal) : Promise.resolve(null),
+    runLatestRow(ref, signal),
+    nearMisses(ref, signal),
+  ])
+  if (!finalRow && !(await runExists(ref, run, signal))) {
+    throw notFound(`No run ${ref.runId} under ${ref.org}/${ref.namespace}/${ref.agent}`)
+  }
+  let finalMarked = false
+  const versions: VersionRow[] = physical.map((r) => {
+    const isFinal =
+      !finalMarked &&
+      !!finalRow &&
+      r.version === finalRow.version &&
+      r.updated_at === finalRow.updated_at &&
+      r.actor === finalRow.actor &&
+      r.source_trace === finalRow.source_trace &&
+      r.content === finalRow.content
+    if (isFinal) finalMarked = true
+    return { ...toBlock(r), part: r.part, isFinal }
+  })
+  const historyBlocks = history ? history.map(toBlock) : null
+  // The most complete account of the block: history when installed (and not empty), else physical rows.
+  const source = historyBlocks && historyBlocks.length >= versions.length ? 'history' : 'physical'
+  const basis = source === 'history' ? historyBlocks! : versions
+  const begins = run ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
+  const points = detectResumePoints(basis, { begins })
+  const segs = segments(basis, points, { runStatus: run?.status ?? null, now: Date.now() })
+  const block = finalRow ? toBlock(finalRow) : null
+  const ties = [...new Set([...findVersionTies(versions), ...(historyBlocks ? findVersionTies(historyBlocks) : [])])]
+  return {
+    block,
+    versions,
+    history: historyBlocks,
+    historyInstalled,
+    resume: {
+      value: block && !block.isDeleted ? block.content : null,
+      fromVersion: block && !block.isDeleted ? block.version : null,
+      points,
+      explanation: explainResume(points),
+      segments: segs,
+      mermaid: resumeFlowMermaid(segs, points),
+      source,
+    },
+    flags: {
+      ties,
+      nearMisses: misses,
+      nearLimit: !!block && !block.isDeleted && isNearLimit(block.content, block.charLimit),
+      blob: block && !block.isDeleted ? await blobFlag(ref, block.content, signal) : null,
+    },
+  }
+}

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+useFreshEngine('api-writes')
+
+const RUN = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-w1' }
+const LIVE = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-live' }
+const BLOCK = { ...RUN, blockKey: 'checkpoint' }
+const REF = { ...BLOCK, userId: '', sessionId: '' }
+
+type Routes = Awaited<ReturnType<typeof load>>
+let r: Routes
+let wm: typeof import('../lib/loom/working-memory')
+let q: typeof import('../lib/clickhouse/query')
+let tables: ReturnType<typeof import('../lib/loom/tables').tableNames>
+
+async function load() {
+  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
+  const restore = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route')
+  const audit = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route')
+  return { get: block.GET, put: block.PUT, del: block.DELETE, restore: restore.POST, audit: audit.GET }
+}
+
+async function rowCount(): Promise<number> {
+  const { z } = await import('zod')
+  const [row] = await q.queryRows(
+    `SELECT count() AS n FROM ${tables.history} WHERE org = 'acme'`,
+    {},
+    z.object({ n: z.coerce.number() }),
+  )
+  return row.n
+}
+
+before(async () => {
+  const { ensureReady } = await import('../lib/server/ready')
+  await ensureReady()
+  wm = await import('../lib/loom/working-memory')
+  q = await import('../lib/clickhouse/query')
+  tables = (await import('../lib/loom/tables')).tableNames()
+  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  const agent = { actor: 'batch', sourceTrace: 'host-a/pid-1' }
+  await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'batch' })
+  for (const state of ['item-1', 'item-1 item-2', 'item-1 item-2 item-3']) await wm.wmSet(REF, state, agent, { charLimit: 100 })
+  await runComplete({ ...RUN, status: 'failed' })
+  // A run that is still going and checkpointed a moment ago.
+  await runBegin({ ...LIVE, userId: '', sessionId: '', goal: 'live' })
+  await wm.wmSet({ ...LIVE, blockKey: 'checkpoint', userId: '', sessionId: '' }, 'a', agent)
+  r = await load()
+})
+
+const put = (body: unknown, headers: Record<string, string> = {}, path: Record<string, string> = BLOCK) =>
+  call(r.put, '/x', path, { method: 'PUT', body, headers })
+
+describe('edit, clear, restore', () => {
+  test('edit writes latest + 1 as operator:local, resume returns it, audit records it', async () => {
+    const res = await put({ content: 'item-1 item-2', expectedVersion: '3', reason: 'redo item 3' })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.equal(res.body.block.version, '4')
+    assert.equal(res.body.block.actor, 'operator:local')
+    assert.match(res.body.block.sourceTrace, /^loom-runs-console@/)
+    assert.equal(res.body.confirmed, true)
+    assert.equal(await wm.wmGet(REF), 'item-1 item-2')
+    const audit = await call(r.audit, '/x', RUN)
+    assert.equal(audit.status, 200)
+    assert.deepEqual(
+      (({ operator, action, reason, beforeVersion, afterVersion, beforeContent, afterContent }) => ({ operator, action, reason, beforeVersion, afterVersion, beforeContent, afterContent }))(audit.body.entries[0]),
+      { operator: 'local', action: 'edit', reason: 'redo item 3', beforeVersion: '3', afterVersion: '4', beforeContent: 'item-1 item-2 item-3', afterContent: 'item-1 item-2' },
+    )
+  })
+
+  test('a stale expectedVersion is 409 with the current block, and writes nothing', async () => {
+    const before = await rowCount()
+    const res = await put({ content: 'zzz', expectedVersion: '3', reason: 'stale' })
+    assert.equal(res.status, 409)
+    assert.equal(res.body.error.code, 'conflict')
+    assert.equal(res.body.current.version, '4')
+    assert.equal(res.body.current.content, 'item-1 item-2')
+    assert.equal(await rowCount(), before)
+  })
+
+  test('twenty concurrent edits from the same version: one succeeds, nineteen get 409, no tie', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => put({ content: `race ${i}`, expectedVersion: '4', reason: `racer ${i}` })),
+    )
+    const statuses = results.map((x) => x.status).sort()
+    assert.deepEqual(statuses, [200, ...Array(19).fill(409)])
+    const winner = results.find((x) => x.status === 200)!
+    assert.equal(winner.body.block.version, '5')
+    assert.equal(await wm.wmGet(REF), winner.body.block.content)
+    const { z } = await import('zod')
+    const ties = await q.queryRows(
+      `SELECT version, count() AS n FROM ${tables.history} WHERE run_id = 'run-w1' AND block_key = 'checkpoint' GROUP BY version HAVING n > 1`,
+      {},
+      z.object({ version: z.string(), n: z.coerce.number() }),
+    )
+    assert.deepEqual(ties, [])
+  })
+
+  test('clear writes a tombstone: resume returns None', async () => {
+    const res = await call(r.del, '/x', BLOCK, { method: 'DELETE', body: { expectedVersion: '5', reason: 'start over' } })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.equal(res.body.block.version, '6')
+    assert.equal(res.body.block.isDeleted, true)
+    assert.equal(res.body.block.content, '')
+    assert.equal(await wm.wmGet(REF), null)
+  })
+
+  test('restore puts an earlier version back as a new version', async () => {
+    const res = await call(r.restore, '/x', BLOCK, { method: 'POST', body: { version: '2', expectedVersion: '6', reason: 'back to v2' } })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.equal(res.body.block.version, '7')
+    assert.equal(await wm.wmGet(REF), 'item-1 item-2')
+    const audit = await call(r.audit, '/x', RUN)
+    assert.deepEqual(audit.body.entries.map((e: { action: string }) => e.action), ['restore', 'clear', 'edit', 'edit'])
+  })
+
+  test('restoring a tombstone is 400; restoring an unknown version is 404', async () => {
+    const tomb = await call(r.restore, '/x', BLOCK, { method: 'POST', body: { version: '6', expectedVersion: '7', reason: 'x' } })
+    assert.equal(tomb.status, 400)
+    assert.equal(tomb.body.error.field, 'version')
+    const missing = await call(r.restore, '/x', BLOCK, { method: 'POST', body: { version: '999', expectedVersion: '7', reason: 'x' } })
+    assert.equal(missing.status, 404)
+  })
+})
+
+describe('refusals change nothing', () => {
+  const cases: [string, unknown, number, string | undefined][] = [
+    ['content over char_limit', { content: 'x'.repeat(101), expectedVersion: '7', reason: 'big' }, 413, undefined],
+    ['missing reason', { content: 'a', expectedVersion: '7' }, 400, 'reason'],
+    ['empty reason', { content: 'a', expectedVersion: '7', reason: '   ' }, 400, 'reason'],
+    ['version not a number', { content: 'a', expectedVersion: 'seven', reason: 'r' }, 400, 'expectedVersion'],
+    ['negative version', { content: 'a', expectedVersion: '-1', reason: 'r' }, 400, 'expectedVersion'],
+    ['version over UInt64', { content: 'a', expectedVersion: '18446744073709551616', reason: 'r' }, 400, 'expectedVersion'],
+    ['unknown field', { content: 'a', expectedVersion: '7', reason: 'r', sneaky: 1 }, 400, 'sneaky'],
+    ['content not a string', { content: 42, expectedVersion: '7', reason: 'r' }, 400, 'content'],
+    ['body not an object', [1, 2], 400, 'body'],
+    ['malformed JSON', '{"content": ', 400, 'body'],
+    ['body over the cap', { content: 'x'.repeat(300_000), expectedVersion: '7', reason: 'r' }, 413, undefined],
+  ]
+  for (const [name, body, status, field] of cases) {
+    test(`${name} → ${status}`, async () => {
+      const before = await rowCount()
+      const res = await put(body)
+      assert.equal(res.status, status, JSON.stringify(res.body))
+      assert.ok(res.body.error.message.length > 0)
+      if (field) assert.equal(res.body.error.field, field)
+      assert.equal(await rowCount(), before)
+      assert.equal(await wm.wmGet(REF), 'item-1 item-2')
+    })
+  }
+
+  test('unknown run or block → 404', async () => {
+    const run = await put({ content: 'a', expectedVersion: '1', reason: 'r' }, {}, { ...BLOCK, runId: 'nope' })
+    assert.equal(run.status, 404)
+    const block = await put({ content: 'a', expectedVersion: '1', reason: 'r' }, {}, { ...BLOCK, blockKey: 'nope' })
+    assert.equal(block.status, 404)
+  })
+
+  test('cross-origin write → 403', async () => {
+    const res = await put({ content: 'a', expectedVersion: '7', reason: 'r' }, { origin: 'http://evil.example' })
+    assert.equal(res.status, 403)
+    const site = await put({ content: 'a', expectedVersion: '7', reason: 'r' }, { 'sec-fetch-site': 'cross-site' })
+    assert.equal(site.status, 403)
+    assert.equal(await wm.wmGet(REF), 'item-1 item-2')
+  })
+
+  test('a running run with a fresh checkpoint → 409 unless force', async () => {
+    const live = { ...LIVE, blockKey: 'checkpoint' }
+    const refused = await put({ content: 'b', expectedVersion: '1', reason: 'r' }, {}, live)
+    assert.equal(refused.status, 409)
+    assert.equal(refused.body.error.code, 'run_active')
+    assert.equal(await wm.wmGet({ ...live, userId: '', sessionId: '' }), 'a')
+    const forced = await put({ content: 'b', expectedVersion: '1', reason: 'r', force: true }, {}, live)
+    assert.equal(forced.status, 200)
+    assert.equal(await wm.wmGet({ ...live, userId: '', sessionId: '' }), 'b')
+  })
+})

@@ -1,0 +1,503 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { before, describe, test } from 'node:test'
+import { z } from 'zod'
+import { useFreshEngine } from './helpers/engine'
+
+// LOOM_RUNS_DEMO=1 so that the live demo (embedded demo only) can be exercised at the end.
+useFreshEngine('demo', { LOOM_RUNS_DEMO: '1' })
+
+type Scenarios = typeof import('../lib/demo/scenarios')
+type Summary = import('../lib/demo/seed').DemoSummary
+type BlockRef = import('../lib/loom/identity').BlockRef
+
+const DAY = 86_400_000
+/** Fixed for the whole test (both seedings get it), and recent, so that no TTL drops seeded rows. */
+const NOW = new Date(Math.floor(Date.now() / DAY) * DAY)
+const SEED = 42
+
+let sc: Scenarios
+let summary: Summary
+let q: typeof import('../lib/clickhouse/query')
+let wm: typeof import('../lib/loom/working-memory')
+let runsMod: typeof import('../lib/loom/runs')
+let t: import('../lib/loom/tables').TableNames
+let secondSeeding: Promise<string>
+
+/** Seeds a second, independent engine in a child process with the same seed and now. */
+function seedInChild(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'helpers', 'demo-digest-cli.ts'), String(SEED), NOW.toISOString()],
+      { cwd: path.join(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      if (code === 0) resolve(out.trim().split('\n').pop() ?? '')
+      else reject(new Error(`second seeding exited with ${code}: ${err}`))
+    })
+  })
+}
+
+before(async () => {
+  secondSeeding = seedInChild()
+  secondSeeding.catch(() => undefined)
+  sc = await import('../lib/demo/scenarios')
+  q = await import('../lib/clickhouse/query')
+  wm = await import('../lib/loom/working-memory')
+  runsMod = await import('../lib/loom/runs')
+  t = (await import('../lib/loom/tables')).tableNames()
+  const { seedDemo } = await import('../lib/demo/seed')
+  summary = await seedDemo({ seed: SEED, now: NOW })
+})
+
+async function rows<T extends z.ZodType>(sql: string, params: Record<string, unknown>, schema: T) {
+  return q.queryRows(sql, params, schema)
+}
+
+const histRow = z.object({
+  version: z.string(),
+  content: z.string(),
+  is_deleted: z.coerce.number(),
+  char_limit: z.coerce.number(),
+  actor: z.string(),
+  source_trace: z.string(),
+  updated_at: z.string(),
+})
+
+/** Every version ever written to a block, from the history capture (source-table merges cannot hide any). */
+async function history(ref: BlockRef) {
+  return rows(
+    `SELECT version, content, is_deleted, char_limit, actor, source_trace, toString(updated_at) AS updated_at
+     FROM ${t.history}
+     WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String}
+       AND user_id = {u:String} AND session_id = {s:String} AND run_id = {run:String} AND block_key = {key:String}
+     ORDER BY version`,
+    { org: ref.org, ns: ref.namespace, agent: ref.agent, u: ref.userId, s: ref.sessionId, run: ref.runId, key: ref.blockKey },
+    histRow,
+  )
+}
+
+const ms = (chTime: string) => Date.parse(chTime.replace(' ', 'T') + 'Z')
+const checkpointOf = (run: { org: string; namespace: string; agent: string; runId: string; userId: string; sessionId: string }) => ({
+  ...run,
+  blockKey: 'checkpoint',
+})
+const words = (s: string) => s.split(' ').filter(Boolean)
+
+describe('scenario plan', () => {
+  test('run ids come from the seed alone', () => {
+    assert.deepEqual(sc.demoRuns(SEED), sc.DEMO_RUNS)
+    assert.notEqual(sc.demoRuns(7).batch.runId, sc.DEMO_RUNS.batch.runId)
+    // Pinned: e2e fixtures and docs refer to these.
+    assert.equal(sc.DEMO_RUNS.batch.runId, 'run-afe0ab20c7')
+    assert.equal(sc.DEMO_RUNS.running.runId, 'run-2bfe097a3d')
+    assert.equal(sc.DEMO_RUNS.edgeCase.runId, 'run/with%odd "chars" ü')
+    const all = sc.allDemoRuns(sc.DEMO_RUNS)
+    assert.equal(new Set(all.map((r) => JSON.stringify([r.org, r.namespace, r.agent, r.runId]))).size, all.length)
+    assert.equal(sc.DEMO_RUNS.filler.length, 40)
+    assert.equal(sc.DEMO_RUNS.checkpointOnly.length, 3)
+  })
+})
+
+describe('seeded demo', () => {
+  test('the runs table holds exactly the planned run ids (determinism)', async (ctx) => {
+    ctx.diagnostic(`seedDemo took ${summary.elapsedMs} ms (a second seeding ran concurrently in a child process)`)
+    const ids = await rows(`SELECT DISTINCT run_id FROM ${t.runs} ORDER BY run_id`, {}, z.object({ run_id: z.string() }))
+    assert.deepEqual(
+      ids.map((r) => r.run_id),
+      sc.runsTableRunIds(sc.DEMO_RUNS),
+    )
+    assert.equal(ids.length, 53)
+    assert.equal(summary.runs, 53)
+    assert.equal(summary.checkpointOnlyRuns, 3)
+  })
+
+  test('a second seeding with the same seed and now writes identical tables', async () => {
+    const { digestDemoTables } = await import('./helpers/demo-digest')
+    const mine = await digestDemoTables()
+    const theirs = JSON.parse(await secondSeeding) as typeof mine
+    assert.deepEqual(theirs, mine)
+    assert.equal(mine.history.rows, summary.workingMemoryRows)
+    assert.equal(mine.runs.rows, 53)
+    assert.equal(mine.audit.rows, 2)
+    assert.equal(mine.memory.rows, 6)
+  })
+
+  test('the summary matches what is in the tables', async () => {
+    const [counts] = await rows(
+      `SELECT
+         (SELECT count() FROM ${t.history}) AS wm,
+         (SELECT countIf(is_deleted = 1) FROM ${t.history}) AS tombstones,
+         (SELECT count() FROM ${t.audit}) AS audit,
+         (SELECT count() FROM ${t.turns}) AS turns,
+         (SELECT count() FROM ${t.searchTrace}) AS searches`,
+      {},
+      z.object({ wm: z.coerce.number(), tombstones: z.coerce.number(), audit: z.coerce.number(), turns: z.coerce.number(), searches: z.coerce.number() }),
+    )
+    assert.equal(counts.wm, summary.workingMemoryRows)
+    assert.equal(counts.tombstones, summary.tombstones)
+    assert.equal(counts.audit, 2)
+    assert.equal(summary.auditRows, 2)
+    assert.equal(counts.turns, summary.turns)
+    assert.equal(counts.searches, summary.searches)
+    assert.equal(summary.refusedWrites, 1)
+    assert.equal(summary.seed, SEED)
+    assert.equal(summary.now, NOW.toISOString())
+  })
+
+  test('every timestamp lies in the 7 days before now', async () => {
+    const [span] = await rows(
+      `SELECT
+         (SELECT toString(min(updated_at)) FROM ${t.history}) AS wm_min,
+         (SELECT toString(max(updated_at)) FROM ${t.history}) AS wm_max,
+         (SELECT toString(min(started_at)) FROM ${t.runs}) AS run_min,
+         (SELECT toString(max(greatest(last_begin_at, ifNull(completed_at, last_begin_at)))) FROM ${t.runs}) AS run_max,
+         (SELECT toString(max(created_at)) FROM ${t.turns}) AS turn_max,
+         (SELECT toString(max(event_time)) FROM ${t.searchTrace}) AS search_max`,
+      {},
+      z.object({ wm_min: z.string(), wm_max: z.string(), run_min: z.string(), run_max: z.string(), turn_max: z.string(), search_max: z.string() }),
+    )
+    const lo = NOW.getTime() - 7 * DAY
+    for (const v of [span.wm_min, span.run_min]) assert.ok(ms(v) >= lo, `${v} is more than 7 days before now`)
+    for (const v of [span.wm_max, span.run_max, span.turn_max, span.search_max]) assert.ok(ms(v) <= NOW.getTime(), `${v} is after now`)
+    // Spread over the week, not bunched up.
+    assert.ok(ms(span.wm_min) < NOW.getTime() - 6 * DAY)
+  })
+
+  test('a) the batch run: crash after item 120, resume by a second process, clear at the end', async () => {
+    const run = sc.DEMO_RUNS.batch
+    const row = await runsMod.runLatestRow(run)
+    assert.ok(row)
+    assert.equal(row.attempt, 2)
+    assert.equal(row.status, 'succeeded')
+    assert.equal(typeof JSON.parse(row.reflection).summary, 'string')
+    assert.ok(row.duration_ms! > 0)
+
+    const h = await history(checkpointOf(run))
+    assert.deepEqual(
+      h.map((r) => r.version),
+      Array.from({ length: 301 }, (_, i) => String(i + 1)),
+    )
+    const items = Array.from({ length: 300 }, (_, i) => `item-${String(i + 1).padStart(3, '0')}`)
+    // Each version k is exactly the first k items, joined in sorted order.
+    for (let k = 1; k <= 300; k++) assert.equal(h[k - 1].content, items.slice(0, k).join(' '), `version ${k}`)
+    const v120 = h[119]
+    const v121 = h[120]
+    assert.equal(v120.source_trace, 'host-a/pid-4242')
+    assert.equal(v121.source_trace, 'host-b/pid-5150')
+    assert.notEqual(v121.source_trace, v120.source_trace)
+    const added = words(v121.content).filter((w) => !words(v120.content).includes(w))
+    assert.deepEqual(added, ['item-121'])
+    // The resume gap is much longer than the usual checkpoint interval.
+    assert.ok(ms(v121.updated_at) - ms(v120.updated_at) > 5 * 60_000)
+    assert.ok(ms(h[119].updated_at) - ms(h[118].updated_at) < 60_000)
+    // The second run.begin sits between the crash and the first checkpoint after it.
+    const lastBegin = Date.parse(row.last_begin_at)
+    assert.ok(lastBegin > ms(v120.updated_at) && lastBegin < ms(v121.updated_at))
+    for (let i = 1; i < h.length; i++) assert.ok(ms(h[i].updated_at) > ms(h[i - 1].updated_at), 'times increase')
+    const v301 = h[300]
+    assert.equal(v301.is_deleted, 1)
+    assert.equal(v301.content, '')
+    assert.ok(ms(v301.updated_at) >= Date.parse(row.completed_at!))
+    assert.equal(await wm.wmGet(checkpointOf(run)), null)
+  })
+
+  test('b) near miss: the s1 checkpoint stays behind, s2 redid everything', async () => {
+    const run = sc.DEMO_RUNS.nearMiss
+    const s1 = { ...checkpointOf(run), sessionId: sc.NEAR_MISS.firstSessionId }
+    const s2 = { ...checkpointOf(run), sessionId: sc.NEAR_MISS.secondSessionId }
+    assert.equal(s2.userId, 'u-7')
+    const left = await wm.wmGet(s1)
+    const done = await wm.wmGet(s2)
+    assert.equal(words(left ?? '').length, 40)
+    assert.equal(words(left ?? '').at(-1), 'item-040')
+    assert.equal(words(done ?? '').length, 100)
+    const h2 = await history(s2)
+    assert.equal(h2.length, 100)
+    // Redone from scratch: the first s2 checkpoint holds one item.
+    assert.equal(h2[0].content, 'item-001')
+    const h1 = await history(s1)
+    assert.equal(h1.length, 40)
+    assert.ok(ms(h2[0].updated_at) > ms(h1[39].updated_at))
+    const row = await runsMod.runLatestRow(run)
+    assert.equal(row?.attempt, 2)
+    assert.equal(row?.session_id, 's2')
+    assert.equal(row?.status, 'succeeded')
+  })
+
+  test('c) the checkpoint that outgrew char_limit: refused, run failed', async () => {
+    const run = sc.DEMO_RUNS.tooLarge
+    const row = await runsMod.runLatestRow(run)
+    assert.equal(row?.status, 'failed')
+    assert.match(row?.outcome ?? '', /too_large/)
+    assert.match(row?.outcome ?? '', /char_limit of 1024/)
+    const h = await history(checkpointOf(run))
+    assert.ok(h.length >= 5)
+    for (const r of h) {
+      assert.equal(r.char_limit, 1024)
+      assert.ok([...r.content].length <= 1024)
+    }
+    // The state really grew each step and was close to the limit when refused.
+    const sizes = h.map((r) => r.content.length)
+    assert.deepEqual([...sizes].sort((a, b) => a - b), sizes)
+    assert.ok(sizes.at(-1)! > 900)
+    const last = JSON.parse(h.at(-1)!.content) as { visited: string[] }
+    assert.equal(last.visited.length, h.length)
+  })
+
+  test('d) state in a blob: the checkpoint holds blob_key and cursor; one blob already expired', async () => {
+    const blobRow = z.object({ blob_key: z.string(), expires_at: z.string(), size_bytes: z.coerce.number() })
+    const blobs = (run: { org: string; namespace: string; agent: string; runId: string }) =>
+      rows(
+        `SELECT blob_key, toString(expires_at) AS expires_at, size_bytes FROM ${t.contextBlobs}
+         WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} AND run_id = {run:String} ORDER BY created_at`,
+        { org: run.org, ns: run.namespace, agent: run.agent, run: run.runId },
+        blobRow,
+      )
+
+    const run = sc.DEMO_RUNS.blob
+    const h = await history(checkpointOf(run))
+    const states = h.map((r) => JSON.parse(r.content) as { blob_key: string; cursor: number })
+    assert.deepEqual(
+      states.map((s) => s.cursor),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    )
+    const stored = await blobs(run)
+    assert.equal(stored.length, 2)
+    assert.deepEqual(
+      states.map((s) => s.blob_key),
+      [...Array(4).fill(stored[0].blob_key), ...Array(4).fill(stored[1].blob_key)],
+    )
+    for (const b of stored) {
+      assert.ok(ms(b.expires_at) > NOW.getTime())
+      assert.ok(b.size_bytes > 1000)
+    }
+    assert.equal((await runsMod.runLatestRow(run))?.status, 'succeeded')
+
+    const expiredRun = sc.DEMO_RUNS.expiredBlob
+    const state = JSON.parse((await wm.wmGet(checkpointOf(expiredRun))) ?? '{}') as { blob_key: string; cursor: number }
+    assert.match(state.blob_key, /^blob-[0-9a-f]{12}$/)
+    assert.equal(state.cursor, 3)
+    // The blob expired: either still there with expires_at in the past, or already dropped by its TTL.
+    const left = (await blobs(expiredRun)).filter((b) => b.blob_key === state.blob_key)
+    for (const b of left) assert.ok(ms(b.expires_at) < NOW.getTime() - DAY)
+    const row = await runsMod.runLatestRow(expiredRun)
+    assert.equal(row?.status, 'failed')
+    assert.equal(row?.attempt, 2)
+    assert.match(row?.outcome ?? '', new RegExp(`${state.blob_key}.*expired`))
+  })
+
+  test('e) operator edit and clear: working-memory rows by operator:alice and two audit rows', async () => {
+    const audit = await rows(
+      `SELECT operator, action, reason, org, namespace, agent, user_id, session_id, run_id, block_key,
+              before_version, after_version, before_content, after_content, request_id, toString(at) AS at
+       FROM ${t.audit} ORDER BY at`,
+      {},
+      z.object({
+        operator: z.string(),
+        action: z.string(),
+        reason: z.string(),
+        org: z.string(),
+        namespace: z.string(),
+        agent: z.string(),
+        user_id: z.string(),
+        session_id: z.string(),
+        run_id: z.string(),
+        block_key: z.string(),
+        before_version: z.string(),
+        after_version: z.string(),
+        before_content: z.string(),
+        after_content: z.string(),
+        request_id: z.string(),
+        at: z.string(),
+      }),
+    )
+    assert.equal(audit.length, 2)
+    assert.deepEqual(
+      audit.map((a) => a.operator),
+      ['operator:alice', 'operator:alice'],
+    )
+    const edit = audit.find((a) => a.action === 'edit')!
+    const clear = audit.find((a) => a.action === 'clear')!
+    assert.ok(edit && clear)
+
+    // The edit: the row it wrote, the version before it and the agent's version after it.
+    const edited = sc.DEMO_RUNS.operatorEdited
+    assert.equal(edit.run_id, edited.runId)
+    assert.equal(edit.agent, 'invoice-reconciler')
+    assert.equal(edit.block_key, 'checkpoint')
+    assert.ok(edit.reason.length > 10)
+    assert.match(edit.request_id, /^req-[0-9a-f]{12}$/)
+    assert.equal(BigInt(edit.after_version), BigInt(edit.before_version) + 1n)
+    const h = await history(checkpointOf(edited))
+    const written = h.find((r) => r.version === edit.after_version)!
+    assert.equal(written.actor, 'operator:alice')
+    assert.equal(written.source_trace, 'loom-runs-console')
+    assert.equal(written.content, edit.after_content)
+    assert.equal(h.find((r) => r.version === edit.before_version)?.content, edit.before_content)
+    assert.equal(ms(written.updated_at), ms(edit.at))
+    assert.deepEqual((JSON.parse(edit.after_content) as { skipped: string[] }).skipped, ['inv-0412'])
+    const after = h.find((r) => BigInt(r.version) === BigInt(edit.after_version) + 1n)!
+    assert.equal(after.actor, 'invoice-reconciler')
+    assert.equal((JSON.parse(after.content) as { cursor: string }).cursor, 'inv-0413')
+    const editedRow = await runsMod.runLatestRow(edited)
+    assert.equal(editedRow?.status, 'succeeded')
+    assert.equal(editedRow?.attempt, 3)
+
+    // The clear: a tombstone by the operator; resume now returns None.
+    const cleared = sc.DEMO_RUNS.operatorCleared
+    assert.equal(clear.run_id, cleared.runId)
+    assert.equal(clear.after_content, '')
+    assert.equal(words(clear.before_content).at(-1), '0042')
+    const latest = await wm.wmLatestRow(checkpointOf(cleared))
+    assert.equal(latest?.version, clear.after_version)
+    assert.equal(latest?.is_deleted, 1)
+    assert.equal(latest?.actor, 'operator:alice')
+    assert.equal(await wm.wmGet(checkpointOf(cleared)), null)
+    assert.equal((await runsMod.runLatestRow(cleared))?.status, 'failed')
+  })
+
+  test('f) conversations, searches and memories; the reader run uses memories the writer run wrote', async () => {
+    const writer = sc.DEMO_RUNS.researchWriter
+    const reader = sc.DEMO_RUNS.researchReader
+    const turns = await rows(
+      `SELECT turn_index, role, tool_name, input_tokens, output_tokens, cost_usd FROM ${t.turns}
+       WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} AND run_id = {run:String} ORDER BY turn_index`,
+      { org: writer.org, ns: writer.namespace, agent: writer.agent, run: writer.runId },
+      z.object({
+        turn_index: z.coerce.number(),
+        role: z.string(),
+        tool_name: z.string(),
+        input_tokens: z.coerce.number(),
+        output_tokens: z.coerce.number(),
+        cost_usd: z.coerce.number(),
+      }),
+    )
+    assert.deepEqual(
+      turns.map((x) => x.turn_index),
+      turns.map((_, i) => i),
+    )
+    assert.deepEqual([...new Set(turns.map((x) => x.role))].sort(), ['assistant', 'system', 'tool', 'user'])
+    assert.ok(turns.some((x) => x.role === 'tool' && x.tool_name !== ''))
+    const writerRow = await runsMod.runLatestRow(writer)
+    assert.equal(writerRow?.turns, turns.length)
+    assert.equal(writerRow?.input_tokens, turns.reduce((a, x) => a + x.input_tokens, 0))
+    assert.ok(Math.abs(writerRow!.cost_usd - turns.reduce((a, x) => a + x.cost_usd, 0)) < 1e-9)
+    assert.ok(writerRow!.cost_usd > 0)
+
+    const searches = await rows(
+      `SELECT run_id, query, result_keys, result_scores FROM ${t.searchTrace}
+       WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} ORDER BY event_time`,
+      { org: reader.org, ns: reader.namespace, agent: reader.agent },
+      z.object({ run_id: z.string(), query: z.string(), result_keys: z.array(z.string()), result_scores: z.array(z.number()) }),
+    )
+    const readerSearches = searches.filter((s) => s.run_id === reader.runId)
+    assert.equal(readerSearches.length, 2)
+    for (const s of readerSearches) assert.deepEqual([...s.result_scores].sort((a, b) => b - a), s.result_scores)
+    const hits = new Set(readerSearches.flatMap((s) => s.result_keys))
+
+    const readerRow = await runsMod.runLatestRow(reader)
+    assert.ok(readerRow)
+    assert.equal(readerRow.status, 'succeeded')
+    assert.ok(readerRow.memories_used.length >= 2)
+    for (const k of readerRow.memories_used) assert.ok(hits.has(k), `${k} was not among the hits`)
+    assert.ok(readerRow.memories_used.length < hits.size, 'only some hits are used')
+    assert.equal(typeof JSON.parse(readerRow.reflection).summary, 'string')
+
+    const memories = await rows(
+      `SELECT memory_key, run_id, version FROM ${t.memory} FINAL
+       WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String}`,
+      { org: reader.org, ns: reader.namespace, agent: reader.agent },
+      z.object({ memory_key: z.string(), run_id: z.string(), version: z.string() }),
+    )
+    const byWriter = new Set(memories.filter((m) => m.run_id === writer.runId).map((m) => m.memory_key))
+    const usedFromWriter = readerRow.memories_used.filter((k) => byWriter.has(k))
+    assert.deepEqual(usedFromWriter, ['procurement.q3.budget-cap', 'vendor.northwind.tier-2.price'])
+    // The reader also wrote a new version of one of the writer's memories.
+    const contoso = memories.find((m) => m.memory_key === 'vendor.contoso.tier-2.price')
+    assert.equal(contoso?.run_id, reader.runId)
+    assert.equal(contoso?.version, '2')
+  })
+
+  test('g) orgs, namespaces, statuses, a live running run, checkpoint-only runs, the odd run_id', async () => {
+    const all = await rows(
+      `SELECT org, namespace, agent, run_id, status, toString(started_at) AS started_at FROM ${t.runs} FINAL`,
+      {},
+      z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), status: z.string(), started_at: z.string() }),
+    )
+    assert.deepEqual([...new Set(all.map((r) => r.org))].sort(), ['acme', 'dev', 'globex'])
+    assert.deepEqual([...new Set(all.map((r) => r.namespace))].sort(), ['local', 'prod', 'staging'])
+    assert.ok(new Set(all.map((r) => r.agent)).size >= 10)
+    const statuses = all.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {})
+    assert.deepEqual(statuses, summary.runsByStatus)
+    for (const s of ['succeeded', 'failed', 'running', 'cancelled']) assert.ok(statuses[s] > 0, `no ${s} run`)
+    // Some runs start in the same millisecond (keyset pagination ties).
+    assert.ok(new Set(all.map((r) => r.started_at)).size < all.length)
+
+    const running = sc.DEMO_RUNS.running
+    assert.equal(all.find((r) => r.run_id === running.runId)?.status, 'running')
+    const latest = await wm.wmLatestRow(checkpointOf(running))
+    assert.ok(latest)
+    const age = NOW.getTime() - Date.parse(latest.updated_at)
+    assert.ok(age >= 0 && age < 60_000, `last checkpoint ${age} ms before now`)
+    assert.ok((await history(checkpointOf(running))).length >= 5)
+    assert.equal(all.find((r) => r.run_id === sc.DEMO_RUNS.staleRunning.runId)?.status, 'running')
+
+    for (const run of sc.DEMO_RUNS.checkpointOnly) {
+      assert.equal(await runsMod.runLatestRow(run), null)
+      assert.ok((await history(checkpointOf(run))).length >= 2)
+    }
+    const notes = await wm.wmGet({ ...sc.DEMO_RUNS.checkpointOnly[0], blockKey: 'notes' })
+    assert.equal(notes?.split('\n').length, 3)
+
+    const edge = sc.DEMO_RUNS.edgeCase
+    const edgeRow = await runsMod.runLatestRow(edge)
+    assert.equal(edgeRow?.run_id, 'run/with%odd "chars" ü')
+    assert.equal(edgeRow?.org, 'dev')
+    assert.equal(edgeRow?.namespace, 'local')
+    assert.equal(edgeRow?.agent, 'edge-cases')
+    assert.match((await wm.wmGet(checkpointOf(edge))) ?? '', /ü "quoted" 50%/)
+  })
+
+  test('the live demo resumes the running run as a new process and keeps checkpointing', async () => {
+    const { startLiveDemo, liveDemoRun } = await import('../lib/demo/live')
+    const run = sc.DEMO_RUNS.running
+    const ref = checkpointOf(run)
+    const before = await wm.wmLatestRow(ref)
+    const beginBefore = await runsMod.runLatestRow(run)
+    const logs: string[] = []
+    const stop = startLiveDemo({ seed: SEED, intervalMs: 250, log: (m) => logs.push(m) })
+    assert.equal(startLiveDemo({ seed: SEED }), stop, 'a second call returns the running demo')
+    assert.equal(liveDemoRun()?.runId, run.runId)
+    try {
+      const deadline = Date.now() + 15_000
+      let latest = before
+      while (Date.now() < deadline) {
+        latest = await wm.wmLatestRow(ref)
+        if (latest && BigInt(latest.version) >= BigInt(before!.version) + 3n) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      assert.ok(latest && BigInt(latest.version) >= BigInt(before!.version) + 3n, `no live checkpoints: ${logs.join('; ')}`)
+      assert.equal(latest.source_trace, `dev-server/pid-${process.pid}`)
+      const prev = JSON.parse(before!.content) as { cursor: number }
+      assert.ok((JSON.parse(latest.content) as { cursor: number }).cursor > prev.cursor)
+    } finally {
+      stop()
+    }
+    assert.equal(liveDemoRun(), null)
+    const row = await runsMod.runLatestRow(run)
+    assert.equal(row?.status, 'running')
+    assert.equal(row?.attempt, beginBefore!.attempt + 1)
+    // After stop, nothing more is written.
+    const stopped = await wm.wmLatestRow(ref)
+    await new Promise((r) => setTimeout(r, 700))
+    assert.equal((await wm.wmLatestRow(ref))?.version, stopped?.version)
+  })
+})
