@@ -1,0 +1,56 @@
+'use client'
+
+import { useSearchParams } from 'next/navigation'
+import { useState, type FormEvent } from 'react'
+import { ApiRequestError, fetchJson } from '@/lib/api-client/fetch-json'
+
+/** Only same-site paths are followed after login (no open redirect). */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/'
+}
+
+export function LoginForm() {
+  const params = useSearchParams()
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault()
+    const form = new FormData(e.currentTarget)
+    setBusy(true)
+    setError(null)
+    try {
+      await fetchJson('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: form.get('name'), password: form.get('password') }),
+      })
+      window.location.assign(safeNext(params.get('next')))
+    } catch (err) {
+      setError(err instanceof ApiRequestError ? err.message : 'Login failed')
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="panel stack" style={{ maxWidth: 360, margin: '60px auto' }} aria-label="Log in">
+      <h1>Log in to Loom Runs</h1>
+      <label className="field">
+        Name
+        <input name="name" autoComplete="username" required autoFocus />
+      </label>
+      <label className="field">
+        Password
+        <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      {error ? (
+        <div className="banner banner-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? 'Logging in…' : 'Log in'}
+      </button>
+    </form>
+  )
+}
