@@ -6,8 +6,9 @@ import { call } from './helpers/routes'
 useFreshEngine('api-readonly', { LOOM_RUNS_READ_ONLY: '1' })
 
 test('read-only mode refuses every write route with 403 and changes nothing', async () => {
-  const { ensureReady } = await import('../lib/server/ready')
-  await ensureReady()
+  // Read-only mode creates nothing at start; the test prepares the tables itself.
+  const { createMissingSchema } = await import('../lib/loom/init')
+  await createMissingSchema({ history: true })
   const wm = await import('../lib/loom/working-memory')
   const ref = { org: 'o', namespace: 'n', agent: 'a', runId: 'r1', blockKey: 'checkpoint', userId: '', sessionId: '' }
   await wm.wmSet(ref, 'v1', { actor: 'a', sourceTrace: 't' })

@@ -322,7 +322,7 @@ describe('seeded demo', () => {
     assert.equal(audit.length, 2)
     assert.deepEqual(
       audit.map((a) => a.operator),
-      ['operator:alice', 'operator:alice'],
+      ['alice', 'alice'],
     )
     const edit = audit.find((a) => a.action === 'edit')!
     const clear = audit.find((a) => a.action === 'clear')!

@@ -107,3 +107,12 @@ export const restoreBodySchema = z.strictObject(
   { version: versionInput('version'), expectedVersion: versionInput('expectedVersion'), reason, force },
   { message: 'body has a field this route does not take' },
 )
+
+export const timelineQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'limit must be a whole number from 1 to 50000')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'limit must be at least 1').max(50_000, 'limit must be at most 50000'))
+    .optional(),
+})

@@ -292,7 +292,7 @@ async function operatorAction(
   if (action === 'clear') w.tally.tombstones++
   await recordAudit({
     at: clock.now(),
-    operator: OPERATOR_ACTOR,
+    operator: OPERATOR_ACTOR.slice('operator:'.length),
     action,
     reason,
     block,

@@ -9,7 +9,7 @@ export type AuditAction = 'edit' | 'clear' | 'restore'
 export type AuditInput = {
   /** When the action happened (the time written on the working-memory row). */
   at: Date
-  /** The actor written on the working-memory row, `operator:<name>` (e.g. `operator:alice`, `operator:local`). */
+  /** The operator's name (`alice`, `local`); the working-memory row carries it as actor `operator:<name>`. */
   operator: string
   action: AuditAction
   /** Required by the console; free text. */

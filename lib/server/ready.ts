@@ -16,7 +16,8 @@ export function readyState(): ReadyState {
 
 async function prepare(h: Holder) {
   const config = getConfig()
-  if (config.mode !== 'embedded') {
+  // Remote databases are only changed by explicit commands; read-only mode writes nothing at all.
+  if (config.mode !== 'embedded' || config.readOnly) {
     h.state = { phase: 'ready' }
     return
   }

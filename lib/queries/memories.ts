@@ -1,0 +1,113 @@
+import { z } from 'zod'
+import { queryRows } from '../clickhouse/query'
+import { chTimeToIso } from '../clickhouse/time'
+import { runParams, versionString, type RunRef } from '../loom/identity'
+import { runLatestRow } from '../loom/runs'
+import { tableNames } from '../loom/tables'
+import { RUN_SCOPE } from './working-memory'
+
+export type WrittenMemory = {
+  memoryKey: string
+  version: string
+  value: string
+  status: string
+  confidence: number
+  memoryType: string
+  userId: string
+  sessionId: string
+  updatedAt: string
+  /** Physical versions this run wrote (unmerged ones only). */
+  versionCount: number
+}
+
+export type UsedMemory = {
+  memoryKey: string
+  recalled: boolean
+  used: boolean
+  /** The run that wrote the latest version of this memory in the namespace, when known. */
+  writtenBy: { agent: string; runId: string; version: string; value: string; status: string } | null
+}
+
+const writtenSchema = z.object({
+  memory_key: z.string(),
+  latest_version: versionString,
+  latest_value: z.string(),
+  latest_status: z.string(),
+  latest_confidence: z.coerce.number(),
+  latest_type: z.string(),
+  latest_user: z.string(),
+  latest_session: z.string(),
+  latest_at: z.string().transform(chTimeToIso),
+  versions: z.coerce.number(),
+})
+
+const writerSchema = z.object({
+  memory_key: z.string(),
+  writer_agent: z.string(),
+  writer_run: z.string(),
+  latest_version: versionString,
+  latest_value: z.string(),
+  latest_status: z.string(),
+})
+
+/** Memories the run wrote (latest version each) and those it relied on, with who wrote them. */
+export async function runMemories(run: RunRef, signal?: AbortSignal) {
+  const t = tableNames()
+  const [written, row] = await Promise.all([
+    queryRows(
+      `SELECT memory_key, max(version) AS latest_version, argMax(value, version) AS latest_value,
+          toString(argMax(status, version)) AS latest_status, argMax(confidence, version) AS latest_confidence,
+          toString(argMax(memory_type, version)) AS latest_type, argMax(user_id, version) AS latest_user,
+          argMax(session_id, version) AS latest_session, toString(max(updated_at)) AS latest_at, count() AS versions
+       FROM ${t.memory} WHERE ${RUN_SCOPE}
+       GROUP BY memory_key ORDER BY memory_key LIMIT 5000`,
+      runParams(run),
+      writtenSchema,
+      { signal },
+    ),
+    runLatestRow(run, signal),
+  ])
+  const usedKeys = row?.memories_used ?? []
+  const recalledKeys = row?.recalled_keys ?? []
+  const keys = [...new Set([...usedKeys, ...recalledKeys])]
+  const writers = new Map<string, z.infer<typeof writerSchema>>()
+  if (keys.length > 0) {
+    // Memories are looked up in the run's own (org, namespace): the sorting-key prefix is bound.
+    const rows = await queryRows(
+      `SELECT memory_key, argMax(agent, version) AS writer_agent, argMax(run_id, version) AS writer_run, max(version) AS latest_version,
+          argMax(value, version) AS latest_value, toString(argMax(status, version)) AS latest_status
+       FROM ${t.memory}
+       WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
+       GROUP BY memory_key`,
+      { org: run.org, namespace: run.namespace, keys },
+      writerSchema,
+      { signal },
+    )
+    for (const r of rows) writers.set(r.memory_key, r)
+  }
+  return {
+    written: written.map((w) => ({
+      memoryKey: w.memory_key,
+      version: w.latest_version,
+      value: w.latest_value,
+      status: w.latest_status,
+      confidence: w.latest_confidence,
+      memoryType: w.latest_type,
+      userId: w.latest_user,
+      sessionId: w.latest_session,
+      updatedAt: w.latest_at,
+      versionCount: w.versions,
+    })),
+    used: usedKeys,
+    recalled: recalledKeys,
+    relied: keys.map((k): UsedMemory => {
+      const w = writers.get(k)
+      return {
+        memoryKey: k,
+        used: usedKeys.includes(k),
+        recalled: recalledKeys.includes(k),
+        writtenBy: w ? { agent: w.writer_agent, runId: w.writer_run, version: w.latest_version, value: w.latest_value, status: w.latest_status } : null,
+      }
+    }),
+  }
+}

@@ -1,0 +1,184 @@
+import { z } from 'zod'
+import { queryRows } from '../clickhouse/query'
+import { chTimeToIso } from '../clickhouse/time'
+import { runParams, type RunRef } from '../loom/identity'
+import { RUN_COLUMNS, runRowSchema } from '../loom/runs'
+import { tableNames } from '../loom/tables'
+import { detectResumePoints, type ResumePoint } from '../resume'
+import { existingTables } from './schema-presence'
+import { RUN_SCOPE } from './working-memory'
+
+export const TIMELINE_KINDS = [
+  'run.begin',
+  'checkpoint',
+  'checkpoint.cleared',
+  'block',
+  'operator',
+  'turn',
+  'memory.write',
+  'search',
+  'blob',
+  'run.complete',
+] as const
+export type TimelineKind = (typeof TIMELINE_KINDS)[number]
+
+export type TimelineEvent = {
+  id: string
+  at: string
+  kind: TimelineKind
+  label: string
+  version: string | null
+  blockKey: string | null
+  userId: string
+  sessionId: string
+  actor: string
+  /** The payload, cut to PAYLOAD_CHARS characters. */
+  detail: string
+  /** Points into another tab: a memory key, search id, blob key, conversation id. */
+  ref: string
+}
+
+export const DEFAULT_TIMELINE_LIMIT = 10_000
+export const MAX_TIMELINE_LIMIT = 50_000
+const PAYLOAD_CHARS = 2000
+
+const eventSchema = z.object({
+  at: z.string().transform(chTimeToIso),
+  kind: z.enum(TIMELINE_KINDS),
+  label: z.string(),
+  version: z.string(),
+  block_key: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  actor: z.string(),
+  detail: z.string(),
+  ref: z.string(),
+  total: z.coerce.number(),
+})
+
+/** The SELECT of each source: every one bound to its table's (org, namespace, agent) prefix. */
+function sources(tables: Set<string>) {
+  const t = tableNames()
+  const wmTable = tables.has(t.history) ? t.history : t.workingMemory
+  const cut = (expr: string) => `substringUTF8(${expr}, 1, ${PAYLOAD_CHARS})`
+  const parts: string[] = [
+    `SELECT updated_at AS at,
+        multiIf(block_key != 'checkpoint', 'block', is_deleted = 1, 'checkpoint.cleared', 'checkpoint') AS kind,
+        if(is_deleted = 1, concat(block_key, ' cleared (tombstone)'), concat(block_key, ' v', toString(version), ' by ', actor)) AS label,
+        toString(version) AS version, block_key, user_id, session_id, actor, ${cut('content')} AS detail, source_trace AS ref
+     FROM ${wmTable} WHERE ${RUN_SCOPE}`,
+  ]
+  if (tables.has(t.audit))
+    parts.push(`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
+        toString(after_version) AS version, block_key, user_id, session_id, concat('operator:', operator) AS actor,
+        ${cut('after_content')} AS detail, toString(action) AS ref
+     FROM ${t.audit} WHERE ${RUN_SCOPE}`)
+  if (tables.has(t.turns))
+    parts.push(`SELECT created_at AS at, 'turn' AS kind,
+        concat(toString(role), if(tool_name != '', concat(' (', tool_name, ')'), ''), ': ', substringUTF8(replaceAll(content, '\\n', ' '), 1, 80)) AS label,
+        '' AS version, '' AS block_key, user_id, session_id, toString(role) AS actor, ${cut('content')} AS detail,
+        concat(conversation_id, '#', toString(turn_index)) AS ref
+     FROM ${t.turns} WHERE ${RUN_SCOPE}`)
+  if (tables.has(t.memory))
+    parts.push(`SELECT updated_at AS at, 'memory.write' AS kind, concat(memory_key, ' v', toString(version), ' (', toString(status), ')') AS label,
+        toString(version) AS version, '' AS block_key, user_id, session_id, actor, ${cut('value')} AS detail, memory_key AS ref
+     FROM ${t.memory} WHERE ${RUN_SCOPE}`)
+  if (tables.has(t.searchTrace))
+    parts.push(`SELECT event_time AS at, 'search' AS kind, concat('search "', substringUTF8(query, 1, 80), '" → ', toString(length(result_keys)), ' hits') AS label,
+        '' AS version, '' AS block_key, user_id, session_id, '' AS actor,
+        ${cut("arrayStringConcat(arrayMap((k, s) -> concat(k, ' ', toString(round(s, 3))), result_keys, result_scores), '\\n')")} AS detail,
+        search_id AS ref
+     FROM ${t.searchTrace} WHERE ${RUN_SCOPE}`)
+  if (tables.has(t.contextBlobs))
+    parts.push(`SELECT created_at AS at, 'blob' AS kind, concat('offload ', blob_key, ' (', formatReadableSize(size_bytes), ')') AS label,
+        '' AS version, '' AS block_key, user_id, session_id, '' AS actor, ${cut('summary')} AS detail, blob_key AS ref
+     FROM ${t.contextBlobs} WHERE ${RUN_SCOPE}`)
+  return { sql: parts.join('\nUNION ALL\n'), wmTable }
+}
+
+/** run.begin per attempt (from the run row's unmerged versions, best effort) and run.complete. */
+async function runEvents(run: RunRef, signal?: AbortSignal): Promise<{ events: TimelineEvent[]; begins: { attempt: number; at: string }[]; status: string | null }> {
+  const rows = await queryRows(
+    `SELECT ${RUN_COLUMNS} FROM ${tableNames().runs} WHERE org = {org:String} AND namespace = {namespace:String}
+       AND agent = {agent:String} AND run_id = {run_id:String} ORDER BY version`,
+    runParams(run),
+    runRowSchema,
+    { signal },
+  )
+  if (rows.length === 0) return { events: [], begins: [], status: null }
+  const latest = rows[rows.length - 1]
+  const begins = new Map<number, string>([[1, latest.started_at]])
+  for (const r of rows) begins.set(r.attempt, r.last_begin_at)
+  const mk = (at: string, kind: TimelineKind, label: string, id: string): TimelineEvent => ({
+    id,
+    at,
+    kind,
+    label,
+    version: null,
+    blockKey: null,
+    userId: latest.user_id,
+    sessionId: latest.session_id,
+    actor: run.agent,
+    detail: '',
+    ref: '',
+  })
+  const events = [...begins.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([attempt, at]) => mk(at, 'run.begin', attempt === 1 ? 'run.begin (attempt 1)' : `run.begin (attempt ${attempt}: a resumed process)`, `begin-${attempt}`))
+  const last = rows[rows.length - 1]
+  if (last.completed_at) {
+    events.push({ ...mk(last.completed_at, 'run.complete', `run.complete: ${last.status}`, 'complete'), detail: last.reflection || last.outcome })
+  }
+  return { events, begins: [...begins.entries()].map(([attempt, at]) => ({ attempt, at })), status: last.status }
+}
+
+export type Timeline = {
+  events: TimelineEvent[]
+  resumes: ResumePoint[]
+  total: number
+  truncated: boolean
+  limit: number
+}
+
+export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<Timeline> {
+  const tables = await existingTables(signal)
+  const { sql } = sources(tables)
+  const [rows, runPart] = await Promise.all([
+    queryRows(
+      `SELECT toString(at) AS at, kind, label, version, block_key, user_id, session_id, actor, detail, ref, count() OVER () AS total
+       FROM (${sql})
+       ORDER BY at, kind
+       LIMIT {limit:UInt32}`,
+      { ...runParams(run), limit },
+      eventSchema,
+      { signal },
+    ),
+    runEvents(run, signal),
+  ])
+  const total = (rows[0]?.total ?? 0) + runPart.events.length
+  const events: TimelineEvent[] = rows.map((r, i) => ({
+    id: `${r.kind}-${i}`,
+    at: r.at,
+    kind: r.kind,
+    label: r.label,
+    version: r.version === '' ? null : r.version,
+    blockKey: r.block_key === '' ? null : r.block_key,
+    userId: r.user_id,
+    sessionId: r.session_id,
+    actor: r.actor,
+    detail: r.detail,
+    ref: r.ref,
+  }))
+  events.push(...runPart.events)
+  events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+  // Resume points come from the checkpoint block(s) in the events we have.
+  // Under the run's own identity when it has a run row (a resume sees only that one).
+  const own = runPart.events[0]
+  const checkpoints = events
+    .filter((e) => e.blockKey === 'checkpoint' && (e.kind === 'checkpoint' || e.kind === 'checkpoint.cleared'))
+    .filter((e) => !own || (e.userId === own.userId && e.sessionId === own.sessionId))
+    .map((e) => ({ version: e.version ?? '0', updatedAt: e.at, actor: e.actor, sourceTrace: e.ref, content: e.detail, isDeleted: e.kind === 'checkpoint.cleared' }))
+  const resumes = detectResumePoints(checkpoints, { begins: runPart.begins })
+  return { events, resumes, total, truncated: total > events.length, limit }
+}
+
