@@ -17,8 +17,9 @@ type Who = Omit<Identity, 'userId' | 'sessionId'> & { userId?: string; sessionId
 export const ORGS = ['acme', 'globex', 'dev'] as const
 export const NAMESPACES = ['prod', 'staging', 'local'] as const
 
-/** The operator of the demo's console edits. */
-export const OPERATOR_ACTOR = 'operator:alice'
+/** The operator of the demo's console edits: the audit log names them, the working-memory row's actor is `operator:<name>`. */
+export const OPERATOR_NAME = 'alice'
+export const OPERATOR_ACTOR = `operator:${OPERATOR_NAME}`
 export const OPERATOR_SOURCE_TRACE = 'loom-runs-console'
 
 /** a) 300-item batch, crashes after item 120 is checkpointed, resumed by a second process. */

@@ -11,6 +11,7 @@ import {
   BATCH,
   NEAR_MISS,
   OPERATOR_ACTOR,
+  OPERATOR_NAME,
   OPERATOR_SOURCE_TRACE,
   TOO_LARGE,
   type DemoRun,
@@ -292,7 +293,7 @@ async function operatorAction(
   if (action === 'clear') w.tally.tombstones++
   await recordAudit({
     at: clock.now(),
-    operator: OPERATOR_ACTOR.slice('operator:'.length),
+    operator: OPERATOR_NAME,
     action,
     reason,
     block,

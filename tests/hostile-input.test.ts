@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import fc from 'fast-check'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+useFreshEngine('hostile')
+
+const RUN = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-h1' }
+const SQLISH = ["' OR 1=1 --", '"; DROP TABLE loom.runs; --', '{x:String}', '\\', '%00', '../..', '%2F', '\u0000', '\u202e', '🧵', '<script>alert(1)</script>']
+
+// Any text, including lone surrogates, control characters and SQL-looking fragments.
+const hostileText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom(...SQLISH),
+  fc.string({ unit: fc.constantFrom('/', '%', '"', "'", '\\', '\n', '\t', '\u0000', 'ü', '.', ' '), maxLength: 12 }),
+)
+
+let routes: Awaited<ReturnType<typeof load>>
+let snapshot: () => Promise<string>
+
+async function load() {
+  const base = '../app/api/runs/[org]/[namespace]/[agent]/[runId]'
+  return {
+    runs: (await import('../app/api/runs/route')).GET,
+    run: (await import(`${base}/route`)).GET,
+    blocks: (await import(`${base}/blocks/route`)).GET,
+    block: await import(`${base}/blocks/[blockKey]/route`),
+    restore: (await import(`${base}/blocks/[blockKey]/restore/route`)).POST,
+    timeline: (await import(`${base}/timeline/route`)).GET,
+    audit: (await import(`${base}/audit/route`)).GET,
+  }
+}
+
+function assertContract(res: { status: number; body: { error?: { code?: string; message?: string } } }, allowed: number[]) {
+  assert.ok(res.status < 500, `5xx: ${res.status} ${JSON.stringify(res.body)}`)
+  assert.ok(allowed.includes(res.status), `unexpected status ${res.status}: ${JSON.stringify(res.body)}`)
+  if (res.status >= 400) {
+    assert.equal(typeof res.body.error?.code, 'string')
+    assert.ok((res.body.error?.message ?? '').length > 0)
+  }
+}
+
+before(async () => {
+  const { ensureReady } = await import('../lib/server/ready')
+  await ensureReady()
+  const wm = await import('../lib/loom/working-memory')
+  const { runBegin } = await import('../lib/loom/runs')
+  await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'hostile fixture' })
+  await wm.wmSet({ ...RUN, userId: '', sessionId: '', blockKey: 'checkpoint' }, 'item-1', { actor: 'batch', sourceTrace: 'h/1' })
+  const { queryRows } = await import('../lib/clickhouse/query')
+  const { tableNames } = await import('../lib/loom/tables')
+  const { z } = await import('zod')
+  const t = tableNames()
+  const all = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
+  snapshot = async () => {
+    const parts: string[] = []
+    for (const table of all) {
+      const [row] = await queryRows(
+        `SELECT count() AS n, toString(coalesce(sum(cityHash64(*)), 0)) AS h FROM ${table}`,
+        {},
+        z.object({ n: z.coerce.number(), h: z.string() }),
+      )
+      parts.push(`${table}:${row.n}:${row.h}`)
+    }
+    return parts.join('\n')
+  }
+  routes = await load()
+})
+
+describe('hostile input never gets a 5xx and never changes data', () => {
+  test('run identity segments with any characters', async () => {
+    const before = await snapshot()
+    await fc.assert(
+      fc.asyncProperty(hostileText, hostileText, hostileText, hostileText, async (org, namespace, agent, runId) => {
+        const path = { org, namespace, agent, runId }
+        for (const h of [routes.run, routes.blocks, routes.timeline, routes.audit]) {
+          assertContract(await call(h, '/x', path), [200, 400, 404])
+        }
+      }),
+      { numRuns: 60 },
+    )
+    assert.equal(await snapshot(), before)
+  })
+
+  test('runs-list query parameters of any shape', async () => {
+    const keys = ['org', 'namespace', 'agent', 'status', 'q', 'from', 'to', 'limit', 'cursor']
+    const value = fc.oneof(hostileText, fc.integer().map(String), fc.double().map(String), fc.constant('9'.repeat(40)), fc.base64String())
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 5 }), async (params) => {
+        const qs = new URLSearchParams(params).toString()
+        const res = await call(routes.runs, `/api/runs?${qs}`)
+        assertContract(res, [200, 400])
+        if (res.status === 400) assert.ok(keys.includes(res.body.error.field), `field named: ${JSON.stringify(res.body)}`)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  test('write bodies of any shape against a real block change nothing', async () => {
+    const before = await snapshot()
+    const notLatest = fc.oneof(
+      fc.string().filter((s) => s !== '1'),
+      fc.integer().filter((n) => n !== 1),
+      fc.double(),
+      fc.constant(null),
+      fc.constant('-1'),
+      fc.constant('18446744073709551616'),
+      fc.constant('1e3'),
+    )
+    const body = fc.oneof(
+      fc.record({ content: fc.oneof(hostileText, fc.anything()), expectedVersion: notLatest, reason: fc.oneof(hostileText, fc.anything()) }, { requiredKeys: [] }),
+      fc.anything(),
+      hostileText.map((s) => `{"content": ${s}`),
+    )
+    const path = { ...RUN, blockKey: 'checkpoint' }
+    await fc.assert(
+      fc.asyncProperty(body, fc.constantFrom('PUT', 'DELETE', 'POST'), async (b, method) => {
+        const handler = method === 'PUT' ? routes.block.PUT : method === 'DELETE' ? routes.block.DELETE : routes.restore
+        const res = await call(handler, '/x', path, { method, body: typeof b === 'string' ? b : JSON.stringify(b) ?? 'null' })
+        assertContract(res, [400, 404, 409, 413])
+      }),
+      { numRuns: 200 },
+    )
+    assert.equal(await snapshot(), before)
+  })
+
+  test('block selectors and block keys of any shape', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileText, hostileText, hostileText, async (blockKey, userId, sessionId) => {
+        const qs = new URLSearchParams({ userId, sessionId }).toString()
+        const res = await call(routes.block.GET, `/x?${qs}`, { ...RUN, blockKey })
+        assertContract(res, [200, 400, 404])
+      }),
+      { numRuns: 80 },
+    )
+  })
+})
