@@ -18,10 +18,20 @@ const ACCESS_CODES = new Set(['497', '164'])
 const AUTH_CODES = new Set(['516', '192', '193', '194'])
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE'])
 
+/**
+ * The embedded connection builds its errors from @clickhouse/client-common while the HTTP
+ * client uses its own bundled copy, so `instanceof` cannot be trusted: match the shape.
+ */
+function isClickHouseError(err: unknown): err is ClickHouseError {
+  if (err instanceof ClickHouseError) return true
+  const e = err as { constructor?: { name?: unknown }; code?: unknown }
+  return !!e && e.constructor?.name === 'ClickHouseError' && typeof e.code === 'string' && /^\d+$/.test(e.code)
+}
+
 /** Turns a client failure into the contract's typed error, keeping the cause. */
 export function classifyClickHouseError(err: unknown): AppError {
   if (err instanceof AppError) return err
-  if (err instanceof ClickHouseError) {
+  if (isClickHouseError(err)) {
     if (TIMEOUT_CODES.has(err.code)) {
       return new AppError('timeout', 'ClickHouse did not finish the query within its time budget', { cause: err })
     }
@@ -41,6 +51,13 @@ export function classifyClickHouseError(err: unknown): AppError {
   }
   const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown }
   const sysCode = typeof e?.code === 'string' ? e.code : undefined
+  if (sysCode === 'CHDB_CONNECTION') {
+    return new AppError(
+      'unavailable',
+      'The embedded ClickHouse could not open its data directory: another process may be using it, or it is not writable',
+      { cause: err },
+    )
+  }
   const causeCode = typeof (e?.cause as { code?: unknown })?.code === 'string' ? (e.cause as { code: string }).code : undefined
   if ((sysCode && NETWORK_CODES.has(sysCode)) || (causeCode && NETWORK_CODES.has(causeCode))) {
     return new AppError('unavailable', 'ClickHouse is unreachable', { cause: err })

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+const dir = useFreshEngine('faults')
+
+function holdDataDir(): Promise<() => Promise<void>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'helpers', 'hold-data-dir.ts'), dir], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+    child.on('error', reject)
+    child.stdout.on('data', (d: Buffer) => {
+      if (d.toString().includes('holding'))
+        resolve(() => new Promise((done) => {
+          child.on('exit', () => done())
+          child.kill('SIGKILL')
+        }))
+    })
+  })
+}
+
+test('data directory locked by another process → 503, then recovers when it is released', async () => {
+  const release = await holdDataDir()
+  const runs = (await import('../app/api/runs/route')).GET
+  const health = (await import('../app/api/health/route')).GET
+  try {
+    for (const h of [runs, health]) {
+      const res = await call(h, '/api/runs')
+      assert.equal(res.status, 503)
+      assert.equal(res.body.error.code, 'unavailable')
+      assert.match(res.body.error.message, /data directory/)
+    }
+  } finally {
+    await release()
+  }
+  const ok = await call(runs, '/api/runs')
+  assert.equal(ok.status, 200, JSON.stringify(ok.body))
+  assert.deepEqual(ok.body.runs, [])
+})
+
+test('a query over its time budget → 504 with the contract body', async () => {
+  const { queryRows } = await import('../lib/clickhouse/query')
+  const { errorResponse } = await import('../lib/http/handler')
+  const { z } = await import('zod')
+  const err = await queryRows('SELECT sleep(2) AS s', {}, z.object({ s: z.coerce.number() }), { settings: { max_execution_time: 1 } }).then(
+    () => null,
+    (e: unknown) => e,
+  )
+  assert.ok(err, 'the slow query failed')
+  const res = errorResponse(err)
+  assert.equal(res.status, 504)
+  const body = await res.json()
+  assert.equal(body.error.code, 'timeout')
+})
