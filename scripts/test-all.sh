@@ -14,6 +14,8 @@ npm run --silent typecheck
 echo "== unit and integration tests"
 npm run --silent test:unit
 echo "== build"
+# A sentinel password in the build environment: e2e/security.spec.ts checks it never reaches the client bundles.
+export CLICKHOUSE_PASSWORD="loom-runs-sentinel-$(date +%s)"
 npx next build
 echo "== browser tests"
 E2E_PORT="$(node scripts/free-port.mjs)"
