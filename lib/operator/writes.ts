@@ -1,6 +1,6 @@
 import os from 'node:os'
 import { randomUUID } from 'node:crypto'
-import { queryRows } from '../clickhouse/query'
+import { classifyClickHouseError, queryRows } from '../clickhouse/query'
 import { AppError, notFound } from '../errors'
 import type { Block } from '../api/types'
 import { recordAudit, type AuditAction } from '../loom/audit'
@@ -78,7 +78,7 @@ async function commit(
     throw err
   }
   const auditId = randomUUID()
-  await recordAudit({
+  await writeAudit(result, {
     at: new Date(result.row.updated_at),
     operator: w.operator,
     action,
@@ -102,6 +102,20 @@ async function commit(
             'Another writer tied or overtook this write: FINAL now returns a different row. Check the block before relying on it.',
           current: result.finalRow ? toBlock(result.finalRow) : null,
         }),
+  }
+}
+
+/** The audit row follows the working-memory row; if it fails, say exactly what landed. */
+async function writeAudit(result: WriteResult, input: Parameters<typeof recordAudit>[0]) {
+  try {
+    await recordAudit(input)
+  } catch (err) {
+    const e = classifyClickHouseError(err)
+    throw new AppError(
+      e.code === 'internal' ? 'unavailable' : e.code,
+      `The write landed as version ${result.row.version}, but its audit row could not be written: ${e.message}`,
+      { cause: err },
+    )
   }
 }
 
