@@ -35,8 +35,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1400, height: 900 } } }],
   webServer: {
-    // A fresh data directory each run: the server creates the tables and demo data on start.
-    command: `rm -rf ${dataDir} && exec npx next start --hostname 127.0.0.1 --port ${port}`,
+    // A fresh data directory each run: demo data plus a 12,345-event run, then the built server.
+    command: `npx tsx scripts/e2e-prepare.ts ${dataDir} && exec npx next start --hostname 127.0.0.1 --port ${port}`,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -34,5 +34,11 @@ export const links = {
       return `/api/runs/${runSuffix(run)}/blocks/${encodeSegment(blockKey)}/restore${qs.size ? `?${qs}` : ''}`
     },
     audit: (run: RunRef) => `/api/runs/${runSuffix(run)}/audit`,
+    timeline: (run: RunRef, limit?: number) => `/api/runs/${runSuffix(run)}/timeline${limit ? `?limit=${limit}` : ''}`,
+    conversations: (run: RunRef) => `/api/runs/${runSuffix(run)}/conversations`,
+    memories: (run: RunRef) => `/api/runs/${runSuffix(run)}/memories`,
+    searches: (run: RunRef) => `/api/runs/${runSuffix(run)}/searches`,
+    blobs: (run: RunRef) => `/api/runs/${runSuffix(run)}/blobs`,
+    export: (run: RunRef) => `/api/runs/${runSuffix(run)}/export`,
   },
 }

@@ -73,6 +73,7 @@ describe('timeline', () => {
     assert.equal(res.body.truncated, true)
     const full = await call(routes.timeline, '/x', big)
     assert.equal(full.body.events.length, 10000)
+    assert.equal(full.body.total, 10050)
     assert.equal(full.body.truncated, true)
     const bad = await call(routes.timeline, '/x?limit=0', big)
     assert.equal(bad.status, 400)

@@ -1,9 +1,15 @@
 import { queryOptions } from '@tanstack/react-query'
 import { fetchJson } from '@/lib/api-client/fetch-json'
 import { healthKeys, runKeys } from '@/lib/api-client/keys'
-import type { BlocksResponse, HealthResponse, RunDetail, RunsPage } from '@/lib/api/types'
+import type { BlockDetail, BlocksResponse, HealthResponse, RunDetail, RunsPage } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
+import type { AuditEntry } from '@/lib/queries/audit'
+import type { runBlobs } from '@/lib/queries/blobs'
+import type { Conversation } from '@/lib/queries/conversations'
+import type { runMemories } from '@/lib/queries/memories'
+import type { runSearches } from '@/lib/queries/searches'
+import type { Timeline } from '@/lib/queries/timeline'
 
 export type RunsListParams = Record<string, string | undefined>
 
@@ -26,6 +32,64 @@ export function runBlocksQueryOptions(run: RunRef) {
   return queryOptions({
     queryKey: runKeys.blocks(run),
     queryFn: ({ signal }) => fetchJson<BlocksResponse>(links.api.blocks(run), { signal }),
+  })
+}
+
+export type BlockSelector = { blockKey: string; userId: string; sessionId: string }
+
+export function blockDetailQueryOptions(run: RunRef, sel: BlockSelector) {
+  return queryOptions({
+    queryKey: runKeys.block(run, sel.blockKey, sel.userId, sel.sessionId),
+    queryFn: ({ signal }) => fetchJson<BlockDetail>(links.api.block(run, sel.blockKey, sel.userId, sel.sessionId), { signal }),
+  })
+}
+
+/* Run story tabs: each reads one run-scoped route. Response types come from the query modules (types only). */
+export type TimelineResponse = Timeline
+export type ConversationsResponse = { conversations: Conversation[] }
+export type MemoriesResponse = Awaited<ReturnType<typeof runMemories>>
+export type SearchesResponse = Awaited<ReturnType<typeof runSearches>>
+export type BlobsResponse = Awaited<ReturnType<typeof runBlobs>>
+
+export function runTimelineQueryOptions(run: RunRef, limit?: number) {
+  return queryOptions({
+    queryKey: runKeys.timeline(run, limit),
+    queryFn: ({ signal }) => fetchJson<TimelineResponse>(links.api.timeline(run, limit), { signal }),
+  })
+}
+
+export function runConversationsQueryOptions(run: RunRef) {
+  return queryOptions({
+    queryKey: runKeys.conversations(run),
+    queryFn: ({ signal }) => fetchJson<ConversationsResponse>(links.api.conversations(run), { signal }),
+  })
+}
+
+export function runMemoriesQueryOptions(run: RunRef) {
+  return queryOptions({
+    queryKey: runKeys.memories(run),
+    queryFn: ({ signal }) => fetchJson<MemoriesResponse>(links.api.memories(run), { signal }),
+  })
+}
+
+export function runSearchesQueryOptions(run: RunRef) {
+  return queryOptions({
+    queryKey: runKeys.searches(run),
+    queryFn: ({ signal }) => fetchJson<SearchesResponse>(links.api.searches(run), { signal }),
+  })
+}
+
+export function runBlobsQueryOptions(run: RunRef) {
+  return queryOptions({
+    queryKey: runKeys.blobs(run),
+    queryFn: ({ signal }) => fetchJson<BlobsResponse>(links.api.blobs(run), { signal }),
+  })
+}
+
+export function runAuditQueryOptions(run: RunRef) {
+  return queryOptions({
+    queryKey: runKeys.audit(run),
+    queryFn: ({ signal }) => fetchJson<{ entries: AuditEntry[]; installed: boolean }>(links.api.audit(run), { signal }),
   })
 }
 

@@ -1,4 +1,5 @@
 import Link from 'next/link'
+import type { ReactNode } from 'react'
 import type { RunDetail } from '@/lib/api/types'
 import { absoluteTime, cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
@@ -6,7 +7,7 @@ import { ContentView } from '../ui/content-view'
 import { StatusBadge } from '../ui/status-badge'
 import { TimeAgo } from '../ui/time-ago'
 
-export function RunHeader({ detail }: { detail: RunDetail }) {
+export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: ReactNode }) {
   const { run } = detail
   return (
     <section className="panel stack" aria-label="Run summary">
@@ -20,6 +21,8 @@ export function RunHeader({ detail }: { detail: RunDetail }) {
       <div className="row">
         <h1 style={{ margin: 0 }}>{run.goal || <span className="muted">No goal recorded</span>}</h1>
         <StatusBadge status={run.status} />
+        <span className="spacer" />
+        {actions}
       </div>
       <div className="runid">run_id: {run.runId}</div>
       {!run.hasRunRow ? (

@@ -2,19 +2,58 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { parseAsStringLiteral, useQueryState } from 'nuqs'
+import { useRef, type KeyboardEvent } from 'react'
+import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
+import { CheckpointTab } from '../checkpoint/checkpoint-tab'
 import { runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
+import { BlobsTab } from '../story/blobs-tab'
+import { ConversationTab } from '../story/conversation-tab'
+import { ExportButton } from '../story/export-button'
+import { MemoriesTab } from '../story/memories-tab'
+import { SearchesTab } from '../story/searches-tab'
+import { TimelineTab } from '../story/timeline-tab'
 import { ErrorBanner } from '../ui/error-banner'
+import { AuditLog } from './audit-log'
 import { BlocksList } from './blocks-list'
 import { RunHeader } from './run-header'
 
-const TABS = ['blocks'] as const
-const TAB_LABELS: Record<(typeof TABS)[number], string> = { blocks: 'Blocks' }
+const TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
+type Tab = (typeof TABS)[number]
+const TAB_LABELS: Record<Tab, string> = {
+  checkpoint: 'Checkpoint',
+  timeline: 'Timeline',
+  conversation: 'Conversation',
+  memories: 'Memories',
+  searches: 'Searches',
+  blobs: 'Blobs',
+  blocks: 'Blocks',
+  audit: 'Audit',
+}
+const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
+  checkpoint: 'versions',
+  conversation: 'turns',
+  memories: 'memories',
+  searches: 'searches',
+  blobs: 'blobs',
+  blocks: 'blocks',
+}
 
 export function RunView({ runRef }: { runRef: RunRef }) {
-  const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(TABS).withDefault('blocks'))
+  const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(TABS).withDefault('checkpoint'))
   const detail = useQuery(runDetailQueryOptions(runRef))
   const blocks = useQuery(runBlocksQueryOptions(runRef))
+  const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({})
+
+  // Arrow keys move between tabs, as in any tablist.
+  const onTabKey = (e: KeyboardEvent) => {
+    const i = TABS.indexOf(tab)
+    const next = e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(i - 1 + TABS.length) % TABS.length] : null
+    if (!next) return
+    e.preventDefault()
+    void setTab(next)
+    tabRefs.current[next]?.focus()
+  }
 
   if (detail.isPending) {
     return (
@@ -42,16 +81,38 @@ export function RunView({ runRef }: { runRef: RunRef }) {
   return (
     <div className="stack">
       {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
-      <RunHeader detail={detail.data} />
-      <div className="tabs" role="tablist" aria-label="Run views">
-        {TABS.map((t) => (
-          <button key={t} role="tab" type="button" aria-selected={tab === t} onClick={() => setTab(t)}>
-            {TAB_LABELS[t]}
-            {t === 'blocks' ? <span className="count">{counts.blocks}</span> : null}
-          </button>
-        ))}
+      <RunHeader detail={detail.data} actions={<ExportButton runRef={runRef} />} />
+      <div className="tabs" role="tablist" aria-label="Run views" onKeyDown={onTabKey}>
+        {TABS.map((t) => {
+          const c = TAB_COUNTS[t]
+          return (
+            <button
+              key={t}
+              ref={(el) => {
+                tabRefs.current[t] = el
+              }}
+              role="tab"
+              type="button"
+              id={`tab-${t}`}
+              aria-selected={tab === t}
+              aria-controls="run-tabpanel"
+              tabIndex={tab === t ? 0 : -1}
+              onClick={() => setTab(t)}
+            >
+              {TAB_LABELS[t]}
+              {c ? <span className="count">{counts[c].toLocaleString('en')}</span> : null}
+            </button>
+          )
+        })}
       </div>
-      <div role="tabpanel" aria-label={TAB_LABELS[tab]}>
+      <div role="tabpanel" id="run-tabpanel" aria-labelledby={`tab-${tab}`} aria-label={TAB_LABELS[tab]}>
+        {tab === 'checkpoint' ? <CheckpointTab runRef={runRef} blocks={blocks.data?.blocks} /> : null}
+        {tab === 'timeline' ? <TimelineTab runRef={runRef} /> : null}
+        {tab === 'conversation' ? <ConversationTab runRef={runRef} /> : null}
+        {tab === 'memories' ? <MemoriesTab runRef={runRef} /> : null}
+        {tab === 'searches' ? <SearchesTab runRef={runRef} /> : null}
+        {tab === 'blobs' ? <BlobsTab runRef={runRef} /> : null}
+        {tab === 'audit' ? <AuditLog runRef={runRef} /> : null}
         {tab === 'blocks' ? (
           blocks.isError ? (
             <ErrorBanner error={blocks.error} onRetry={() => blocks.refetch()} />

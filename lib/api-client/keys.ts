@@ -11,6 +11,11 @@ export const runKeys = {
   block: (run: RunRef, blockKey: string, userId: string, sessionId: string) =>
     [...runKeys.blocks(run), blockKey, userId, sessionId] as const,
   audit: (run: RunRef) => [...runKeys.detail(run), 'audit'] as const,
+  timeline: (run: RunRef, limit?: number) => [...runKeys.detail(run), 'timeline', limit ?? null] as const,
+  conversations: (run: RunRef) => [...runKeys.detail(run), 'conversations'] as const,
+  memories: (run: RunRef) => [...runKeys.detail(run), 'memories'] as const,
+  searches: (run: RunRef) => [...runKeys.detail(run), 'searches'] as const,
+  blobs: (run: RunRef) => [...runKeys.detail(run), 'blobs'] as const,
 }
 
 export const healthKeys = { all: ['health'] as const }

@@ -171,6 +171,8 @@ export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, s
   }))
   events.push(...runPart.events)
   events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+  // The cap holds for the merged stream too: a truncated timeline is a prefix in time.
+  if (events.length > limit) events.length = limit
   // Resume points come from the checkpoint block(s) in the events we have.
   // Under the run's own identity when it has a run row (a resume sees only that one).
   const own = runPart.events[0]

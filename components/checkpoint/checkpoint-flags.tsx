@@ -1,0 +1,172 @@
+'use client'
+
+import Link from 'next/link'
+import type { BlockDetail, NearMiss } from '@/lib/api/types'
+import { absoluteTime, count, percent } from '@/lib/format'
+import type { RunRef } from '@/lib/loom/identity'
+import { links } from '@/lib/links'
+import { CharMeter } from '../ui/checkpoint-meter'
+import { TimeAgo } from '../ui/time-ago'
+import { idValue, type BlockChoice } from './identity'
+import type { VersionEntry } from './version-rows'
+
+type Props = {
+  runRef: RunRef
+  choice: BlockChoice
+  detail: BlockDetail
+  entries: VersionEntry[]
+  onSelect: (choice: BlockChoice) => void
+  onCompare: (a: string | null, b: string | null) => void
+}
+
+/** The parts of identity b that differ from a, e.g. "session s1" or "agent x, user u-1". */
+function differing(a: { agent: string; userId: string; sessionId: string }, b: { agent: string; userId: string; sessionId: string }): string {
+  const parts: string[] = []
+  if (a.agent !== b.agent) parts.push(`agent ${b.agent}`)
+  if (a.userId !== b.userId) parts.push(`user ${idValue(b.userId)}`)
+  if (a.sessionId !== b.sessionId) parts.push(`session ${idValue(b.sessionId)}`)
+  return parts.join(', ') || 'the same identity'
+}
+
+function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
+  const { runRef, choice, detail, onSelect } = props
+  const here = { agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId }
+  const what = choice.blockKey === 'checkpoint' ? 'a checkpoint' : `a ${choice.blockKey} block`
+  const reads = !detail.block ? 'finds nothing' : detail.block.isDeleted ? `finds a tombstone (v${detail.block.version}) and returns None` : `reads v${detail.block.version}`
+  const there = differing(here, miss)
+  const target = { blockKey: miss.blockKey, userId: miss.userId, sessionId: miss.sessionId }
+  return (
+    <li>
+      <span>
+        A resume as <strong>{differing(miss, here)}</strong> {reads}; {miss.isDeleted ? `a cleared ${what.slice(2)} (tombstone)` : what} exists under{' '}
+        <strong>{there}</strong> (v{miss.version}, <TimeAgo iso={miss.updatedAt} />
+        ).
+      </span>
+      {miss.agent === runRef.agent ? (
+        <button type="button" className="btn" onClick={() => onSelect(target)}>
+          Show {there}
+        </button>
+      ) : (
+        <Link
+          className="btn"
+          href={links.run({ ...runRef, agent: miss.agent }, { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId })}
+        >
+          Open {there}
+        </Link>
+      )}
+    </li>
+  )
+}
+
+const SHOWN_MISSES = 3
+
+/** What an operator must not miss: near misses, version ties, size against char_limit, blobs. */
+export function CheckpointFlags(props: Props) {
+  const { detail, entries, onCompare } = props
+  const { flags, block } = detail
+  const misses = flags.nearMisses
+  return (
+    <div className="stack ck-flags" aria-label="Flags">
+      {misses.length > 0 ? (
+        <div className="banner banner-warn ck-flag" role="alert" aria-label="Near miss">
+          <span className="ck-flag-icon" aria-hidden>
+            !
+          </span>
+          <div className="stack" style={{ gap: 6 }}>
+            <strong>Near miss: the same run_id has state under another identity, which this resume does not see.</strong>
+            <ul className="ck-flag-list">
+              {misses.slice(0, SHOWN_MISSES).map((m) => (
+                <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
+              ))}
+            </ul>
+            {misses.length > SHOWN_MISSES ? (
+              <details>
+                <summary>{misses.length - SHOWN_MISSES} more</summary>
+                <ul className="ck-flag-list">
+                  {misses.slice(SHOWN_MISSES).map((m) => (
+                    <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
+                  ))}
+                </ul>
+              </details>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+
+      {flags.ties.map((v) => {
+        const tied = entries.filter((e) => e.block.version === v)
+        return (
+          <div key={v} className="banner banner-error ck-flag" role="alert" aria-label={`Version tie at v${v}`}>
+            <span className="ck-flag-icon" aria-hidden>
+              !
+            </span>
+            <span>
+              <strong>
+                {tied.length > 2 ? `${tied.length} rows` : 'Two rows'} share version {v}
+              </strong>
+              ; ClickHouse keeps the last inserted, which may not be the intended writer.
+              {tied.length ? ` Writers: ${tied.map((e) => `${e.block.actor} from ${e.block.sourceTrace || '—'}`).join(' and ')}.` : ''}
+            </span>
+            {tied.length >= 2 ? (
+              <button type="button" className="btn" onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>
+                Compare the tied rows
+              </button>
+            ) : null}
+          </div>
+        )
+      })}
+
+      {flags.nearLimit && block ? (
+        <div className="banner banner-warn ck-flag" role="note" aria-label="Near char_limit">
+          <span className="ck-flag-icon" aria-hidden>
+            !
+          </span>
+          <span>
+            <strong>
+              Near char_limit: {count(block.chars)} of {count(block.charLimit)} characters ({percent(block.chars, block.charLimit)}%).
+            </strong>{' '}
+            A write over the limit is refused, so the next, larger checkpoint may fail.
+          </span>
+          <CharMeter chars={block.chars} limit={block.charLimit} />
+        </div>
+      ) : null}
+
+      {flags.blob && flags.blob.state !== 'live' ? (
+        <div className={`banner ${flags.blob.state === 'missing' ? 'banner-error' : 'banner-warn'} ck-flag`} role="alert" aria-label="Blob flag">
+          <span className="ck-flag-icon" aria-hidden>
+            !
+          </span>
+          <span>
+            {flags.blob.state === 'expired' ? (
+              <>
+                <strong>
+                  The checkpoint points at blob <code>{flags.blob.blobKey}</code>, which expired{' '}
+                  {flags.blob.expiresAt ? <TimeAgo iso={flags.blob.expiresAt} /> : null}.
+                </strong>{' '}
+                A resume gets a blob_key whose content is gone.
+              </>
+            ) : (
+              <>
+                <strong>
+                  The checkpoint points at blob <code>{flags.blob.blobKey}</code>, which is not in context_blobs.
+                </strong>{' '}
+                It expired and was removed by its TTL, or was never written: a resume gets a blob_key that leads nowhere.
+              </>
+            )}
+          </span>
+        </div>
+      ) : null}
+      {flags.blob?.state === 'live' ? (
+        <p className="small muted" style={{ margin: 0 }}>
+          State offloaded to blob <code>{flags.blob.blobKey}</code>
+          {flags.blob.expiresAt ? (
+            <>
+              , kept until <span title={absoluteTime(flags.blob.expiresAt)}>{absoluteTime(flags.blob.expiresAt)}</span>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,126 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import type { Block } from '@/lib/api/types'
+import type { RunRef } from '@/lib/loom/identity'
+import { blockDetailQueryOptions, runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
+import { ErrorBanner } from '../ui/error-banner'
+import { BlockPicker } from './block-picker'
+import { CheckpointFlags } from './checkpoint-flags'
+import { DiffPanel } from './diff-panel'
+import { defaultChoice, groupByIdentity, idValue, type BlockChoice } from './identity'
+import { ResumeExplainer } from './resume-explainer'
+import { ResumeFlowDiagram } from './resume-flow-diagram'
+import { useCheckpointSelection } from './use-checkpoint-selection'
+import { defaultPair, versionEntries } from './version-rows'
+import { VersionsPanel } from './versions-panel'
+
+function Skeleton({ label }: { label: string }) {
+  return (
+    <div className="panel stack" aria-busy="true" aria-label={label}>
+      <div className="skeleton" style={{ width: '55%', height: 20 }} />
+      <div className="skeleton" />
+      <div className="skeleton" style={{ width: '80%' }} />
+      <div className="skeleton" style={{ height: 120 }} />
+    </div>
+  )
+}
+
+/** "Why did this run resume where it did?": one block's resume explainer, flags, flow, versions and diffs. */
+export function CheckpointTab({ runRef, blocks }: { runRef: RunRef; blocks: Block[] | undefined }) {
+  const [sel, setSel] = useCheckpointSelection()
+  // Same cache entries as the run page's: these only add their error and loading states here.
+  const blocksQuery = useQuery(runBlocksQueryOptions(runRef))
+  const run = useQuery(runDetailQueryOptions(runRef))
+  const groups = useMemo(() => groupByIdentity(blocks ?? []), [blocks])
+
+  let choice: BlockChoice | null = null
+  if (sel.block !== null) choice = { blockKey: sel.block, userId: sel.user ?? '', sessionId: sel.session ?? '' }
+  else if (blocks) {
+    choice = defaultChoice(groups)
+    // No blocks at all: still ask about the run's own checkpoint, whose near misses may explain why.
+    if (!choice && run.data) choice = { blockKey: 'checkpoint', userId: run.data.run.userId, sessionId: run.data.run.sessionId }
+  }
+
+  const detail = useQuery({
+    ...blockDetailQueryOptions(runRef, choice ?? { blockKey: '', userId: '', sessionId: '' }),
+    enabled: choice !== null,
+    // A running run keeps writing: follow it.
+    refetchInterval: run.data?.run.status === 'running' ? 10_000 : false,
+  })
+  const entries = useMemo(() => (detail.data ? versionEntries(detail.data) : []), [detail.data])
+
+  const known = (id: string | null) => (id !== null && entries.some((e) => e.id === id) ? id : null)
+  const b = known(sel.b) ?? defaultPair(entries).b
+  const a = sel.a !== null ? known(sel.a) : defaultPair(entries, b).a
+
+  const select = (c: BlockChoice) =>
+    setSel({ block: c.blockKey, user: c.userId || null, session: c.sessionId || null, a: null, b: null })
+  // Picking versions replaces the history entry: arrowing through radio buttons should not fill the back button.
+  const compare = (na: string | null, nb: string | null) => setSel({ a: na, b: nb }, { history: 'replace' })
+  const compareVersions = (from: string, to: string) => {
+    const id = (v: string) => entries.find((e) => e.block.version === v)?.id ?? v
+    compare(id(from), id(to))
+  }
+
+  const picker =
+    blocks === undefined ? (
+      blocksQuery.isError ? (
+        <ErrorBanner error={blocksQuery.error} onRetry={() => blocksQuery.refetch()} />
+      ) : (
+        <Skeleton label="Loading blocks" />
+      )
+    ) : blocks.length === 0 ? (
+      <div className="panel empty ck-picker-empty">This run has no blocks.</div>
+    ) : (
+      <BlockPicker blocks={blocks} selected={choice ?? { blockKey: '', userId: '', sessionId: '' }} onSelect={select} />
+    )
+
+  const inList = !!choice && groups.some((g) => g.userId === choice.userId && g.sessionId === choice.sessionId && g.blocks.some((x) => x.blockKey === choice.blockKey))
+
+  let main: React.ReactNode
+  if (!choice) main = blocks && blocks.length === 0 && !run.isPending ? null : <Skeleton label="Loading checkpoint" />
+  else if (detail.isError && !detail.data) main = <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} />
+  else if (!detail.data) main = <Skeleton label="Loading checkpoint" />
+  else {
+    const data = detail.data
+    main = (
+      <>
+        {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
+        <section className="panel ck-explainer" aria-label="Resume explainer">
+          <div className="row ck-explainer-bar">
+            <h2 style={{ margin: 0 }}>
+              <span className="mono">{choice.blockKey}</span>
+              <span className="small muted ck-identity">
+                {' '}
+                · user {idValue(choice.userId)} · session {idValue(choice.sessionId)}
+              </span>
+            </h2>
+            {!inList && blocks && blocks.length > 0 ? <span className="tag tag-warn">not among this run&apos;s blocks</span> : null}
+            <span className="spacer" />
+            <button type="button" className="btn btn-ghost" onClick={() => detail.refetch()} disabled={detail.isFetching}>
+              {detail.isFetching ? 'Refreshing…' : '↻ Refresh'}
+            </button>
+          </div>
+          <div className={data.resume.segments.length ? 'ck-explainer-grid' : undefined}>
+            <div className="stack">
+              <ResumeExplainer runRef={runRef} choice={choice} detail={data} onCompareVersions={compareVersions} />
+              <CheckpointFlags runRef={runRef} choice={choice} detail={data} entries={entries} onSelect={select} onCompare={compare} />
+            </div>
+            {data.resume.segments.length ? <ResumeFlowDiagram text={data.resume.mermaid} /> : null}
+          </div>
+        </section>
+        <VersionsPanel detail={data} entries={entries} a={a} b={b} onCompare={compare} />
+        {entries.length > 0 ? <DiffPanel entries={entries} a={a} b={b} onChange={compare} /> : null}
+      </>
+    )
+  }
+
+  return (
+    <div className="ck-layout">
+      <aside className="ck-aside">{picker}</aside>
+      <div className="stack ck-main">{main}</div>
+    </div>
+  )
+}

@@ -1,0 +1,166 @@
+'use client'
+
+import { useState } from 'react'
+import type { JsonDiff, SetDiff, TextDiff, TextPart } from '@/lib/diff'
+import { count } from '@/lib/format'
+import { JsonInline } from './json-highlight'
+
+const CHIP_LIMIT = 120
+
+function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
+  const [all, setAll] = useState(false)
+  if (ids.length === 0) return <p className="small muted">none</p>
+  const shown = all ? ids : ids.slice(0, CHIP_LIMIT)
+  return (
+    <>
+      <ul className={`ck-chips ck-chips-${kind}`} aria-label={`${kind} ids`}>
+        {shown.map((id) => (
+          <li key={id} className="mono">
+            {kind === 'added' ? '+' : '−'} {id}
+          </li>
+        ))}
+      </ul>
+      {ids.length > shown.length ? (
+        <button type="button" className="btn btn-ghost small" onClick={() => setAll(true)}>
+          Show all {count(ids.length)}
+        </button>
+      ) : null}
+    </>
+  )
+}
+
+export function SetDiffView({ diff }: { diff: SetDiff }) {
+  return (
+    <div className="stack ck-diff-set" aria-label="Set diff">
+      <p className="ck-diff-counts">
+        <span className={diff.added.length ? 'ck-plus' : 'muted'}>+{count(diff.added.length)} added</span>
+        <span className={diff.removed.length ? 'ck-minus' : 'muted'}>−{count(diff.removed.length)} removed</span>
+        <span className="muted">
+          {count(diff.kept)} kept · {count(diff.beforeCount)} → {count(diff.afterCount)} ids
+        </span>
+      </p>
+      <div className="ck-diff-cols">
+        <section aria-label="Added ids">
+          <h4>Added</h4>
+          <IdChips ids={diff.added} kind="added" />
+        </section>
+        <section aria-label="Removed ids">
+          <h4>Removed</h4>
+          <IdChips ids={diff.removed} kind="removed" />
+        </section>
+      </div>
+    </div>
+  )
+}
+
+export function JsonDiffView({ diff }: { diff: JsonDiff }) {
+  if (diff.changes.length === 0) return <p className="muted">{diff.identical ? 'Identical.' : 'Same JSON value; only the formatting differs.'}</p>
+  return (
+    <div className="table-wrap">
+      <table className="data ck-json-diff" aria-label="JSON changes">
+        <colgroup>
+          <col style={{ width: '28%' }} />
+          <col style={{ width: 100 }} />
+          <col />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">path</th>
+            <th scope="col">change</th>
+            <th scope="col">before → after</th>
+          </tr>
+        </thead>
+        <tbody>
+          {diff.changes.map((c) => (
+            <tr key={`${c.type}:${c.path}`} className={`ck-json-${c.type}`}>
+              <td className="mono">{c.path}</td>
+              <td>
+                <span className={`tag ${c.type === 'added' ? 'ck-tag-add' : c.type === 'removed' ? 'ck-tag-del' : ''}`}>{c.type}</span>
+              </td>
+              <td>
+                {c.type === 'added' ? (
+                  <JsonInline value={c.after} />
+                ) : c.type === 'removed' ? (
+                  <del>
+                    <JsonInline value={c.before} />
+                  </del>
+                ) : (
+                  <span className="ck-change">
+                    <del>
+                      <JsonInline value={c.before} />
+                    </del>
+                    <span aria-hidden> → </span>
+                    <span className="sr-only"> becomes </span>
+                    <ins>
+                      <JsonInline value={c.after} />
+                    </ins>
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+const CONTEXT = 3
+
+type Line = { type: TextPart['type']; text: string } | { type: 'fold'; part: number; hidden: number }
+
+function textLines(parts: TextPart[], open: ReadonlySet<number>): Line[] {
+  const out: Line[] = []
+  parts.forEach((p, pi) => {
+    const long = p.type === 'same' && p.lines.length > CONTEXT * 2 + 2 && !open.has(pi)
+    if (!long) {
+      for (const text of p.lines) out.push({ type: p.type, text })
+      return
+    }
+    const head = pi === 0 ? [] : p.lines.slice(0, CONTEXT)
+    const tail = pi === parts.length - 1 ? [] : p.lines.slice(-CONTEXT)
+    for (const text of head) out.push({ type: 'same', text })
+    out.push({ type: 'fold', part: pi, hidden: p.lines.length - head.length - tail.length })
+    for (const text of tail) out.push({ type: 'same', text })
+  })
+  return out
+}
+
+const GUTTER = { added: '+', removed: '−', same: ' ' } as const
+
+export function TextDiffView({ diff }: { diff: TextDiff }) {
+  const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set())
+  if (diff.identical) return <p className="muted">Identical.</p>
+  const lines = textLines(diff.parts, open)
+  return (
+    <div className="stack">
+      <p className="ck-diff-counts">
+        <span className={diff.addedLines ? 'ck-plus' : 'muted'}>+{count(diff.addedLines)} lines</span>
+        <span className={diff.removedLines ? 'ck-minus' : 'muted'}>−{count(diff.removedLines)} lines</span>
+      </p>
+      <div className="ck-text-diff" role="table" aria-label="Line diff">
+        {lines.map((l, i) =>
+          l.type === 'fold' ? (
+            <div key={`f${l.part}`} role="row" className="ck-line ck-line-fold">
+              <span role="cell" className="ck-gutter" />
+              <span role="cell">
+                <button type="button" className="btn btn-ghost small" onClick={() => setOpen(new Set([...open, l.part]))}>
+                  ⋯ show {count(l.hidden)} unchanged lines
+                </button>
+              </span>
+            </div>
+          ) : (
+            <div key={i} role="row" className={`ck-line ck-line-${l.type}`}>
+              <span role="cell" className="ck-gutter" aria-label={l.type === 'same' ? 'unchanged' : l.type}>
+                {GUTTER[l.type]}
+              </span>
+              <span role="cell" className="ck-line-text">
+                {l.text || '\u00a0'}
+              </span>
+            </div>
+          ),
+        )}
+      </div>
+    </div>
+  )
+}

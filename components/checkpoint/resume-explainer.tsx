@@ -1,0 +1,148 @@
+'use client'
+
+import type { BlockDetail } from '@/lib/api/types'
+import { unitsDone } from '@/lib/diff'
+import { count } from '@/lib/format'
+import type { RunRef } from '@/lib/loom/identity'
+import type { ResumePoint, ResumeReason } from '@/lib/resume'
+import { TimeAgo } from '../ui/time-ago'
+import { idValue, type BlockChoice } from './identity'
+import { VersionContent } from './version-content'
+
+const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {
+  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: 'ck-reason-begin' },
+  'new-process': { label: 'new process', title: 'source_trace changed between consecutive versions', cls: 'ck-reason-process' },
+  'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: 'ck-reason-gap' },
+  'operator-edit': { label: 'operator edit', title: 'A console edit', cls: 'ck-reason-operator' },
+  'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: 'ck-reason-operator' },
+}
+
+function items(n: number) {
+  return `${count(n)} item${n === 1 ? '' : 's'} done`
+}
+
+/** The one sentence an operator came for: what a resume under this identity returns right now. */
+function Headline({ runRef, choice, detail }: { runRef: RunRef; choice: BlockChoice; detail: BlockDetail }) {
+  const call =
+    choice.blockKey === 'checkpoint' ? <code className="ck-call">resume({JSON.stringify(runRef.runId)})</code> : <>reading <code>{choice.blockKey}</code></>
+  const who = (
+    <>
+      as user <code>{idValue(choice.userId)}</code> / session <code>{idValue(choice.sessionId)}</code>
+    </>
+  )
+  const b = detail.block
+  let result: React.ReactNode
+  let tone: 'ok' | 'none'
+  if (!b) {
+    tone = 'none'
+    result = (
+      <>
+        returns <strong>None</strong>: no {choice.blockKey === 'checkpoint' ? 'checkpoint' : 'such block'} under this identity
+      </>
+    )
+  } else if (b.isDeleted) {
+    tone = 'none'
+    result = (
+      <>
+        returns <strong>None</strong> (cleared by a tombstone at v{b.version})
+      </>
+    )
+  } else {
+    tone = 'ok'
+    const units = unitsDone(b.content)
+    result = (
+      <>
+        returns <strong>v{b.version}</strong>
+        {units !== null ? ` (${items(units)})` : ''}
+      </>
+    )
+  }
+  return (
+    <div className={`ck-headline ck-headline-${tone}`}>
+      <p className="ck-headline-text">
+        {call} {who} {result}.
+      </p>
+      {b ? (
+        <p className="small muted">
+          {b.isDeleted ? 'Tombstone written' : 'Written'} by <span className="mono">{b.actor}</span> from{' '}
+          <span className="mono">{b.sourceTrace || '—'}</span> <TimeAgo iso={b.updatedAt} />
+          {b.isDeleted ? '' : ` · ${count(b.chars)} of ${count(b.charLimit)} characters`}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined; text: string; onCompare: (from: string, to: string) => void }) {
+  const from = point?.fromVersion ?? point?.previous?.version ?? null
+  const to = point?.firstWrite?.version ?? null
+  return (
+    <li className="ck-point">
+      <div className="row" style={{ gap: 6 }}>
+        {point?.reasons.map((r) => (
+          <span key={r} className={`tag ck-reason ${REASONS[r].cls}`} title={REASONS[r].title}>
+            {REASONS[r].label}
+          </span>
+        ))}
+        {point?.historyGap ? (
+          <span className="tag tag-warn" title="Versions just before this write are missing (merged away)">
+            history gap
+          </span>
+        ) : null}
+        {point?.at ? (
+          <span className="small muted">
+            <TimeAgo iso={point.at} />
+          </span>
+        ) : null}
+        <span className="spacer" />
+        {from && to ? (
+          <button type="button" className="btn btn-small" onClick={() => onCompare(from, to)}>
+            Compare v{from} → v{to}
+          </button>
+        ) : null}
+      </div>
+      <p className="ck-point-text">{text}</p>
+    </li>
+  )
+}
+
+type Props = {
+  runRef: RunRef
+  choice: BlockChoice
+  detail: BlockDetail
+  onCompareVersions: (from: string, to: string) => void
+}
+
+/** What resume returns now, and every point in the past where a process picked the run up. */
+export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: Props) {
+  const { resume } = detail
+  return (
+    <div className="stack" style={{ gap: 12 }}>
+      <Headline runRef={runRef} choice={choice} detail={detail} />
+      {resume.value !== null ? (
+        <VersionContent content={resume.value} label={`Value resume returns, v${resume.fromVersion}`} />
+      ) : null}
+      <section aria-labelledby="ck-points-title">
+        <h3 id="ck-points-title">
+          Resume points <span className="tag">{resume.explanation.length}</span>
+        </h3>
+        {resume.explanation.length === 0 ? (
+          <p className="small muted">
+            None: {detail.block || resume.segments.length ? 'one process wrote every version, with no restart, new source_trace or long pause.' : 'nothing was written.'}
+          </p>
+        ) : (
+          <ol className="ck-points">
+            {resume.explanation.map((text, i) => (
+              <PointItem key={i} point={resume.points[i]} text={text} onCompare={onCompareVersions} />
+            ))}
+          </ol>
+        )}
+        {resume.source === 'physical' && (detail.history?.length ?? 0) === 0 && detail.versions.length > 0 ? (
+          <p className="small muted">
+            Found from the physical rows only: versions merged away before they could be captured are not part of this account.
+          </p>
+        ) : null}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,190 @@
+'use client'
+
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, useState } from 'react'
+import { count, percent } from '@/lib/format'
+import { TimeAgo } from '../ui/time-ago'
+import { isOperatorActor } from '@/lib/resume'
+import { sourceLabel, sourceTitle, type VersionEntry } from './version-rows'
+
+const ROW_HEIGHT = 38
+const MAX_HEIGHT = 460
+const HEADER_HEIGHT = 36
+
+type Props = {
+  entries: VersionEntry[]
+  a: string | null
+  b: string | null
+  onCompare: (a: string | null, b: string | null) => void
+}
+
+function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'>) {
+  const pct = percent(e.block.chars, e.block.charLimit)
+  return (
+    <tr
+      data-version={e.id}
+      className={[e.id === b ? 'ck-row-b' : '', e.id === a ? 'ck-row-a' : '', e.block.isDeleted ? 'ck-row-tomb' : ''].join(' ')}
+      style={{ height: ROW_HEIGHT }}
+    >
+      <td className="ck-radio">
+        <input type="radio" name="ck-compare-a" aria-label={`Compare from v${e.id} (A)`} checked={e.id === a} onChange={() => onCompare(e.id, b)} />
+      </td>
+      <td className="ck-radio">
+        <input type="radio" name="ck-compare-b" aria-label={`Compare to v${e.id} (B)`} checked={e.id === b} onChange={() => onCompare(a, e.id)} />
+      </td>
+      <td className="mono">
+        <span className="ck-ver">
+          <strong>v{e.id}</strong>
+          {e.isFinal ? (
+            <span className="tag ck-final" title="The row SELECT … FINAL returns: what a resume reads">
+              FINAL
+            </span>
+          ) : null}
+          {e.block.isDeleted ? (
+            <span className="tag tag-warn" title="is_deleted = 1: a resume reading this returns None">
+              tombstone
+            </span>
+          ) : null}
+        </span>
+      </td>
+      <td className="ck-ellipsis">
+        <TimeAgo iso={e.block.updatedAt} />
+      </td>
+      <td className={`ck-ellipsis ${isOperatorActor(e.block.actor) ? 'ck-op' : ''}`} title={e.block.actor}>
+        {e.block.actor}
+      </td>
+      <td className="mono ck-ellipsis" title={e.block.sourceTrace}>
+        {e.block.sourceTrace || '—'}
+      </td>
+      <td className="mono ck-ellipsis small" title={e.part ?? 'merged away: no longer a physical row'}>
+        {e.part ?? <span className="muted">—</span>}
+      </td>
+      <td>
+        <span className={`tag ck-src-${e.source}`} title={sourceTitle(e.source)}>
+          {sourceLabel(e.source)}
+        </span>
+      </td>
+      <td className={`num ${pct >= 100 ? 'ck-bad' : pct >= 90 ? 'ck-warn' : ''}`} title={`${count(e.block.chars)} of ${count(e.block.charLimit)} characters`}>
+        {count(e.block.chars)}
+      </td>
+      <td className="ck-ellipsis" title={e.change}>
+        {e.change}
+      </td>
+    </tr>
+  )
+}
+
+/** Every version newest first, virtualized so runs with thousands of versions stay fast. */
+export function VersionTable({ entries, a, b, onCompare }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [jump, setJump] = useState('')
+  const [jumpError, setJumpError] = useState<string | null>(null)
+  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    // The sticky header sits above the first row, inside the scroll element.
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
+  })
+
+  const bIndex = b === null ? -1 : entries.findIndex((e) => e.id === b)
+  useEffect(() => {
+    if (bIndex >= 0) virtualizer.scrollToIndex(bIndex, { align: 'auto' })
+  }, [bIndex, virtualizer])
+
+  const items = virtualizer.getVirtualItems()
+  const top = items.length ? items[0].start - HEADER_HEIGHT : 0
+  const bottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1].end - HEADER_HEIGHT) : 0
+  const height = Math.min(MAX_HEIGHT, HEADER_HEIGHT + entries.length * ROW_HEIGHT + 2)
+
+  function goTo(event: React.FormEvent) {
+    event.preventDefault()
+    const want = jump.trim().replace(/^v/i, '')
+    const i = entries.findIndex((e) => e.id === want || e.block.version === want)
+    if (i < 0) {
+      setJumpError(`No v${want}`)
+      return
+    }
+    setJumpError(null)
+    virtualizer.scrollToIndex(i, { align: 'center' })
+    onCompare(entries[i + 1]?.id ?? null, entries[i].id)
+  }
+
+  return (
+    <div className="stack" style={{ gap: 8 }}>
+      {entries.length > 12 ? (
+        <form className="row ck-jump" onSubmit={goTo} role="search" aria-label="Jump to a version">
+          <label className="row" style={{ gap: 6 }}>
+            <span className="small muted">Jump to version</span>
+            <input value={jump} onChange={(e) => setJump(e.target.value)} inputMode="numeric" placeholder="e.g. 121" size={8} aria-label="Version number" />
+          </label>
+          <button type="submit" className="btn">
+            Show
+          </button>
+          {jumpError ? (
+            <span className="small ck-bad" role="status">
+              {jumpError}
+            </span>
+          ) : null}
+          <span className="small muted">Selects it as B and the version before it as A. Or pick A and B in the first two columns.</span>
+        </form>
+      ) : null}
+      <div
+        ref={scrollRef}
+        className="ck-vscroll"
+        style={{ height }}
+        tabIndex={0}
+        role="region"
+        aria-label={`Versions, ${entries.length} rows, newest first (scrollable)`}
+      >
+        <table className="data ck-versions" aria-label="Versions" aria-rowcount={entries.length + 1}>
+          <colgroup>
+            <col style={{ width: 30 }} />
+            <col style={{ width: 30 }} />
+            <col style={{ width: 190 }} />
+            <col style={{ width: 112 }} />
+            <col style={{ width: 124 }} />
+            <col style={{ width: 140 }} />
+            <col style={{ width: 110 }} />
+            <col style={{ width: 76 }} />
+            <col style={{ width: 60 }} />
+            <col />
+          </colgroup>
+          <thead>
+            <tr style={{ height: HEADER_HEIGHT }}>
+              <th scope="col" title="Compare from (A)">
+                A
+              </th>
+              <th scope="col" title="Compare to (B)">
+                B
+              </th>
+              <th scope="col">version</th>
+              <th scope="col">updated</th>
+              <th scope="col">actor</th>
+              <th scope="col">source_trace</th>
+              <th scope="col">part</th>
+              <th scope="col" title="Where the version was found: the captured history, the physical rows, or both">
+                source
+              </th>
+              <th scope="col" className="num">
+                chars
+              </th>
+              <th scope="col">change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {top > 0 ? <tr aria-hidden style={{ height: top }} /> : null}
+            {items.map((it) => (
+              <Row key={entries[it.index].id} e={entries[it.index]} a={a} b={b} onCompare={onCompare} />
+            ))}
+            {bottom > 0 ? <tr aria-hidden style={{ height: bottom }} /> : null}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  )
+}

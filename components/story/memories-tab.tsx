@@ -1,0 +1,224 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import Link from 'next/link'
+import { parseAsString, useQueryState } from 'nuqs'
+import { useEffect } from 'react'
+import { count } from '@/lib/format'
+import { links } from '@/lib/links'
+import type { RunRef } from '@/lib/loom/identity'
+import type { UsedMemory, WrittenMemory } from '@/lib/queries/memories'
+import { runMemoriesQueryOptions } from '../data/run-queries'
+import { prettyContent } from '../ui/content-view'
+import { ErrorBanner } from '../ui/error-banner'
+import { TimeAgo } from '../ui/time-ago'
+import { TabEmpty, TabSkeleton } from './tab-states'
+
+/** A memory value: one line folded, pretty JSON when opened. */
+export function FoldedValue({ value, label }: { value: string; label: string }) {
+  if (value === '') return <span className="muted small">(empty)</span>
+  const oneLine = value.replace(/\s+/g, ' ')
+  return (
+    <details className="mem-value">
+      <summary>
+        <code>{oneLine.length > 48 ? `${oneLine.slice(0, 48)}…` : oneLine}</code>
+      </summary>
+      <pre className="content" aria-label={label}>
+        {prettyContent(value).text}
+      </pre>
+    </details>
+  )
+}
+
+function StatusTag({ status }: { status: string }) {
+  const cls = status === 'live' || status === 'active' ? 'mem-status-ok' : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
+  return <span className={`tag ${cls}`}>{status || '—'}</span>
+}
+
+function Confidence({ value }: { value: number }) {
+  const pct = Math.round(Math.max(0, Math.min(1, value)) * 100)
+  return (
+    <span className="row mem-confidence" style={{ gap: 6 }} title={`confidence ${value}`}>
+      <span className="meter" aria-hidden>
+        <span style={{ width: `${pct}%` }} />
+      </span>
+      <span className="small">{pct}%</span>
+    </span>
+  )
+}
+
+function keyLink(runRef: RunRef, key: string) {
+  return (
+    <Link href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className="mono mem-key">
+      {key}
+    </Link>
+  )
+}
+
+function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenMemory[]; target: string | null }) {
+  return (
+    <div className="table-wrap">
+      <table className="data mem-table" aria-label="Memories written by this run">
+        <thead>
+          <tr>
+            <th scope="col">memory_key</th>
+            <th scope="col">latest version</th>
+            <th scope="col" className="num">versions</th>
+            <th scope="col">status</th>
+            <th scope="col">confidence</th>
+            <th scope="col">type</th>
+            <th scope="col">updated</th>
+            <th scope="col">value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((m) => (
+            <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+              <td>{keyLink(runRef, m.memoryKey)}</td>
+              <td className="mono">v{m.version}</td>
+              <td className="num" title="Physical versions this run wrote that are not merged away yet">
+                {count(m.versionCount)}
+              </td>
+              <td>
+                <StatusTag status={m.status} />
+              </td>
+              <td>
+                <Confidence value={m.confidence} />
+              </td>
+              <td className="small">{m.memoryType || '—'}</td>
+              <td className="small">
+                <TimeAgo iso={m.updatedAt} />
+              </td>
+              <td className="mem-value-cell">
+                <FoldedValue value={m.value} label={`Value of ${m.memoryKey}`} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemory[]; target: string | null }) {
+  return (
+    <div className="table-wrap">
+      <table className="data mem-table" aria-label="Memories this run relied on">
+        <thead>
+          <tr>
+            <th scope="col">memory_key</th>
+            <th scope="col">how</th>
+            <th scope="col">written by</th>
+            <th scope="col">latest version</th>
+            <th scope="col">status</th>
+            <th scope="col">value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((m) => {
+            const w = m.writtenBy
+            const self = w?.runId === runRef.runId && w.agent === runRef.agent
+            return (
+              <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+                <td>{keyLink(runRef, m.memoryKey)}</td>
+                <td>
+                  <span className="row" style={{ gap: 4 }}>
+                    {m.used ? (
+                      <span className="tag mem-used" title="Listed in memories_used at run.complete">
+                        used
+                      </span>
+                    ) : null}
+                    {m.recalled ? (
+                      <span className="tag mem-recalled" title="Returned by a recall (recalled_keys)">
+                        recalled
+                      </span>
+                    ) : null}
+                  </span>
+                </td>
+                <td>
+                  {w ? (
+                    self ? (
+                      <span className="small muted">this run</span>
+                    ) : (
+                      <Link
+                        href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
+                        className="mem-writer"
+                        aria-label={`Writer run ${w.runId} (${w.agent})`}
+                      >
+                        <span className="mono">{w.runId}</span> <span className="small muted">{w.agent}</span>
+                      </Link>
+                    )
+                  ) : (
+                    <span className="small muted" title="No memory row with this key in the namespace: it was deleted, or written outside Loom">
+                      unknown
+                    </span>
+                  )}
+                </td>
+                <td className="mono">{w ? `v${w.version}` : '—'}</td>
+                <td>{w ? <StatusTag status={w.status} /> : '—'}</td>
+                <td className="mem-value-cell">{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** Memories the run wrote and those it relied on, cross-linked to the runs that wrote them. */
+export function MemoriesTab({ runRef }: { runRef: RunRef }) {
+  const q = useQuery(runMemoriesQueryOptions(runRef))
+  const [memory] = useQueryState('memory', parseAsString)
+  const loaded = q.data !== undefined
+
+  // Bring the memory named in the URL into view once its row exists.
+  useEffect(() => {
+    if (!memory || !loaded) return
+    const row = document.querySelector(`tr[data-memory-key="${CSS.escape(memory)}"]`)
+    row?.scrollIntoView({ block: 'center' })
+  }, [memory, loaded])
+
+  if (q.isPending) return <TabSkeleton label="Loading memories" rows={5} />
+  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
+  const { written, relied } = q.data
+  const found = !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
+  const usedCount = relied.filter((m) => m.used).length
+
+  return (
+    <div className="stack story">
+      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
+      {!found ? (
+        <div className="banner banner-info" role="status">
+          <span>
+            This run neither wrote nor relied on <code>{memory}</code>.
+          </span>
+        </div>
+      ) : null}
+      <section className="stack" aria-labelledby="mem-written-title" style={{ gap: 8 }}>
+        <h2 id="mem-written-title">
+          Written by this run <span className="count-pill">{count(written.length)}</span>
+        </h2>
+        {written.length === 0 ? (
+          <TabEmpty title="This run wrote no memories" />
+        ) : (
+          <WrittenTable runRef={runRef} rows={written} target={memory} />
+        )}
+      </section>
+      <section className="stack" aria-labelledby="mem-relied-title" style={{ gap: 8 }}>
+        <h2 id="mem-relied-title">
+          Relied on <span className="count-pill">{count(relied.length)}</span>
+          <span className="small muted" style={{ fontWeight: 400 }}>
+            {' '}
+            {usedCount} used (memories_used), {relied.filter((m) => m.recalled).length} recalled (recalled_keys)
+          </span>
+        </h2>
+        {relied.length === 0 ? (
+          <TabEmpty title="This run relied on no memories">Nothing in its memories_used or recalled_keys.</TabEmpty>
+        ) : (
+          <ReliedTable runRef={runRef} rows={relied} target={memory} />
+        )}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,210 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import Link from 'next/link'
+import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, XAxis, YAxis } from 'recharts'
+import { absoluteTime, count } from '@/lib/format'
+import { links } from '@/lib/links'
+import type { RunRef } from '@/lib/loom/identity'
+import type { LoggedSearch, SearchHit } from '@/lib/queries/searches'
+import { runSearchesQueryOptions } from '../data/run-queries'
+import { prettyContent } from '../ui/content-view'
+import { ErrorBanner } from '../ui/error-banner'
+import { TimeAgo } from '../ui/time-ago'
+import { TabEmpty, TabSkeleton } from './tab-states'
+
+const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
+
+function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
+  return (
+    <TabEmpty title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}>
+      <p>
+        {state === 'missing'
+          ? 'There is no search trace table in this ClickHouse, so no search is logged.'
+          : 'The trace log table exists, but no search carries this run_id: the run searched nothing, or logging was off while it ran.'}
+      </p>
+      <p>
+        To log searches, set <code>{ENV}</code> on the Loom server and restart it; searches made after that show here.
+      </p>
+    </TabEmpty>
+  )
+}
+
+/** Filters on one line: they are usually a few tags; JSON is re-serialized compactly. */
+function filtersText(filters: string): string | null {
+  const t = filters.trim()
+  if (t === '' || t === '{}' || t === '[]' || t === 'null') return null
+  const pretty = prettyContent(t)
+  return pretty.isJson ? JSON.stringify(JSON.parse(pretty.text)) : t
+}
+
+function HitsChart({ hits }: { hits: SearchHit[] }) {
+  const max = Math.max(1, ...hits.map((h) => h.score))
+  const height = hits.length * 28 + 16
+  return (
+    <div
+      className="sr-chart"
+      role="img"
+      aria-label={`Scores of ${hits.length} hits: ${hits.map((h) => `${h.memoryKey} ${h.score.toFixed(3)}`).join(', ')}`}
+    >
+      <ResponsiveContainer width="100%" height={height}>
+        <BarChart data={hits} layout="vertical" margin={{ top: 4, right: 48, bottom: 4, left: 4 }} barCategoryGap={6}>
+          <XAxis type="number" domain={[0, max]} hide />
+          <YAxis
+            type="category"
+            dataKey="memoryKey"
+            width={200}
+            tickLine={false}
+            axisLine={false}
+            interval={0}
+            tick={{ fill: 'var(--text)', fontSize: 11.5 }}
+            tickFormatter={(k: string) => (k.length > 30 ? `${k.slice(0, 29)}…` : k)}
+          />
+          <Bar dataKey="score" isAnimationActive={false} radius={[0, 4, 4, 0]} background={{ fill: 'var(--panel-2)', radius: 4 }}>
+            {hits.map((h) => (
+              <Cell key={h.memoryKey} fill={h.usedByRun ? 'var(--sr-used)' : 'var(--sr-hit)'} />
+            ))}
+            <LabelList dataKey="score" position="right" formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v ?? ''))} fill="var(--muted)" fontSize={11} />
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  )
+}
+
+function HitsTable({ runRef, hits }: { runRef: RunRef; hits: SearchHit[] }) {
+  return (
+    <table className="data sr-hits" aria-label="Ranked hits">
+      <thead>
+        <tr>
+          <th scope="col" className="num">#</th>
+          <th scope="col">memory_key</th>
+          <th scope="col" className="num">score</th>
+          <th scope="col" title="Listed in the run's memories_used">in memories_used</th>
+          <th scope="col">written by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {hits.map((h) => (
+          <tr key={`${h.rank}-${h.memoryKey}`} className={h.usedByRun ? 'is-used' : undefined} data-memory-key={h.memoryKey}>
+            <td className="num">{h.rank}</td>
+            <td className="mono">
+              <Link href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>{h.memoryKey}</Link>
+            </td>
+            <td className="num mono">{h.score.toFixed(3)}</td>
+            <td>
+              {h.usedByRun ? (
+                <span className="tag mem-used" title="The run listed this memory in memories_used">
+                  used
+                </span>
+              ) : (
+                <span className="small muted">—</span>
+              )}
+            </td>
+            <td>
+              {h.writtenBy ? (
+                h.writtenBy.runId === runRef.runId && h.writtenBy.agent === runRef.agent ? (
+                  <span className="small muted">this run</span>
+                ) : (
+                  <Link
+                    href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: h.writtenBy.agent, runId: h.writtenBy.runId }, { tab: 'memories', memory: h.memoryKey })}
+                    aria-label={`Writer run ${h.writtenBy.runId} (${h.writtenBy.agent})`}
+                  >
+                    <span className="mono">{h.writtenBy.runId}</span>
+                  </Link>
+                )
+              ) : (
+                <span className="small muted">unknown</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: number }) {
+  const filters = filtersText(s.filters)
+  const used = s.hits.filter((h) => h.usedByRun).length
+  return (
+    <article className="panel stack sr-card" aria-labelledby={`sr-q-${n}`} data-search-id={s.searchId}>
+      <header className="row sr-head">
+        <h3 id={`sr-q-${n}`} className="sr-query">
+          <span className="muted small">#{n}</span> “{s.query}”
+        </h3>
+        <span className="tag sr-mode">{s.mode}</span>
+        <span className="spacer" />
+        <span className="small muted" title={absoluteTime(s.at)}>
+          <TimeAgo iso={s.at} />
+        </span>
+      </header>
+      <dl className="sr-meta">
+        <div>
+          <dt>latency</dt>
+          <dd>{s.latencyMs.toFixed(s.latencyMs < 10 ? 2 : 1)} ms</dd>
+        </div>
+        <div>
+          <dt>top_k</dt>
+          <dd>{s.topK}</dd>
+        </div>
+        <div>
+          <dt>hits</dt>
+          <dd>
+            {count(s.hits.length)}
+            {used ? <span className="muted"> · {used} used</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>filters</dt>
+          <dd>{filters ? <code className="sr-filters">{filters}</code> : <span className="muted">none</span>}</dd>
+        </div>
+        <div>
+          <dt>time</dt>
+          <dd className="small">{absoluteTime(s.at)}</dd>
+        </div>
+      </dl>
+      {s.hits.length === 0 ? (
+        <p className="muted small">No hits.</p>
+      ) : (
+        <div className="sr-body">
+          <HitsChart hits={s.hits} />
+          <HitsTable runRef={runRef} hits={s.hits} />
+        </div>
+      )}
+    </article>
+  )
+}
+
+/** Each logged search of the run with its ranked hits, which ones the run used, and who wrote them. */
+export function SearchesTab({ runRef }: { runRef: RunRef }) {
+  const q = useQuery(runSearchesQueryOptions(runRef))
+  if (q.isPending) return <TabSkeleton label="Loading searches" rows={5} />
+  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
+  const { searches, traceLog } = q.data
+  return (
+    <div className="stack story">
+      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
+      {traceLog !== 'on' || searches.length === 0 ? (
+        <TraceLogOff state={traceLog === 'missing' ? 'missing' : 'empty'} />
+      ) : (
+        <>
+          <div className="row small muted sr-legend">
+            <span>
+              {count(searches.length)} search{searches.length > 1 ? 'es' : ''}, oldest first.
+            </span>
+            <span className="row" style={{ gap: 4 }}>
+              <span className="sr-swatch sr-swatch-used" aria-hidden /> used by the run
+            </span>
+            <span className="row" style={{ gap: 4 }}>
+              <span className="sr-swatch" aria-hidden /> not used
+            </span>
+          </div>
+          {searches.map((s, i) => (
+            <SearchCard key={s.searchId} runRef={runRef} s={s} n={i + 1} />
+          ))}
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,128 @@
+'use client'
+
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import { absoluteTime } from '@/lib/format'
+import { kindClass, rowTime, type Prepared } from './timeline-model'
+
+export const ROW_HEIGHT = 34
+const LIST_HEIGHT = 440
+
+type Props = {
+  prepared: Prepared
+  /** Indices into prepared.events, in time order, after the kind filter. */
+  rows: number[]
+  /** Position in `rows` of the selected event; -1 when none (or it is filtered out). */
+  selectedRow: number
+  tags: Map<string, string>
+  onSelectRow: (row: number) => void
+  /** Enter on the list: move focus to the payload panel. */
+  onOpen: () => void
+}
+
+export function rowDomId(eventId: string) {
+  return `tl-row-${eventId.replace(/[^A-Za-z0-9_-]/g, '_')}`
+}
+
+/** The event list: only the rows in view are in the DOM, so 10,000 events scroll smoothly. */
+export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, onOpen }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  })
+
+  useEffect(() => {
+    if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' })
+  }, [selectedRow, virtualizer])
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const last = rows.length - 1
+    if (last < 0) return
+    const page = Math.max(1, Math.floor(LIST_HEIGHT / ROW_HEIGHT) - 1)
+    const moves: Record<string, number> = {
+      ArrowDown: Math.min(last, selectedRow + 1),
+      ArrowUp: Math.max(0, selectedRow < 0 ? 0 : selectedRow - 1),
+      PageDown: Math.min(last, Math.max(selectedRow, 0) + page),
+      PageUp: Math.max(0, selectedRow - page),
+      Home: 0,
+      End: last,
+    }
+    if (e.key in moves) {
+      e.preventDefault()
+      onSelectRow(moves[e.key])
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault()
+      if (selectedRow < 0) onSelectRow(0)
+      else onOpen()
+    }
+  }
+
+  const items = virtualizer.getVirtualItems()
+  const activeId = selectedRow >= 0 && rows[selectedRow] !== undefined ? rowDomId(prepared.events[rows[selectedRow]].id) : undefined
+  const height = Math.min(LIST_HEIGHT, rows.length * ROW_HEIGHT + 2)
+
+  return (
+    <div className="tl-list">
+      <div className="tl-row tl-head" aria-hidden>
+        <span>time (UTC)</span>
+        <span>kind</span>
+        <span>event</span>
+        <span>version</span>
+        <span>actor</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="tl-scroll"
+        style={{ height }}
+        role="listbox"
+        tabIndex={0}
+        aria-label={`Timeline events, ${rows.length.toLocaleString('en')} in time order. J and K move to the next and previous event.`}
+        aria-activedescendant={activeId}
+        onKeyDown={onKeyDown}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((it) => {
+            const e = prepared.events[rows[it.index]]
+            const tag = tags.get(e.id)
+            const selected = it.index === selectedRow
+            return (
+              <div
+                key={e.id}
+                id={rowDomId(e.id)}
+                role="option"
+                aria-selected={selected}
+                aria-posinset={it.index + 1}
+                aria-setsize={rows.length}
+                data-event-id={e.id}
+                className={`tl-row tl-item${selected ? ' is-selected' : ''}${tag ? ' is-resume' : ''}`}
+                style={{ transform: `translateY(${it.start}px)`, height: ROW_HEIGHT }}
+                onClick={() => onSelectRow(it.index)}
+              >
+                <span className="mono tl-time" title={absoluteTime(e.at)}>
+                  {rowTime(e.at)}
+                </span>
+                <span className={`tl-kind tl-kind-${kindClass(e.kind)}`}>
+                  <span className="tl-dot" aria-hidden />
+                  {e.kind}
+                </span>
+                <span className="tl-label" title={e.label}>
+                  {tag ? <span className="tag tl-resume-tag">{tag}</span> : null}
+                  {e.label}
+                </span>
+                <span className="mono">{e.version ? `v${e.version}` : ''}</span>
+                <span className="tl-actor" title={e.actor}>
+                  {e.actor}
+                </span>
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}

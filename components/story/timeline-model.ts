@@ -1,0 +1,219 @@
+import { duration } from '@/lib/format'
+import type { TimelineEvent, TimelineKind } from '@/lib/queries/timeline'
+import type { ResumePoint } from '@/lib/resume'
+
+/** Lane order, top to bottom: the order a run usually does things in. */
+export const KIND_ORDER = [
+  'run.begin',
+  'checkpoint',
+  'checkpoint.cleared',
+  'block',
+  'operator',
+  'turn',
+  'memory.write',
+  'search',
+  'blob',
+  'run.complete',
+] as const satisfies readonly TimelineKind[]
+
+export const KIND_LABEL: Record<TimelineKind, string> = {
+  'run.begin': 'run.begin',
+  checkpoint: 'checkpoint',
+  'checkpoint.cleared': 'cleared',
+  block: 'other blocks',
+  operator: 'operator',
+  turn: 'turns',
+  'memory.write': 'memory writes',
+  search: 'searches',
+  blob: 'blobs',
+  'run.complete': 'run.complete',
+}
+
+/** CSS class suffix per kind (colours live in globals.css, light and dark). */
+export function kindClass(kind: TimelineKind): string {
+  return kind.replace(/\./g, '-')
+}
+
+export function kindColor(kind: TimelineKind): string {
+  return `var(--tl-${kindClass(kind)})`
+}
+
+/** Events parsed once: time in ms, lane index, position in the full list. */
+export type Prepared = {
+  events: TimelineEvent[]
+  times: number[]
+  lanes: TimelineKind[]
+  laneOf: Map<TimelineKind, number>
+  indexById: Map<string, number>
+  counts: Map<TimelineKind, number>
+}
+
+export function prepare(events: TimelineEvent[]): Prepared {
+  const times = events.map((e) => Date.parse(e.at))
+  const counts = new Map<TimelineKind, number>()
+  const indexById = new Map<string, number>()
+  events.forEach((e, i) => {
+    counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1)
+    indexById.set(e.id, i)
+  })
+  const lanes = KIND_ORDER.filter((k) => counts.has(k))
+  const laneOf = new Map(lanes.map((k, i) => [k, i] as const))
+  return { events, times, lanes, laneOf, indexById, counts }
+}
+
+export type Gap = { start: number; end: number; x0: number; x1: number; ms: number; label: string }
+
+/**
+ * Maps wall-clock time to the chart's x axis. Uncompressed, x is ms since the first event.
+ * Compressed, every idle gap much longer than the run's usual spacing is cut down to a fixed
+ * width, so a run that crashed and was resumed hours later does not squash its busy parts.
+ */
+export type TimeAxis = {
+  t0: number
+  t1: number
+  compressed: boolean
+  gaps: Gap[]
+  domain: [number, number]
+  toX: (t: number) => number
+  fromX: (x: number) => number
+}
+
+export const GAP_FACTOR = 10
+const MIN_GAP_MS = 10_000
+
+export function findIdleGaps(sortedTimes: number[]): { median: number; gaps: { start: number; end: number }[] } {
+  const spacing: number[] = []
+  for (let i = 1; i < sortedTimes.length; i++) {
+    const d = sortedTimes[i] - sortedTimes[i - 1]
+    if (d > 0) spacing.push(d)
+  }
+  if (spacing.length === 0) return { median: 0, gaps: [] }
+  const sorted = [...spacing].sort((a, b) => a - b)
+  const median = sorted[Math.floor(sorted.length / 2)]
+  const threshold = Math.max(median * GAP_FACTOR, MIN_GAP_MS)
+  const gaps: { start: number; end: number }[] = []
+  for (let i = 1; i < sortedTimes.length; i++) {
+    if (sortedTimes[i] - sortedTimes[i - 1] > threshold) gaps.push({ start: sortedTimes[i - 1], end: sortedTimes[i] })
+  }
+  return { median, gaps }
+}
+
+export function buildTimeAxis(sortedTimes: number[], compress: boolean): TimeAxis {
+  const t0 = sortedTimes.length ? sortedTimes[0] : 0
+  const t1 = sortedTimes.length ? sortedTimes[sortedTimes.length - 1] : 0
+  const found = compress ? findIdleGaps(sortedTimes).gaps : []
+  if (found.length === 0) {
+    const span = Math.max(t1 - t0, 1)
+    return { t0, t1, compressed: false, gaps: [], domain: [0, span], toX: (t) => t - t0, fromX: (x) => x + t0 }
+  }
+  const busy = t1 - t0 - found.reduce((s, g) => s + (g.end - g.start), 0)
+  // Each gap keeps a small fixed width: visible, never dominant.
+  const width = Math.max(busy * 0.04, 1)
+  const gaps: Gap[] = []
+  let removed = 0
+  for (const g of found) {
+    const x0 = g.start - t0 - removed
+    removed += g.end - g.start - width
+    const ms = g.end - g.start
+    gaps.push({ start: g.start, end: g.end, x0, x1: x0 + width, ms, label: `gap ${duration(ms)}` })
+  }
+  const toX = (t: number) => {
+    let shift = 0
+    for (const g of gaps) {
+      if (t >= g.end) shift += g.end - g.start - (g.x1 - g.x0)
+      else if (t > g.start) return g.x0 + ((t - g.start) / (g.end - g.start)) * (g.x1 - g.x0)
+      else break
+    }
+    return t - t0 - shift
+  }
+  const fromX = (x: number) => {
+    let shift = 0
+    for (const g of gaps) {
+      if (x >= g.x1) shift += g.end - g.start - (g.x1 - g.x0)
+      else if (x > g.x0) return g.start + ((x - g.x0) / (g.x1 - g.x0)) * (g.end - g.start)
+      else break
+    }
+    return x + t0 + shift
+  }
+  return { t0, t1, compressed: true, gaps, domain: [0, Math.max(toX(t1), 1)], toX, fromX }
+}
+
+export type Mark = { x: number; y: number; id: string; kind: TimelineKind; count: number; label: string; at: string }
+
+/**
+ * Chart marks inside the visible x range: one per event, or when there are too many for
+ * the chart to stay quick, one per (lane, pixel bucket) with a count. Zooming in splits them.
+ */
+export function marksFor(p: Prepared, axis: TimeAxis, shown: (i: number) => boolean, view: [number, number], maxMarks = 1500, buckets = 360): Mark[] {
+  const [v0, v1] = view
+  const visible: number[] = []
+  for (let i = 0; i < p.events.length; i++) {
+    if (!shown(i)) continue
+    const x = axis.toX(p.times[i])
+    if (x >= v0 && x <= v1) visible.push(i)
+  }
+  const mark = (i: number, x: number, count: number): Mark => {
+    const e = p.events[i]
+    return { x, y: p.laneOf.get(e.kind) ?? 0, id: e.id, kind: e.kind, count, label: e.label, at: e.at }
+  }
+  if (visible.length <= maxMarks) return visible.map((i) => mark(i, axis.toX(p.times[i]), 1))
+  const width = (v1 - v0) / buckets || 1
+  const grouped = new Map<string, Mark>()
+  for (const i of visible) {
+    const x = axis.toX(p.times[i])
+    const b = Math.min(buckets - 1, Math.floor((x - v0) / width))
+    const key = `${p.events[i].kind}|${b}`
+    const m = grouped.get(key)
+    if (m) m.count++
+    else grouped.set(key, mark(i, v0 + (b + 0.5) * width, 1))
+  }
+  return [...grouped.values()]
+}
+
+/** Evenly spaced ticks over the visible x range, labelled in wall-clock time. */
+export function axisTicks(view: [number, number], count = 7): number[] {
+  const [a, b] = view
+  if (b <= a) return [a]
+  return Array.from({ length: count }, (_, i) => a + ((b - a) * i) / (count - 1))
+}
+
+const hms = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' })
+const dayHm = new Intl.DateTimeFormat('en-GB', { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })
+
+export function clockLabel(t: number, spanMs: number): string {
+  if (!Number.isFinite(t)) return ''
+  return spanMs > 36 * 3600_000 ? dayHm.format(new Date(t)) : hms.format(new Date(t))
+}
+
+/** hh:mm:ss.mmm UTC for list rows. */
+export function rowTime(iso: string): string {
+  const d = new Date(iso)
+  return `${hms.format(d)}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`
+}
+
+/**
+ * A "resume" tag for the first checkpoint write after each resume point, and for a
+ * run.begin of a later attempt, so the list shows where processes picked up.
+ */
+export function resumeTags(events: TimelineEvent[], resumes: ResumePoint[]): Map<string, string> {
+  const tags = new Map<string, string>()
+  for (const r of resumes) {
+    const fw = r.firstWrite
+    if (!fw) continue
+    const e = events.find((ev) => ev.blockKey === 'checkpoint' && (ev.kind === 'checkpoint' || ev.kind === 'checkpoint.cleared') && ev.version === fw.version && ev.at === fw.at)
+      ?? events.find((ev) => ev.blockKey === 'checkpoint' && ev.version === fw.version)
+    if (e) tags.set(e.id, r.fromVersion ? `resume · from v${r.fromVersion}` : 'resume · from nothing')
+  }
+  for (const e of events) {
+    const attempt = e.kind === 'run.begin' ? /attempt (\d+)/.exec(e.label)?.[1] : undefined
+    if (attempt && attempt !== '1' && !tags.has(e.id)) tags.set(e.id, `resume · attempt ${attempt}`)
+  }
+  return tags
+}
+
+export function resumeLabel(r: ResumePoint): string {
+  if (r.reasons.includes('operator-clear')) return 'operator clear'
+  if (r.reasons.includes('operator-edit')) return 'operator edit'
+  const attempt = r.attempt && r.attempt > 1 ? ` · attempt ${r.attempt}` : ''
+  return `resume${attempt}${r.fromVersion ? ` from v${r.fromVersion}` : ''}`
+}

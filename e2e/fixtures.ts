@@ -1,0 +1,11 @@
+/** Data the e2e server's database holds besides the demo runs (written by scripts/e2e-prepare.ts). */
+export const BIG_RUN = {
+  org: 'bench',
+  namespace: 'load',
+  agent: 'chatty-agent',
+  userId: '',
+  sessionId: '',
+  runId: 'run-12k-events',
+  /** Turns written: more than the timeline's default cap of 10,000. */
+  turns: 12_345,
+} as const

@@ -1,0 +1,43 @@
+/**
+ * Prepares the browser tests' database before the server opens it: the demo runs, plus one
+ * run with 12,345 conversation turns (generated inside ClickHouse) for the timeline's cap and
+ * virtualization. Usage: tsx scripts/e2e-prepare.ts <data-dir>
+ */
+import fs from 'node:fs'
+import { BIG_RUN } from '../e2e/fixtures'
+
+async function main() {
+  const dir = process.argv[2]
+  if (!dir) throw new Error('usage: e2e-prepare <data-dir>')
+  fs.rmSync(dir, { recursive: true, force: true })
+  process.env.LOOM_RUNS_DATA_DIR = dir
+  process.env.LOOM_RUNS_DEMO = '1'
+  const { ensureReady } = await import('../lib/server/ready')
+  const { command } = await import('../lib/clickhouse/query')
+  const { tableNames } = await import('../lib/loom/tables')
+  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  const { conversationCreate } = await import('../lib/loom/conversations')
+  const { getClient } = await import('../lib/clickhouse/client')
+  const started = Date.now()
+  await ensureReady()
+  const t0 = new Date(Date.now() - 6 * 3600_000)
+  const at = (ms: number) => () => new Date(t0.getTime() + ms)
+  await runBegin({ ...BIG_RUN, goal: 'Answer a long support thread (12,345 turns)' }, at(0))
+  await conversationCreate({ ...BIG_RUN, conversationId: 'conv-12k', title: 'Long thread' }, at(0))
+  await command(
+    `INSERT INTO ${tableNames().turns} (org, namespace, agent, user_id, session_id, conversation_id, run_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at)
+     SELECT {org:String}, {namespace:String}, {agent:String}, '', '', 'conv-12k', {run_id:String}, number,
+       if(number % 2 = 0, 'user', 'assistant'), concat('message ', toString(number)), '', 40, 12, 0.00002,
+       {t0:DateTime64(3, 'UTC')} + toIntervalMillisecond(1000 + number * 1500)
+     FROM numbers({n:UInt32})`,
+    { org: BIG_RUN.org, namespace: BIG_RUN.namespace, agent: BIG_RUN.agent, run_id: BIG_RUN.runId, t0: t0.toISOString().replace('T', ' ').replace('Z', ''), n: BIG_RUN.turns },
+  )
+  await runComplete({ ...BIG_RUN, status: 'succeeded', turns: BIG_RUN.turns }, at(1000 + BIG_RUN.turns * 1500 + 1000))
+  await getClient().close()
+  console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})
