@@ -5,6 +5,7 @@ import { useMemo } from 'react'
 import type { Block } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { blockDetailQueryOptions, runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
+import { BlockActions } from '../editor/block-actions'
 import { ErrorBanner } from '../ui/error-banner'
 import { BlockPicker } from './block-picker'
 import { CheckpointFlags } from './checkpoint-flags'
@@ -99,6 +100,7 @@ export function CheckpointTab({ runRef, blocks }: { runRef: RunRef; blocks: Bloc
             </h2>
             {!inList && blocks && blocks.length > 0 ? <span className="tag tag-warn">not among this run&apos;s blocks</span> : null}
             <span className="spacer" />
+            <BlockActions runRef={runRef} choice={choice} block={data.block} picked={entries.find((e) => e.id === b)?.block ?? null} />
             <button type="button" className="btn btn-ghost" onClick={() => detail.refetch()} disabled={detail.isFetching}>
               {detail.isFetching ? 'Refreshing…' : '↻ Refresh'}
             </button>

@@ -1,0 +1,95 @@
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import type { RunSummary } from '../lib/api/types'
+import { DEMO_RUNS } from '../lib/demo/scenarios'
+import { encodeSegment, links } from '../lib/links'
+
+const named = new Set(Object.values(DEMO_RUNS).flat().filter((r) => !Array.isArray(r)).map((r) => (r as { runId: string }).runId))
+
+/** A finished filler run whose checkpoint is live: safe to edit without disturbing other specs. */
+async function pickRun(request: APIRequestContext): Promise<RunSummary> {
+  const body = await (await request.get('/api/runs?limit=200&status=succeeded')).json()
+  const run = (body.runs as RunSummary[]).find(
+    (r) => r.checkpoint && !r.checkpoint.isDeleted && !named.has(r.runId) && r.userId === r.checkpoint.userId && r.sessionId === r.checkpoint.sessionId,
+  )
+  if (!run) throw new Error('no editable demo run found')
+  return run
+}
+
+function blockApi(run: RunSummary) {
+  const qs = new URLSearchParams()
+  if (run.userId) qs.set('userId', run.userId)
+  if (run.sessionId) qs.set('sessionId', run.sessionId)
+  const base = `/api/runs/${[run.org, run.namespace, run.agent, run.runId].map(encodeSegment).join('/')}/blocks/checkpoint`
+  return `${base}${qs.size ? `?${qs}` : ''}`
+}
+
+test('edit in the browser, meet a conflict, re-apply on top, clear, restore', async ({ page, request }) => {
+  const run = await pickRun(request)
+  const start = BigInt(run.checkpoint!.version)
+  const v = (n: number) => `${start + BigInt(n)}`
+  await page.goto(links.run(run, { tab: 'checkpoint' }))
+
+  // 1. A plain edit.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: 'Edit checkpoint' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByLabel('New content').fill('e2e-item-001 e2e-item-002')
+  await expect(dialog.getByRole('button', { name: `Save as v${v(1)}` })).toBeDisabled()
+  await dialog.getByLabel('Reason (recorded in the audit log)').fill('e2e: reset to two items')
+  await expect(dialog.getByLabel('Diff preview')).toContainText('e2e-item-001')
+  await dialog.getByRole('button', { name: `Save as v${v(1)}` }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText(`Saved checkpoint as version ${v(1)}`)).toBeVisible()
+  let api = await (await request.get(blockApi(run))).json()
+  expect(api.resume.value).toBe('e2e-item-001 e2e-item-002')
+  expect(api.block.actor).toBe('operator:local')
+
+  // 2. Someone else writes while the operator is editing: 409, then re-apply on top.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click()
+  await dialog.getByLabel('New content').fill('e2e-item-001 e2e-item-002 e2e-item-003')
+  await dialog.getByLabel('Reason (recorded in the audit log)').fill('e2e: add item 3')
+  const moved = await request.put(blockApi(run), {
+    headers: { 'content-type': 'application/json' },
+    data: { content: 'moved underneath', expectedVersion: v(1), reason: 'concurrent writer' },
+  })
+  expect(moved.status()).toBe(200)
+  await dialog.getByRole('button', { name: `Save as v${v(2)}` }).click()
+  const conflict = dialog.getByRole('alert')
+  await expect(conflict).toContainText(`the latest is ${v(2)}`)
+  await expect(conflict.getByLabel('Changes since you started')).toContainText('moved underneath')
+  await conflict.getByRole('button', { name: `Re-apply my edit on top of v${v(2)}` }).click()
+  await dialog.getByRole('button', { name: `Save as v${v(3)}` }).click()
+  await expect(dialog).toBeHidden()
+  api = await (await request.get(blockApi(run))).json()
+  expect(api.block.version).toBe(v(3))
+  expect(api.resume.value).toBe('e2e-item-001 e2e-item-002 e2e-item-003')
+
+  // 3. Clear, confirmed by typing the run id.
+  await page.getByRole('button', { name: 'Clear', exact: true }).click()
+  const clear = page.getByRole('dialog', { name: 'Clear checkpoint' })
+  await clear.getByLabel(/Type the run_id to confirm/).fill(run.runId)
+  await clear.getByLabel('Reason (recorded in the audit log)').fill('e2e: start over')
+  await clear.getByRole('button', { name: 'Clear checkpoint' }).click()
+  await expect(clear).toBeHidden()
+  api = await (await request.get(blockApi(run))).json()
+  expect(api.block.isDeleted).toBe(true)
+  expect(api.resume.value).toBeNull()
+
+  // 4. Restore the first edit from the version table.
+  await page.getByRole('radio', { name: `Compare to v${v(1)} (B)` }).check()
+  await page.getByRole('button', { name: `Restore v${v(1)}` }).click()
+  const restore = page.getByRole('dialog', { name: `Restore v${v(1)}` })
+  await restore.getByLabel('Reason (recorded in the audit log)').fill('e2e: back to the two items')
+  await restore.getByRole('button', { name: `Restore v${v(1)}` }).click()
+  await expect(restore).toBeHidden()
+  api = await (await request.get(blockApi(run))).json()
+  expect(api.block.version).toBe(v(5))
+  expect(api.resume.value).toBe('e2e-item-001 e2e-item-002')
+
+  // The audit tab lists the four console actions, newest first.
+  await page.goto(links.run(run, { tab: 'audit' }))
+  const audit = page.getByRole('list', { name: 'Audit log' })
+  await expect(audit.getByRole('listitem')).toHaveCount(4)
+  await expect(audit.getByRole('listitem').first()).toContainText('restore')
+  await page.screenshot({ path: 'test-results/screens/editor-audit.png', fullPage: true })
+})
