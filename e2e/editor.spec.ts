@@ -86,10 +86,10 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   expect(api.block.version).toBe(v(5))
   expect(api.resume.value).toBe('e2e-item-001 e2e-item-002')
 
-  // The audit tab lists the four console actions, newest first.
+  // The audit tab lists the five console writes (the concurrent one included), newest first.
   await page.goto(links.run(run, { tab: 'audit' }))
   const audit = page.getByRole('list', { name: 'Audit log' })
-  await expect(audit.getByRole('listitem')).toHaveCount(4)
+  await expect(audit.getByRole('listitem')).toHaveCount(5)
   await expect(audit.getByRole('listitem').first()).toContainText('restore')
   await page.screenshot({ path: 'test-results/screens/editor-audit.png', fullPage: true })
 })

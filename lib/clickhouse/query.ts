@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { ClickHouseError } from '@clickhouse/client'
 import type { z } from 'zod'
 import { AppError } from '../errors'
@@ -72,6 +73,23 @@ export function classifyClickHouseError(err: unknown): AppError {
   return new AppError('internal', 'Unexpected failure while talking to ClickHouse', { cause: err })
 }
 
+/** Benchmark diagnostics, off unless LOOM_RUNS_BENCH=1: ClickHouse's own read statistics, summed per request. */
+export type RequestQueryStats = { queries: number; rowsRead: number; chMs: number; wallMs: number }
+const requestStats = process.env.LOOM_RUNS_BENCH === '1' ? new AsyncLocalStorage<RequestQueryStats>() : null
+
+/** Runs `fn` collecting the statistics of its queries (null when diagnostics are off). */
+export async function withQueryStats<T>(fn: () => Promise<T>): Promise<[T, RequestQueryStats | null]> {
+  if (!requestStats) return [await fn(), null]
+  const stats: RequestQueryStats = { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0 }
+  return [await requestStats.run(stats, fn), stats]
+}
+
+export function queryStatsHeaders(s: RequestQueryStats | null): Record<string, string> {
+  if (!s) return {}
+  const ms = (n: number) => n.toFixed(3)
+  return { 'x-loom-queries': String(s.queries), 'x-loom-rows-read': String(s.rowsRead), 'x-loom-ch-ms': ms(s.chMs), 'x-loom-query-ms': ms(s.wallMs) }
+}
+
 /** Runs a SELECT with bound parameters and parses each row with the given schema. */
 export async function queryRows<S extends z.ZodType>(
   query: string,
@@ -80,15 +98,26 @@ export async function queryRows<S extends z.ZodType>(
   options: QueryOptions = {},
 ): Promise<z.infer<S>[]> {
   let raw: unknown[]
+  const stats = requestStats?.getStore()
   try {
+    const started = performance.now()
     const rs = await getClient().query({
       query,
       query_params: params,
-      format: 'JSONEachRow',
+      format: stats ? 'JSON' : 'JSONEachRow',
       abort_signal: options.signal,
       clickhouse_settings: options.settings,
     })
-    raw = await rs.json()
+    if (stats) {
+      const body = (await rs.json()) as { data: unknown[]; statistics?: { rows_read?: number; elapsed?: number } }
+      Object.assign(stats, {
+        queries: stats.queries + 1,
+        rowsRead: stats.rowsRead + Number(body.statistics?.rows_read ?? 0),
+        chMs: stats.chMs + Number(body.statistics?.elapsed ?? 0) * 1000,
+        wallMs: stats.wallMs + (performance.now() - started),
+      })
+      raw = body.data
+    } else raw = (await rs.json()) as unknown[]
   } catch (err) {
     throw classifyClickHouseError(err)
   }

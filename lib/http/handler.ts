@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { z } from 'zod'
 import { AppError } from '../errors'
-import { classifyClickHouseError } from '../clickhouse/query'
+import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
 import { ensureReady } from '../server/ready'
 import { requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
@@ -74,9 +74,9 @@ export function route<S extends z.ZodType>(
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
       await ensureReady()
-      const result = await handler(req, params)
+      const [result, stats] = await withQueryStats(() => handler(req, params))
       if (result instanceof Response) return result
-      return NextResponse.json(result, { headers: { 'cache-control': 'no-store' } })
+      return NextResponse.json(result, { headers: { 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
     } catch (err) {
       return errorResponse(err)
     }

@@ -178,3 +178,181 @@ SELECT org, namespace, agent, user_id, session_id, run_id, block_key, content, c
 FROM ${t.workingMemory}`,
   ]
 }
+
+/** The run index: the dashboard's own structure for the runs list, in its database. */
+export type RunIndexNames = {
+  /** One row per run version (from `loom.runs`), in list order: started_at, then identity. */
+  runs: string
+  runsView: string
+  /** Runs seen in working memory while they had no `loom.runs` row (checkpoint-only candidates). */
+  orphans: string
+  orphansView: string
+  /** Marks an orphan once its run row arrives. */
+  orphansRunsView: string
+  /** The latest checkpoint block of each run and (user_id, session_id). */
+  checkpoints: string
+  checkpointsView: string
+  /** Created last, once the backfill is done: the index is only read when this exists. */
+  meta: string
+}
+
+export const RUN_INDEX_SCHEMA_VERSION = 1
+
+export function runIndexNames(runsDatabase: string): RunIndexNames {
+  const db = runsDatabase
+  return {
+    runs: `${db}.run_index`,
+    runsView: `${db}.run_index_mv`,
+    orphans: `${db}.run_index_orphans`,
+    orphansView: `${db}.run_index_orphans_mv`,
+    orphansRunsView: `${db}.run_index_orphans_runs_mv`,
+    checkpoints: `${db}.run_index_checkpoints`,
+    checkpointsView: `${db}.run_index_checkpoints_mv`,
+    meta: `${db}.run_index_meta`,
+  }
+}
+
+const RUN_KEY = '(org, namespace, agent, run_id)'
+const NEWEST = "(updated_at, version)"
+const NO_TIME = "toDateTime64('2299-12-31 23:59:59.999', 3, 'UTC')"
+
+/**
+ * The run index: tables, the materialized views that keep them current, and the backfill
+ * from the existing rows. Views are created before the backfill, so rows written meanwhile
+ * are counted twice at worst, which the engines below absorb (replacing / min / max / argMax).
+ * A materialized view reads the inserted block wherever its source table is named, so the
+ * lookups below are bound to the keys of that block.
+ */
+export function runIndexDdl(t: TableNames, ix: RunIndexNames): {
+  tables: { name: string; sql: string; what: string }[]
+  backfill: { name: string; sql: string }[]
+  meta: string
+} {
+  const orphanSelect = (source: string, where: string) => `SELECT org, namespace, agent, run_id,
+    min(updated_at) AS first_at,
+    argMaxState((user_id, session_id), ${NEWEST}) AS newest_identity,
+    toUInt8(0) AS has_run_row
+FROM ${source}
+WHERE ${where}
+GROUP BY org, namespace, agent, run_id`
+  const checkpointSelect = (source: string) => `SELECT org, namespace, agent, run_id, user_id, session_id, version, updated_at,
+    toUInt32(lengthUTF8(content)) AS chars, char_limit, is_deleted
+FROM ${source}
+WHERE block_key = 'checkpoint'`
+  const runsSelect = `SELECT org, namespace, agent, run_id, user_id, session_id, goal, status, attempt, started_at,
+    completed_at, duration_ms, turns, cost_usd, version
+FROM ${t.runs}`
+  return {
+    tables: [
+      {
+        name: ix.runs,
+        what: `table: one row per ${t.runs} version, sorted for the runs list (started_at, org, namespace, agent, run_id)`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.runs} (
+    org String,
+    namespace String,
+    agent String,
+    run_id String,
+    user_id String,
+    session_id String,
+    goal String,
+    status LowCardinality(String),
+    attempt UInt32,
+    started_at DateTime64(3, 'UTC'),
+    completed_at Nullable(DateTime64(3, 'UTC')),
+    duration_ms Nullable(UInt64),
+    turns UInt32,
+    cost_usd Float64,
+    version UInt64
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY (started_at, org, namespace, agent, run_id)
+SETTINGS index_granularity = 1024`,
+      },
+      {
+        name: ix.orphans,
+        what: `table: runs that wrote working memory while they had no ${t.runs} row (checkpoint-only candidates), one row per run after merges`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.orphans} (
+    org String,
+    namespace String,
+    agent String,
+    run_id String,
+    first_at SimpleAggregateFunction(min, DateTime64(3, 'UTC')),
+    newest_identity AggregateFunction(argMax, Tuple(String, String), Tuple(DateTime64(3, 'UTC'), UInt64)),
+    has_run_row SimpleAggregateFunction(max, UInt8)
+) ENGINE = AggregatingMergeTree
+ORDER BY (org, namespace, agent, run_id)
+SETTINGS index_granularity = 1024`,
+      },
+      {
+        name: ix.checkpoints,
+        what: `table: the latest 'checkpoint' block of each run and (user_id, session_id), for the list's checkpoint column`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.checkpoints} (
+    org String,
+    namespace String,
+    agent String,
+    run_id String,
+    user_id String,
+    session_id String,
+    version UInt64,
+    updated_at DateTime64(3, 'UTC'),
+    chars UInt32,
+    char_limit UInt32,
+    is_deleted UInt8
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY (org, namespace, agent, run_id, user_id, session_id)
+SETTINGS index_granularity = 256`,
+      },
+      {
+        name: ix.runsView,
+        what: `materialized view: copies each new ${t.runs} row's list columns into ${ix.runs}`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.runsView} TO ${ix.runs} AS
+${runsSelect}`,
+      },
+      {
+        name: ix.orphansView,
+        what: `materialized view: on each ${t.workingMemory} insert, records the runs of the inserted rows that have no ${t.runs} row (one key lookup per run in the insert)`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.orphansView} TO ${ix.orphans} AS
+${orphanSelect(
+  t.workingMemory,
+  `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${t.runs}
+      WHERE ${RUN_KEY} IN (SELECT org, namespace, agent, run_id FROM ${t.workingMemory}))`,
+)}`,
+      },
+      {
+        name: ix.orphansRunsView,
+        what: `materialized view: on each ${t.runs} insert, marks a recorded checkpoint-only run as having a run row`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.orphansRunsView} TO ${ix.orphans} AS
+SELECT org, namespace, agent, run_id,
+    ${NO_TIME} AS first_at,
+    argMaxState(('', ''), (toDateTime64(0, 3, 'UTC'), toUInt64(0))) AS newest_identity,
+    toUInt8(1) AS has_run_row
+FROM ${t.runs}
+WHERE ${RUN_KEY} IN (SELECT org, namespace, agent, run_id FROM ${ix.orphans}
+    WHERE ${RUN_KEY} IN (SELECT org, namespace, agent, run_id FROM ${t.runs}))
+GROUP BY org, namespace, agent, run_id`,
+      },
+      {
+        name: ix.checkpointsView,
+        what: `materialized view: copies each new 'checkpoint' row of ${t.workingMemory} (size, version, tombstone) into ${ix.checkpoints}`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.checkpointsView} TO ${ix.checkpoints} AS
+${checkpointSelect(t.workingMemory)}`,
+      },
+    ],
+    backfill: [
+      { name: ix.runs, sql: `INSERT INTO ${ix.runs}\n${runsSelect} FINAL` },
+      {
+        name: ix.orphans,
+        sql: `INSERT INTO ${ix.orphans}\n${orphanSelect(
+          t.workingMemory,
+          `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${t.runs})`,
+        )}`,
+      },
+      { name: ix.checkpoints, sql: `INSERT INTO ${ix.checkpoints}\n${checkpointSelect(`${t.workingMemory} FINAL`)}` },
+    ],
+    meta: `CREATE TABLE IF NOT EXISTS ${ix.meta} (
+    installed_at DateTime64(3, 'UTC'),
+    schema_version UInt32,
+    note String
+) ENGINE = MergeTree
+ORDER BY installed_at`,
+  }
+}

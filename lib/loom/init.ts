@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { getConfig } from '../config'
-import { command, queryRows } from '../clickhouse/query'
-import { auditTableDdl, historyDdl, loomTableDdl } from './ddl'
+import { getClient } from '../clickhouse/client'
+import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
+import { auditTableDdl, historyDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
 import { tableNames } from './tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean }
@@ -19,7 +20,7 @@ async function existingTables(databases: string[]): Promise<Set<string>> {
  * Creates what is missing: Loom's tables, the audit table and (optionally) the history capture.
  * Existing tables are left exactly as they are: no ALTER, no DROP.
  */
-export async function createMissingSchema(options: { history: boolean }): Promise<SchemaInitReport> {
+export async function createMissingSchema(options: { history: boolean; runIndex?: boolean }): Promise<SchemaInitReport> {
   const { databases } = getConfig()
   const t = tableNames(databases)
   const before = await existingTables([databases.loom, databases.telemetry, databases.runs])
@@ -45,5 +46,55 @@ export async function createMissingSchema(options: { history: boolean }): Promis
     await command(s.sql)
     created.push(s.table)
   }
+  if (options.runIndex) {
+    const index = await installRunIndex()
+    created.push(...index.created)
+    existing.push(...index.existing)
+  }
   return { created, existing, loomWasEmpty }
+}
+
+export type RunIndexInstallReport = { created: string[]; existing: string[]; backfilled: boolean; elapsedMs: number }
+
+/**
+ * Installs the run index (tables, materialized views, backfill from the existing rows) unless
+ * it is complete already. Its meta table is created last: readers use the index only once it
+ * exists, so a half-done install (or one still backfilling) is never read. Safe to re-run.
+ */
+export async function installRunIndex(options: { onStep?: (step: string) => void } = {}): Promise<RunIndexInstallReport> {
+  const started = Date.now()
+  const { databases } = getConfig()
+  const ix = runIndexNames(databases.runs)
+  const ddl = runIndexDdl(tableNames(databases), ix)
+  const before = await existingTables([databases.runs])
+  if (before.has(ix.meta)) {
+    return { created: [], existing: [...ddl.tables.map((s) => s.name), ix.meta], backfilled: false, elapsedMs: 0 }
+  }
+  await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
+  const created: string[] = []
+  const existing: string[] = []
+  for (const s of ddl.tables) {
+    if (before.has(s.name)) existing.push(s.name)
+    else {
+      options.onStep?.(`create ${s.name}`)
+      await command(s.sql)
+      created.push(s.name)
+    }
+  }
+  for (const b of ddl.backfill) {
+    options.onStep?.(`backfill ${b.name}`)
+    // A one-off scan of the existing rows: not bound by the per-query time budget of reads.
+    try {
+      await getClient().command({ query: b.sql, clickhouse_settings: { max_execution_time: 0 } })
+    } catch (err) {
+      throw classifyClickHouseError(err)
+    }
+  }
+  await command(ddl.meta)
+  await command(
+    `INSERT INTO ${ix.meta} (installed_at, schema_version, note) VALUES (now64(3), {v:UInt32}, {note:String})`,
+    { v: RUN_INDEX_SCHEMA_VERSION, note: `backfilled in ${Date.now() - started} ms` },
+  )
+  created.push(ix.meta)
+  return { created, existing, backfilled: true, elapsedMs: Date.now() - started }
 }

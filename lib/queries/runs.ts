@@ -6,6 +6,7 @@ import { encodeCursor, type RunsCursor } from '../api/cursor'
 import type { CheckpointSummary, RunSummary, RunsPage } from '../api/types'
 import { versionString } from '../loom/identity'
 import { tableNames } from '../loom/tables'
+import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
 
 export type RunsFilter = {
   org?: string
@@ -124,11 +125,11 @@ export function buildRunsListQuery(filter: RunsFilter, cursor: RunsCursor | unde
 }
 
 /** The checkpoint block of each run on the page (one query, sorting-key prefix bound). */
-async function checkpointsFor(rows: ListRow[], signal?: AbortSignal) {
+async function checkpointsFor(rows: ListRow[], signal?: AbortSignal, fromIndex = false) {
   if (rows.length === 0) return new Map<string, z.infer<typeof checkpointRowSchema>[]>()
   const keys = new Map<string, TupleParam>()
   for (const r of rows) keys.set(JSON.stringify([r.org, r.namespace, r.agent]), new TupleParam([r.org, r.namespace, r.agent]))
-  const found = await queryRows(
+  const found = fromIndex ? await checkpointRowsFromIndex(rows, checkpointRowSchema, signal) : await queryRows(
     `SELECT org, namespace, agent, run_id, user_id, session_id, version, toString(updated_at) AS updated_at,
         lengthUTF8(content) AS chars, char_limit, is_deleted
      FROM ${tableNames().workingMemory} FINAL
@@ -182,16 +183,29 @@ export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null)
   }
 }
 
+/**
+ * Where the list is read from: the run index when it is installed (`auto`), else the union of
+ * `loom.runs` and the checkpoint-only runs grouped from working memory on every request.
+ */
+export type RunsSource = 'auto' | 'index' | 'union'
+
 export async function listRuns(
   filter: RunsFilter,
   cursor: RunsCursor | undefined,
   limit: number,
   signal?: AbortSignal,
+  source: RunsSource = 'auto',
 ): Promise<RunsPage> {
-  const { sql, params } = buildRunsListQuery(filter, cursor, limit)
-  const rows = await queryRows(sql, params, listRowSchema, { signal })
+  const fromIndex = source === 'index' || (source === 'auto' && (await runIndexReady(signal)))
+  let rows: ListRow[]
+  if (fromIndex) {
+    rows = await listRowsFromIndex(filter, cursor, limit + 1, signal)
+  } else {
+    const { sql, params } = buildRunsListQuery(filter, cursor, limit)
+    rows = await queryRows(sql, params, listRowSchema, { signal })
+  }
   const page = rows.slice(0, limit)
-  const checkpoints = await checkpointsFor(page, signal)
+  const checkpoints = await checkpointsFor(page, signal, fromIndex)
   const runs = page.map((r) => toRunSummary(r, pickCheckpoint(r, checkpoints.get(JSON.stringify([r.org, r.namespace, r.agent, r.run_id])))))
   const last = page[page.length - 1]
   const nextCursor =

@@ -21,7 +21,7 @@ async function prepare(h: Holder) {
     h.state = { phase: 'ready' }
     return
   }
-  const report = await createMissingSchema({ history: true })
+  const report = await createMissingSchema({ history: true, runIndex: true })
   if (config.demo && report.loomWasEmpty) {
     h.state = { phase: 'seeding', detail: 'writing demo runs' }
     const { seedDemo } = await import('../demo/seed')
