@@ -19,6 +19,8 @@ const csp = [
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Lets a second build (e.g. a test run beside a running benchmark) use its own folder.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   // The embedded engine is a native addon: load it from node_modules at run time.
   serverExternalPackages: ['chdb', '@clickhouse/client'],
   async headers() {

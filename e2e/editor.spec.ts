@@ -1,17 +1,13 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import type { RunSummary } from '../lib/api/types'
-import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { encodeSegment, links } from '../lib/links'
+import { EDITABLE_RUN } from './fixtures'
 
-const named = new Set(Object.values(DEMO_RUNS).flat().filter((r) => !Array.isArray(r)).map((r) => (r as { runId: string }).runId))
-
-/** A finished filler run whose checkpoint is live: safe to edit without disturbing other specs. */
+/** A finished run with a live id-list checkpoint, written for this spec by scripts/e2e-prepare.ts. */
 async function pickRun(request: APIRequestContext): Promise<RunSummary> {
-  const body = await (await request.get('/api/runs?limit=200&status=succeeded')).json()
-  const run = (body.runs as RunSummary[]).find(
-    (r) => r.checkpoint && !r.checkpoint.isDeleted && !named.has(r.runId) && r.userId === r.checkpoint.userId && r.sessionId === r.checkpoint.sessionId,
-  )
-  if (!run) throw new Error('no editable demo run found')
+  const body = await (await request.get(`/api/runs?org=${EDITABLE_RUN.org}&agent=${EDITABLE_RUN.agent}`)).json()
+  const run = (body.runs as RunSummary[]).find((r) => r.runId === EDITABLE_RUN.runId)
+  if (!run?.checkpoint) throw new Error('the editable fixture run is missing')
   return run
 }
 
@@ -26,6 +22,7 @@ function blockApi(run: RunSummary) {
 test('edit in the browser, meet a conflict, re-apply on top, clear, restore', async ({ page, request }) => {
   const run = await pickRun(request)
   const start = BigInt(run.checkpoint!.version)
+  expect(run.checkpoint!.version).toBe('3')
   const v = (n: number) => `${start + BigInt(n)}`
   await page.goto(links.run(run, { tab: 'checkpoint' }))
 

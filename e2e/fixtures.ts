@@ -9,3 +9,13 @@ export const BIG_RUN = {
   /** Turns written: more than the timeline's default cap of 10,000. */
   turns: 12_345,
 } as const
+
+/** A finished run with an id-list checkpoint that the editor spec edits, clears and restores. */
+export const EDITABLE_RUN = {
+  org: 'e2e',
+  namespace: 'console',
+  agent: 'editable-agent',
+  userId: '',
+  sessionId: '',
+  runId: 'run-editable',
+} as const

@@ -17,7 +17,7 @@ test('from the list to the resumed batch run: header and its cleared checkpoint'
 })
 
 test('a run with blocks under two sessions warns that a resume sees only one', async ({ page }) => {
-  await page.goto(links.run(DEMO_RUNS.nearMiss))
+  await page.goto(links.run(DEMO_RUNS.nearMiss, { tab: 'blocks' }))
   await expect(page.getByText(/blocks under 2 different user\/session identities/)).toBeVisible()
   await expect(page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.firstSessionId}` })).toBeVisible()
   await expect(page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.secondSessionId}` })).toBeVisible()

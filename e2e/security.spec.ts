@@ -50,7 +50,7 @@ test('checkpoint content and reasons with HTML or script render as text, never r
 
 test('no configured secret reaches the client bundles', async () => {
   const sentinel = process.env.CLICKHOUSE_PASSWORD
-  const dir = path.join(process.cwd(), '.next', 'static')
+  const dir = path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'static')
   const files: string[] = []
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {

@@ -4,7 +4,7 @@
  * virtualization. Usage: tsx scripts/e2e-prepare.ts <data-dir>
  */
 import fs from 'node:fs'
-import { BIG_RUN } from '../e2e/fixtures'
+import { BIG_RUN, EDITABLE_RUN } from '../e2e/fixtures'
 
 async function main() {
   const dir = process.argv[2]
@@ -33,6 +33,17 @@ async function main() {
     { org: BIG_RUN.org, namespace: BIG_RUN.namespace, agent: BIG_RUN.agent, run_id: BIG_RUN.runId, t0: t0.toISOString().replace('T', ' ').replace('Z', ''), n: BIG_RUN.turns },
   )
   await runComplete({ ...BIG_RUN, status: 'succeeded', turns: BIG_RUN.turns }, at(1000 + BIG_RUN.turns * 1500 + 1000))
+
+  // A failed batch with an id-list checkpoint, for the editor spec.
+  const { wmSet } = await import('../lib/loom/working-memory')
+  await runBegin({ ...EDITABLE_RUN, goal: 'Tag 10 tickets (failed at ticket-004)' }, at(0))
+  const agent = { actor: EDITABLE_RUN.agent, sourceTrace: 'host-e/pid-77' }
+  const done: string[] = []
+  for (let i = 1; i <= 3; i++) {
+    done.push(`ticket-00${i}`)
+    await wmSet({ ...EDITABLE_RUN, blockKey: 'checkpoint' }, done.join(' '), { ...agent, now: at(i * 60_000) })
+  }
+  await runComplete({ ...EDITABLE_RUN, status: 'failed', outcome: 'ticket-004 timed out' }, at(5 * 60_000))
   await getClient().close()
   console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
 }

@@ -15,8 +15,9 @@ import {
   segments,
 } from '../resume'
 import { notFound } from '../errors'
+import { wmRunIdentities, wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
-import { RUN_SCOPE, toBlock } from './working-memory'
+import { toBlock } from './working-memory'
 
 const BLOCK_WHERE = `org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
   AND user_id = {user_id:String} AND session_id = {session_id:String}
@@ -70,6 +71,7 @@ async function nearMisses(ref: BlockRef, signal?: AbortSignal): Promise<NearMiss
      FROM ${tableNames().workingMemory} FINAL
      WHERE org = {org:String} AND namespace = {namespace:String} AND run_id = {run_id:String} AND block_key = {block_key:String}
        AND NOT (agent = {agent:String} AND user_id = {user_id:String} AND session_id = {session_id:String})
+       AND ${await wmRunIdentities(signal)}
      ORDER BY updated_at DESC
      LIMIT 50`,
     params(ref),
@@ -117,7 +119,7 @@ async function blobFlag(ref: BlockRef, content: string, signal?: AbortSignal): P
 async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal) {
   if (run) return true
   const [row] = await queryRows(
-    `SELECT count() AS n FROM ${tableNames().workingMemory} WHERE ${RUN_SCOPE}`,
+    `SELECT count() AS n FROM ${tableNames().workingMemory} WHERE ${await wmRunScope(signal)}`,
     { org: ref.org, namespace: ref.namespace, agent: ref.agent, run_id: ref.runId },
     z.object({ n: z.coerce.number() }),
     { signal },
@@ -159,7 +161,9 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
   // The most complete account of the block: history when installed (and not empty), else physical rows.
   const source = historyBlocks && historyBlocks.length >= versions.length ? 'history' : 'physical'
   const basis = source === 'history' ? historyBlocks! : versions
-  const begins = run ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
+  // run.begin calls belong to the run row's identity: a block under another user/session never saw them.
+  const ownIdentity = !!run && run.user_id === ref.userId && run.session_id === ref.sessionId
+  const begins = run && ownIdentity ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
   const points = detectResumePoints(basis, { begins })
   const segs = segments(basis, points, { runStatus: run?.status ?? null, now: Date.now() })
   const block = finalRow ? toBlock(finalRow) : null
