@@ -95,7 +95,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
       {run.reflection ? (
         <div>
           <h3>Reflection</h3>
-          <ContentView text={run.reflection} label="Reflection" />
+          <ContentView text={run.reflection} label="Reflection" foldAt={240} />
         </div>
       ) : null}
       {detail.memoriesUsed.length > 0 ? (

@@ -31,7 +31,6 @@ const TAB_LABELS: Record<Tab, string> = {
   audit: 'Audit',
 }
 const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
-  checkpoint: 'versions',
   conversation: 'turns',
   memories: 'memories',
   searches: 'searches',

@@ -192,11 +192,18 @@ export type RunIndexNames = {
   /** The latest checkpoint block of each run and (user_id, session_id). */
   checkpoints: string
   checkpointsView: string
-  /** Created last, once the backfill is done: the index is only read when this exists. */
+  /** The (agent, user_id, session_id) under which each run wrote working memory. */
+  sessions: string
+  sessionsView: string
+  /**
+   * Created last, once the backfill is done: the index is only read when this exists. Its name
+   * carries the schema version, so an older install is upgraded (and backfilled again) on the
+   * next install, and read only once that is done.
+   */
   meta: string
 }
 
-export const RUN_INDEX_SCHEMA_VERSION = 1
+export const RUN_INDEX_SCHEMA_VERSION = 2
 
 export function runIndexNames(runsDatabase: string): RunIndexNames {
   const db = runsDatabase
@@ -208,7 +215,9 @@ export function runIndexNames(runsDatabase: string): RunIndexNames {
     orphansRunsView: `${db}.run_index_orphans_runs_mv`,
     checkpoints: `${db}.run_index_checkpoints`,
     checkpointsView: `${db}.run_index_checkpoints_mv`,
-    meta: `${db}.run_index_meta`,
+    sessions: `${db}.run_index_sessions`,
+    sessionsView: `${db}.run_index_sessions_mv`,
+    meta: `${db}.run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`,
   }
 }
 
@@ -239,6 +248,8 @@ GROUP BY org, namespace, agent, run_id`
     toUInt32(lengthUTF8(content)) AS chars, char_limit, is_deleted
 FROM ${source}
 WHERE block_key = 'checkpoint'`
+  const sessionsSelect = `SELECT DISTINCT org, namespace, run_id, agent, user_id, session_id
+FROM ${t.workingMemory}`
   const runsSelect = `SELECT org, namespace, agent, run_id, user_id, session_id, goal, status, attempt, started_at,
     completed_at, duration_ms, turns, cost_usd, version
 FROM ${t.runs}`
@@ -299,6 +310,20 @@ SETTINGS index_granularity = 1024`,
     is_deleted UInt8
 ) ENGINE = ReplacingMergeTree(version)
 ORDER BY (org, namespace, agent, run_id, user_id, session_id)
+SETTINGS index_granularity = 128, min_compress_block_size = 4096, max_compress_block_size = 16384`,
+      },
+      {
+        name: ix.sessions,
+        what: `table: the (agent, user_id, session_id) under which each run wrote working memory, so run-scoped reads of ${t.workingMemory} bind its whole sorting-key prefix`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.sessions} (
+    org String,
+    namespace String,
+    run_id String,
+    agent String,
+    user_id String,
+    session_id String
+) ENGINE = ReplacingMergeTree
+ORDER BY (org, namespace, run_id, agent, user_id, session_id)
 SETTINGS index_granularity = 256`,
       },
       {
@@ -336,6 +361,12 @@ GROUP BY org, namespace, agent, run_id`,
         sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.checkpointsView} TO ${ix.checkpoints} AS
 ${checkpointSelect(t.workingMemory)}`,
       },
+      {
+        name: ix.sessionsView,
+        what: `materialized view: records the (run, agent, user_id, session_id) of each new ${t.workingMemory} row in ${ix.sessions}`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.sessionsView} TO ${ix.sessions} AS
+${sessionsSelect}`,
+      },
     ],
     backfill: [
       { name: ix.runs, sql: `INSERT INTO ${ix.runs}\n${runsSelect} FINAL` },
@@ -347,6 +378,7 @@ ${checkpointSelect(t.workingMemory)}`,
         )}`,
       },
       { name: ix.checkpoints, sql: `INSERT INTO ${ix.checkpoints}\n${checkpointSelect(`${t.workingMemory} FINAL`)}` },
+      { name: ix.sessions, sql: `INSERT INTO ${ix.sessions}\n${sessionsSelect}` },
     ],
     meta: `CREATE TABLE IF NOT EXISTS ${ix.meta} (
     installed_at DateTime64(3, 'UTC'),

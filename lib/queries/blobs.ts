@@ -3,6 +3,7 @@ import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, versionString, type RunRef } from '../loom/identity'
 import { tableNames } from '../loom/tables'
+import { wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
 
@@ -47,7 +48,7 @@ export async function runBlobs(run: RunRef, signal?: AbortSignal) {
   const refs = await queryRows(
     `SELECT DISTINCT version, user_id, session_id, block_key, JSONExtractString(content, 'blob_key') AS blob_key
      FROM ${versionsTable}
-     WHERE ${RUN_SCOPE} AND position(content, 'blob_key') > 0 AND JSONExtractString(content, 'blob_key') != ''
+     WHERE ${await wmRunScope(signal)} AND position(content, 'blob_key') > 0 AND JSONExtractString(content, 'blob_key') != ''
      ORDER BY version LIMIT 20000`,
     runParams(run),
     refSchema,

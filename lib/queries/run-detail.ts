@@ -5,6 +5,7 @@ import type { RunDetail, RunSummary } from '../api/types'
 import { runParams, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { tableNames } from '../loom/tables'
+import { wmRunScope } from './run-index'
 import { runBlocks, RUN_SCOPE } from './working-memory'
 
 const countsSchema = z.object({
@@ -19,14 +20,15 @@ const countsSchema = z.object({
 /** All counts in one round trip; each subquery binds its table's sorting-key prefix. */
 async function runCounts(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
+  const wmScope = await wmRunScope(signal)
   const [row] = await queryRows(
     `SELECT
        (SELECT count() FROM ${t.turns} WHERE ${RUN_SCOPE}) AS turns,
        (SELECT uniqExact(memory_key) FROM ${t.memory} WHERE ${RUN_SCOPE}) AS memories,
        (SELECT count() FROM ${t.searchTrace} WHERE ${RUN_SCOPE}) AS searches,
        (SELECT count() FROM ${t.contextBlobs} WHERE ${RUN_SCOPE}) AS blobs,
-       (SELECT uniqExact(user_id, session_id, block_key) FROM ${t.workingMemory} WHERE ${RUN_SCOPE}) AS blocks,
-       (SELECT count() FROM ${t.workingMemory} WHERE ${RUN_SCOPE}) AS versions`,
+       (SELECT uniqExact(user_id, session_id, block_key) FROM ${t.workingMemory} WHERE ${wmScope}) AS blocks,
+       (SELECT count() FROM ${t.workingMemory} WHERE ${wmScope}) AS versions`,
     runParams(run),
     countsSchema,
     { signal },

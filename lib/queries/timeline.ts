@@ -5,6 +5,7 @@ import { runParams, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../loom/runs'
 import { tableNames } from '../loom/tables'
 import { detectResumePoints, type ResumePoint } from '../resume'
+import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
 
@@ -57,7 +58,7 @@ const eventSchema = z.object({
 })
 
 /** The SELECT of each source: every one bound to its table's (org, namespace, agent) prefix. */
-function sources(tables: Set<string>) {
+function sources(tables: Set<string>, wmScope: string) {
   const t = tableNames()
   const wmTable = tables.has(t.history) ? t.history : t.workingMemory
   const cut = (expr: string) => `substringUTF8(${expr}, 1, ${PAYLOAD_CHARS})`
@@ -66,7 +67,7 @@ function sources(tables: Set<string>) {
         multiIf(block_key != 'checkpoint', 'block', is_deleted = 1, 'checkpoint.cleared', 'checkpoint') AS kind,
         if(is_deleted = 1, concat(block_key, ' cleared (tombstone)'), concat(block_key, ' v', toString(version), ' by ', actor)) AS label,
         toString(version) AS version, block_key, user_id, session_id, actor, ${cut('content')} AS detail, source_trace AS ref
-     FROM ${wmTable} WHERE ${RUN_SCOPE}`,
+     FROM ${wmTable} WHERE ${wmScope}`,
   ]
   if (tables.has(t.audit))
     parts.push(`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
@@ -142,7 +143,7 @@ export type Timeline = {
 
 export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<Timeline> {
   const tables = await existingTables(signal)
-  const { sql } = sources(tables)
+  const { sql } = sources(tables, await wmRunScope(signal))
   const [rows, runPart] = await Promise.all([
     queryRows(
       `SELECT toString(at) AS at, kind, label, version, block_key, user_id, session_id, actor, detail, ref, count() OVER () AS total

@@ -3,6 +3,7 @@ import type { Block } from '../api/types'
 import { charCount, runParams, type RunRef } from '../loom/identity'
 import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
 import { tableNames } from '../loom/tables'
+import { wmRunScope } from './run-index'
 
 /** Run-scoped rows: (org, namespace, agent) is the sorting-key prefix, run_id narrows within it. */
 export const RUN_SCOPE =
@@ -28,7 +29,7 @@ export function toBlock(row: WmRow): Block {
 export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {
   const rows = await queryRows(
     `SELECT ${WM_COLUMNS} FROM ${tableNames().workingMemory} FINAL
-     WHERE ${RUN_SCOPE}
+     WHERE ${await wmRunScope(signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
     runParams(run),
     wmRowSchema,
