@@ -1,0 +1,237 @@
+/**
+ * Browser part of the benchmark: Debian's Chromium driven by Playwright (never a downloaded
+ * browser). For each page: time from navigation start until its content is visible (recorded in
+ * the page by a MutationObserver, so polling delays do not count), long tasks (PerformanceObserver),
+ * and frame times while scrolling (requestAnimationFrame deltas).
+ */
+import { chromium, type Browser, type Page } from '@playwright/test'
+import { quantile } from './routes'
+
+/** The same flags as playwright.config.ts: no GPU, no sandbox, no background networking. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+type Probe = { marks: Record<string, number>; longTasks: { start: number; duration: number }[] }
+type ScrollOutcome = { frames: number[]; longTasks: { start: number; duration: number }[]; scrolled: number; scrollHeight: number }
+
+// Page-side code is kept as plain JavaScript text: functions compiled by tsx carry helper calls
+// (`__name`) that do not exist in the page.
+
+/** Installed before any page script: records when each selector first shows, and long tasks. */
+const PROBE = `(selectors) => {
+  const b = (window.__bench = { marks: {}, longTasks: [] })
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.longTasks.push({ start: e.startTime, duration: e.duration })
+    }).observe({ type: 'longtask', buffered: true })
+  } catch (e) {}
+  const check = () => {
+    for (const [name, sel] of Object.entries(selectors)) {
+      if (name in b.marks) continue
+      const el = document.querySelector(sel)
+      if (el && el.getClientRects().length > 0) b.marks[name] = performance.now()
+    }
+  }
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true })
+}`
+
+/** Scrolls an element (or the page) for ~2.5 s, down then up, one step per frame. */
+const SCROLL = `async (sel) => {
+  const b = window.__bench
+  const el = sel ? document.querySelector(sel) : document.scrollingElement
+  if (!el) return { frames: [], longTasks: [], scrolled: 0, scrollHeight: 0 }
+  const before = b.longTasks.length
+  const frames = []
+  let dir = 1
+  let scrolled = 0
+  await new Promise((resolve) => {
+    let last = performance.now()
+    const t0 = last
+    const step = (now) => {
+      frames.push(now - last)
+      last = now
+      const prev = el.scrollTop
+      el.scrollTop += dir * 90
+      scrolled += Math.abs(el.scrollTop - prev)
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) dir = -1
+      if (el.scrollTop <= 0) dir = 1
+      if (now - t0 < 2500) requestAnimationFrame(step)
+      else resolve()
+    }
+    requestAnimationFrame(step)
+  })
+  return { frames: frames.slice(2), longTasks: b.longTasks.slice(before), scrolled, scrollHeight: el.scrollHeight }
+}`
+
+async function scrollFrames(page: Page, selector: string | null): Promise<ScrollOutcome> {
+  return page.evaluate(`(${SCROLL})(${JSON.stringify(selector)})`) as Promise<ScrollOutcome>
+}
+
+export type PageTiming = {
+  url: string
+  /** Navigation start → content visible (median over loads). */
+  visibleMs: number | null
+  visibleMsAll: (number | null)[]
+  /** visible, or the end of the last long task before the first 1.5 s without one, when later (median). */
+  interactiveMs: number | null
+  longTasksDuringLoad: number
+  longestTaskMs: number
+  domNodes: number
+  scroll: { target: string; maxFrameMs: number; p95FrameMs: number; frames: number; framesOver16ms: number; longTasks: number; scrolledPx: number; scrollHeight: number } | null
+  note?: string
+}
+
+const debug = (s: string) => {
+  if (process.env.BENCH_DEBUG) process.stderr.write(`    [browser] ${s}\n`)
+}
+
+async function timePage(
+  browser: Browser,
+  url: string,
+  selectors: Record<string, string>,
+  visibleKey: string,
+  loads: number,
+  scrollSelector: () => Promise<string | null>,
+): Promise<PageTiming> {
+  const visible: (number | null)[] = []
+  const interactive: number[] = []
+  let longTasks = 0
+  let longest = 0
+  let domNodes = 0
+  let scroll: PageTiming['scroll'] = null
+  for (let i = 0; i <= loads; i++) {
+    // bypassCSP: the app's CSP forbids eval, which Playwright's string predicates need (no effect on the app).
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true })
+    const page = await context.newPage()
+    await page.addInitScript({ content: `(${PROBE})(${JSON.stringify(selectors)})` })
+    debug(`load ${i} ${url}`)
+    await page.goto(url, { waitUntil: 'commit' })
+    try {
+      await page.waitForFunction(`!!window.__bench && ${JSON.stringify(visibleKey)} in window.__bench.marks`, undefined, { timeout: 60_000, polling: 50 })
+    } catch (err) {
+      debug(`not visible: ${err instanceof Error ? err.message.split('\n')[0] : err}`)
+    }
+    debug(`load ${i} waited`)
+    // Settle: the network goes quiet, then no long task for 1.5 s (at most 30 s): work that the
+    // page does after its content shows (rendering what the rest of its queries bring) counts.
+    // The first quiet window ends "interactive" (a page that polls keeps having tasks later).
+    await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
+    let settledAt: number | null = null
+    for (const until = Date.now() + 30_000; Date.now() < until; ) {
+      const [now, lastEnd] = (await page.evaluate(
+        '[performance.now(), Math.max(0, ...window.__bench.longTasks.map((t) => t.start + t.duration))]',
+      )) as [number, number]
+      if (now - lastEnd >= 1500) {
+        settledAt = lastEnd
+        break
+      }
+      await page.waitForTimeout(250)
+    }
+    const probe = (await page.evaluate('window.__bench')) as Probe
+    const v = probe.marks[visibleKey] ?? null
+    if (i > 0) {
+      // The first load warms the server and the HTTP cache of the static chunks: not counted.
+      visible.push(v)
+      const lastTaskEnd = settledAt ?? Math.max(0, ...probe.longTasks.map((t) => t.start + t.duration))
+      if (v !== null) interactive.push(Math.max(v, lastTaskEnd))
+      const loadTasks = probe.longTasks.filter((t) => t.start < lastTaskEnd + 1)
+      longTasks = Math.max(longTasks, loadTasks.length)
+      longest = Math.max(longest, ...loadTasks.map((t) => t.duration))
+      domNodes = (await page.evaluate("document.getElementsByTagName('*').length")) as number
+      if (i === loads && v !== null) {
+        const sel = await scrollSelector()
+        debug(`scrolling ${sel ?? 'page'}`)
+        const s = await scrollFrames(page, sel)
+        debug('scrolled')
+        scroll = {
+          target: sel ?? 'page',
+          maxFrameMs: Math.round(Math.max(0, ...s.frames) * 10) / 10,
+          p95FrameMs: Math.round(quantile(s.frames, 0.95) * 10) / 10,
+          frames: s.frames.length,
+          framesOver16ms: s.frames.filter((f) => f > 16.7 * 1.2).length,
+          longTasks: s.longTasks.length,
+          scrolledPx: Math.round(s.scrolled),
+          scrollHeight: s.scrollHeight,
+        }
+      }
+    }
+    await context.close()
+  }
+  const ok = visible.filter((x): x is number => x !== null)
+  return {
+    url,
+    visibleMs: ok.length ? Math.round(quantile(ok, 0.5)) : null,
+    visibleMsAll: visible.map((x) => (x === null ? null : Math.round(x))),
+    interactiveMs: interactive.length ? Math.round(quantile(interactive, 0.5)) : null,
+    longTasksDuringLoad: longTasks,
+    longestTaskMs: Math.round(longest),
+    domNodes,
+    scroll,
+  }
+}
+
+export type BrowserResult = {
+  runsPage: PageTiming
+  bigRunPage: PageTiming & { timelineTab: boolean; events: number | null }
+}
+
+/** Times the runs page and the page of the biggest run (its timeline when the app has that tab). */
+export async function browserBench(base: string, bigRunPath: string, bigRunEvents: number | null, loads: number): Promise<BrowserResult> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  try {
+    const runsPage = await timePage(
+      browser,
+      `${base}/`,
+      { rows: 'table[aria-label="Runs"] tbody tr' },
+      'rows',
+      loads,
+      async () => null,
+    )
+    // Does the run page have a timeline tab yet?
+    const probeCtx = await browser.newContext()
+    const probePage = await probeCtx.newPage()
+    await probePage.goto(`${base}${bigRunPath}`)
+    await probePage.locator('section[aria-label="Run summary"]').waitFor({ timeout: 60_000 })
+    const timelineTab = (await probePage.getByRole('tab', { name: /timeline/i }).count()) > 0
+    await probeCtx.close()
+    const timelineSel = '[role="listbox"][aria-label^="Timeline events"] [role="option"]'
+    const bigRunPage = timelineTab
+      ? await timePage(
+          browser,
+          `${base}${bigRunPath}?tab=timeline`,
+          { summary: 'section[aria-label="Run summary"]', timeline: timelineSel },
+          'timeline',
+          loads,
+          async () => '[role="listbox"][aria-label^="Timeline events"]',
+        )
+      : await timePage(
+          browser,
+          `${base}${bigRunPath}`,
+          { summary: 'section[aria-label="Run summary"]', panel: '[role="tabpanel"] > *' },
+          'panel',
+          loads,
+          async () => null,
+        )
+    return {
+      runsPage,
+      bigRunPage: {
+        ...bigRunPage,
+        timelineTab,
+        events: bigRunEvents,
+        note: timelineTab
+          ? 'time until the first timeline rows are visible; frames while scrolling the timeline list'
+          : 'the run page has no timeline tab in this build: time until the run summary and the default tab are visible; frames while scrolling the page',
+      },
+    }
+  } finally {
+    await browser.close()
+  }
+}

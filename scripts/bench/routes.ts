@@ -1,0 +1,196 @@
+/**
+ * The API routes the benchmark measures, and two ways to call them: over HTTP against the built
+ * server, or in-process through the route handlers (used by the harness test: no build needed).
+ * With LOOM_RUNS_BENCH=1 every response carries ClickHouse's own statistics for the request:
+ * x-loom-rows-read, x-loom-ch-ms (engine time, summed over the request's queries), x-loom-query-ms
+ * (the same queries timed from the server's side of the connection) and x-loom-queries.
+ */
+
+export type Sample = {
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  userId: string
+  sessionId: string
+  blocks?: number
+  turns?: number
+  memories?: number
+  searches?: number
+}
+
+export type RouteSpec = { route: string; kind: 'list' | 'run'; sample: string | null; path: string }
+
+export type Reply = { status: number; ms: number; headers: Record<string, string>; body: unknown; bytes: number }
+export type Fetcher = (path: string) => Promise<Reply>
+
+const enc = encodeURIComponent
+
+export function runBase(s: Sample) {
+  return `/api/runs/${enc(s.org)}/${enc(s.namespace)}/${enc(s.agent)}/${enc(s.runId)}`
+}
+
+/** Run-scoped routes of one sample run (a checkpoint-only run gets the routes it has data for). */
+export function runRoutes(name: string, s: Sample, checkpointOnly = false): RouteSpec[] {
+  const base = runBase(s)
+  const ident = `userId=${enc(s.userId)}&sessionId=${enc(s.sessionId)}`
+  const all: [string, string][] = [
+    ['run', base],
+    ['blocks', `${base}/blocks`],
+    ['block versions', `${base}/blocks/checkpoint?${ident}`],
+    ['timeline', `${base}/timeline`],
+    ['conversations', `${base}/conversations`],
+    ['memories', `${base}/memories`],
+    ['searches', `${base}/searches`],
+  ]
+  const keep = checkpointOnly ? new Set(['run', 'blocks', 'block versions', 'timeline']) : null
+  return all.filter(([r]) => !keep || keep.has(r)).map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
+}
+
+export function listRoutes(filters: { org: string; status: string; q: string }, cursors: { deep: string | null; mid: string | null }): RouteSpec[] {
+  const out: RouteSpec[] = [{ route: 'runs page 1', kind: 'list', sample: null, path: '/api/runs?limit=50' }]
+  if (cursors.deep) out.push({ route: 'runs deep page (cursor, page 21)', kind: 'list', sample: null, path: `/api/runs?limit=50&cursor=${cursors.deep}` })
+  if (cursors.mid) out.push({ route: 'runs mid-history (cursor)', kind: 'list', sample: null, path: `/api/runs?limit=50&cursor=${cursors.mid}` })
+  out.push(
+    { route: `runs org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs?limit=50&org=${enc(filters.org)}` },
+    { route: `runs status=${filters.status}`, kind: 'list', sample: null, path: `/api/runs?limit=50&status=${enc(filters.status)}` },
+    { route: 'runs status=unknown', kind: 'list', sample: null, path: '/api/runs?limit=50&status=unknown' },
+    { route: `runs q=${filters.q}`, kind: 'list', sample: null, path: `/api/runs?limit=50&q=${enc(filters.q)}` },
+  )
+  return out
+}
+
+export function httpFetcher(base: string): Fetcher {
+  return async (path) => {
+    const started = performance.now()
+    const res = await fetch(`${base}${path}`)
+    const text = await res.text()
+    const ms = performance.now() - started
+    const headers: Record<string, string> = {}
+    res.headers.forEach((v, k) => {
+      if (k.startsWith('x-loom-')) headers[k] = v
+    })
+    return { status: res.status, ms, headers, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+  }
+}
+
+type Handler = (req: import('next/server').NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
+
+/** Calls the route handlers in this process (needs LOOM_RUNS_DATA_DIR / LOOM_RUNS_BENCH set first). */
+export async function inProcessFetcher(): Promise<Fetcher> {
+  const { NextRequest } = await import('next/server')
+  const R = '../../app/api/runs'
+  const health = (await import('../../app/api/health/route')).GET as Handler
+  const mods = {
+    list: (await import(`${R}/route`)).GET as Handler,
+    run: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/route`)).GET as Handler,
+    blocks: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/blocks/route`)).GET as Handler,
+    block: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route`)).GET as Handler,
+    timeline: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/timeline/route`)).GET as Handler,
+    conversations: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/conversations/route`)).GET as Handler,
+    memories: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/memories/route`)).GET as Handler,
+    searches: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/searches/route`)).GET as Handler,
+  }
+  return async (path) => {
+    const url = new URL(path, 'http://127.0.0.1:3000')
+    const seg = url.pathname.split('/').slice(3).map(decodeURIComponent)
+    let handler: Handler
+    let params: Record<string, string> = {}
+    if (url.pathname === '/api/health') handler = health
+    else if (seg.length === 0) handler = mods.list
+    else {
+      const [org, namespace, agent, runId, tail, blockKey] = seg
+      params = { org, namespace, agent, runId }
+      if (!tail) handler = mods.run
+      else if (tail === 'blocks' && blockKey) {
+        handler = mods.block
+        params.blockKey = blockKey
+      } else handler = mods[tail as 'blocks' | 'timeline' | 'conversations' | 'memories' | 'searches']
+      if (!handler) throw new Error(`no in-process route for ${path}`)
+    }
+    const started = performance.now()
+    const res = await handler(new NextRequest(url), { params: Promise.resolve(params) })
+    const text = await res.text()
+    const ms = performance.now() - started
+    const headers: Record<string, string> = {}
+    res.headers.forEach((v, k) => {
+      if (k.startsWith('x-loom-')) headers[k] = v
+    })
+    return { status: res.status, ms, headers, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+  }
+}
+
+export function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]
+}
+
+export type RouteResult = {
+  route: string
+  kind: 'list' | 'run'
+  sample: string | null
+  path: string
+  requests: number
+  errors: number
+  status: number
+  p50Ms: number
+  p95Ms: number
+  /** ClickHouse's own elapsed time for the request's queries (median over the requests). */
+  bareP50Ms: number | null
+  /** The same queries timed inside the server, around each call (connection, transfer, parsing). */
+  queryP50Ms: number | null
+  /** ClickHouse statistics.rows_read summed over the request's queries (median; max below). */
+  rowsRead: number | null
+  rowsReadMax: number | null
+  queries: number | null
+  bytes: number
+  /** API median over bare median. */
+  ratio: number | null
+}
+
+const r2 = (n: number) => Math.round(n * 100) / 100
+
+/** Warmup, then `requests` sequential requests; medians and p95 of what came back. */
+export async function measure(fetcher: Fetcher, spec: RouteSpec, requests: number, warmup: number): Promise<RouteResult> {
+  for (let i = 0; i < warmup; i++) await fetcher(spec.path)
+  const ms: number[] = []
+  const ch: number[] = []
+  const qms: number[] = []
+  const rows: number[] = []
+  let queries: number | null = null
+  let errors = 0
+  let status = 0
+  let bytes = 0
+  for (let i = 0; i < requests; i++) {
+    const r = await fetcher(spec.path)
+    status = r.status
+    bytes = r.bytes
+    if (r.status !== 200) errors++
+    ms.push(r.ms)
+    if (r.headers['x-loom-ch-ms'] !== undefined) ch.push(Number(r.headers['x-loom-ch-ms']))
+    if (r.headers['x-loom-query-ms'] !== undefined) qms.push(Number(r.headers['x-loom-query-ms']))
+    if (r.headers['x-loom-rows-read'] !== undefined) rows.push(Number(r.headers['x-loom-rows-read']))
+    if (r.headers['x-loom-queries'] !== undefined) queries = Number(r.headers['x-loom-queries'])
+  }
+  const p50 = quantile(ms, 0.5)
+  const bare = ch.length ? quantile(ch, 0.5) : null
+  return {
+    route: spec.route,
+    kind: spec.kind,
+    sample: spec.sample,
+    path: spec.path,
+    requests,
+    errors,
+    status,
+    p50Ms: r2(p50),
+    p95Ms: r2(quantile(ms, 0.95)),
+    bareP50Ms: bare === null ? null : r2(bare),
+    queryP50Ms: qms.length ? r2(quantile(qms, 0.5)) : null,
+    rowsRead: rows.length ? quantile(rows, 0.5) : null,
+    rowsReadMax: rows.length ? Math.max(...rows) : null,
+    queries,
+    bytes,
+    ratio: bare ? r2(p50 / bare) : null,
+  }
+}
