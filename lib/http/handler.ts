@@ -51,7 +51,8 @@ export function searchParamsObject(req: NextRequest): Record<string, string> {
 
 export function errorResponse(err: unknown): NextResponse<ApiErrorBody> {
   const e = err instanceof AppError ? err : classifyClickHouseError(err)
-  if (e.status >= 500) console.error(`[loom-runs] ${e.code}: ${e.message}`, e.cause ?? '')
+  // A request the browser abandoned is not a server problem: keep it out of the error log.
+  if (e.status >= 500 && !e.details?.aborted) console.error(`[loom-runs] ${e.code}: ${e.message}`, e.cause ?? '')
   const body: ApiErrorBody = { error: { code: e.code, message: e.message } }
   const field = e.details?.field
   if (typeof field === 'string') body.error.field = field
