@@ -16,6 +16,12 @@ export const runKeys = {
   memories: (run: RunRef) => [...runKeys.detail(run), 'memories'] as const,
   searches: (run: RunRef) => [...runKeys.detail(run), 'searches'] as const,
   blobs: (run: RunRef) => [...runKeys.detail(run), 'blobs'] as const,
+  /** Summary charts of the runs page, per filter set (no cursor or limit). */
+  analyticsAll: () => [...runKeys.all, 'analytics'] as const,
+  analytics: (filters: Record<string, string | undefined>) => [...runKeys.analyticsAll(), filters] as const,
+  /** The live-refresh poll of the runs page, per filter set; its data holds the next `since`. */
+  changes: (filters: Record<string, string | undefined>) => [...runKeys.all, 'changes', filters] as const,
 }
 
 export const healthKeys = { all: ['health'] as const }
+export const schemaKeys = { all: ['schema'] as const, report: () => [...schemaKeys.all, 'report'] as const }

@@ -1,0 +1,114 @@
+import { absoluteTime, count } from '@/lib/format'
+import type { HistoryState, RunIndexState, WorkingMemoryState } from '@/lib/schema/types'
+import { TimeAgo } from '../ui/time-ago'
+import { SchemaBadge } from './schema-badge'
+
+export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
+  return (
+    <section className="panel sd-state" aria-labelledby="sd-wm-title">
+      <header className="sd-card-head">
+        <h2 id="sd-wm-title">Working memory parts</h2>
+        <span className="spacer" />
+        {wm ? <span className="mono small muted">{wm.table}</span> : null}
+      </header>
+      {!wm ? (
+        <p className="muted small">The working-memory table is missing: nothing to count.</p>
+      ) : (
+        <>
+          <dl className="sd-stats">
+            <div>
+              <dt>Active parts</dt>
+              <dd data-testid="wm-parts">{count(wm.activeParts)}</dd>
+            </div>
+            <div>
+              <dt>Physical rows</dt>
+              <dd>{count(wm.physicalRows)}</dd>
+            </div>
+            <div>
+              <dt>Blocks</dt>
+              <dd>{count(wm.blocks)}</dd>
+            </div>
+            <div>
+              <dt>Unmerged versions</dt>
+              <dd data-testid="wm-unmerged" className={wm.unmergedVersions ? 'sd-accent' : undefined}>
+                {count(wm.unmergedVersions)}
+              </dd>
+            </div>
+          </dl>
+          <p className="small muted sd-explain">
+            {wm.note ? `Duplicates ${wm.note}. ` : null}
+            Unmerged versions: the Checkpoint tab can still show them; they disappear when ClickHouse merges parts.
+            Reads for resume use <code>FINAL</code> (the newest version per block), so they never see duplicates.
+          </p>
+        </>
+      )}
+    </section>
+  )
+}
+
+export function HistoryCard({ h }: { h: HistoryState }) {
+  const badge = h.capturing
+    ? { label: 'Capturing', tone: 'ok' as const }
+    : h.installed
+      ? { label: 'Not capturing', tone: 'warning' as const }
+      : h.tablePresent || h.viewPresent
+        ? { label: 'Half installed', tone: 'warning' as const }
+        : { label: 'Not installed', tone: 'info' as const }
+  return (
+    <section className="panel sd-state" aria-labelledby="sd-history-title" data-history-installed={h.installed ? 'true' : 'false'}>
+      <header className="sd-card-head">
+        <h2 id="sd-history-title">History capture</h2>
+        <SchemaBadge {...badge} />
+        <span className="spacer" />
+        <span className="mono small muted">{h.table}</span>
+      </header>
+      <dl className="sd-stats">
+        <div>
+          <dt>Installed</dt>
+          <dd data-testid="history-installed">{h.installed ? 'yes' : 'no'}</dd>
+        </div>
+        <div>
+          <dt>Captured rows</dt>
+          <dd>{count(h.rows)}</dd>
+        </div>
+        <div>
+          <dt>Oldest capture</dt>
+          <dd className="sd-stat-text" title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}>
+            {h.oldestCapturedAt ? <TimeAgo iso={h.oldestCapturedAt} /> : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt>Retention</dt>
+          <dd>{h.retentionDays ? `${h.retentionDays} days` : '—'}</dd>
+        </div>
+      </dl>
+      <p className="small muted sd-explain">{h.summary}</p>
+    </section>
+  )
+}
+
+export function RunIndexCard({ ix }: { ix: RunIndexState }) {
+  const badge =
+    ix.state === 'installed'
+      ? { label: 'In use', tone: 'ok' as const }
+      : ix.state === 'incomplete'
+        ? { label: 'Incomplete', tone: 'warning' as const }
+        : { label: 'Not installed', tone: 'info' as const }
+  return (
+    <section className="panel sd-state" aria-labelledby="sd-index-title">
+      <header className="sd-card-head">
+        <h2 id="sd-index-title">Run index</h2>
+        <SchemaBadge {...badge} />
+      </header>
+      <dl className="sd-stats">
+        <div>
+          <dt>Objects present</dt>
+          <dd>
+            {ix.present} / {ix.expected}
+          </dd>
+        </div>
+      </dl>
+      <p className="small muted sd-explain">{ix.summary}</p>
+    </section>
+  )
+}

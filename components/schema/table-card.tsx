@@ -1,0 +1,183 @@
+import { count } from '@/lib/format'
+import type { Issue, SkipIndexState, TableReport } from '@/lib/schema/types'
+import { SchemaBadge, tableBadge } from './schema-badge'
+import { SqlFix } from './sql-fix'
+
+const keyText = (k: string[] | null) => (k ? `(${k.join(', ')})` : '—')
+
+/** A matching value is shown once; a difference shows both sides. */
+function Compare({ label, expected, found, ok }: { label: string; expected: string; found: string | null; ok: boolean }) {
+  if (ok) {
+    return (
+      <tr>
+        <th scope="row">{label}</th>
+        <td className="mono" colSpan={2}>
+          {found} <span className="sd-tick" aria-label="matches the contract">✓</span>
+        </td>
+      </tr>
+    )
+  }
+  return (
+    <tr className="sd-diff">
+      <th scope="row">{label}</th>
+      <td className="mono">
+        <span className="sd-side">expected</span>
+        {expected}
+      </td>
+      <td className="mono">
+        <span className="sd-side">found</span>
+        {found ?? '—'} <span className="sd-cross" aria-label="differs from the contract">✗</span>
+      </td>
+    </tr>
+  )
+}
+
+function IndexLine({ ix }: { ix: SkipIndexState }) {
+  const def = `${ix.name} ${ix.expr} TYPE ${ix.type} GRANULARITY ${ix.granularity}`
+  const note =
+    ix.state === 'ok'
+      ? 'present'
+      : ix.state === 'equivalent'
+        ? `present as ${ix.found?.name} (GRANULARITY ${ix.found?.granularity})`
+        : ix.state === 'differs'
+          ? `differs: ${ix.found?.expr} TYPE ${ix.found?.type} GRANULARITY ${ix.found?.granularity}`
+          : 'missing'
+  const tone = ix.state === 'ok' || ix.state === 'equivalent' ? 'sd-tick' : 'sd-cross'
+  return (
+    <li>
+      <code>INDEX {def}</code> <span className={tone}>{ix.state === 'ok' || ix.state === 'equivalent' ? '✓' : '✗'}</span>{' '}
+      <span className="small muted">{note}</span>
+    </li>
+  )
+}
+
+/** Issues not already shown by the column and index lists, with their fixes. */
+function IssueList({ issues }: { issues: Issue[] }) {
+  if (issues.length === 0) return null
+  return (
+    <ul className="sd-issues">
+      {issues.map((i, n) => (
+        <li key={n} className={`sd-issue sd-issue-${i.severity}`}>
+          <span className={`sd-sev sd-${i.severity}`}>{i.severity}</span> {i.message}
+          {i.fix?.length ? <SqlFix statements={i.fix} /> : null}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function Columns({ t }: { t: TableReport }) {
+  const c = t.columns
+  if (!c) return null
+  const clean = c.missing.length === 0 && c.typeDiffers.length === 0
+  return (
+    <div className="sd-columns">
+      <p className="small" style={{ margin: 0 }}>
+        <strong>Columns:</strong>{' '}
+        {clean
+          ? `all ${c.expected} present with the contract's types`
+          : `${c.expected - c.missing.length} of ${c.expected} present${c.typeDiffers.length ? `, ${c.typeDiffers.length} with another type` : ''}`}
+        {c.extra.length ? ` · ${c.extra.length} extra (ignored): ${c.extra.map((e) => e.name).join(', ')}` : ''}
+      </p>
+      {c.missing.length ? (
+        <ul className="sd-collist">
+          {c.missing.map((m) => (
+            <li key={m.name}>
+              <span className="tag tag-bad">missing</span> <code>{m.name}</code> <span className="muted mono">{m.type}</span>
+              {m.renamedTo ? (
+                <span className="small">
+                  {' '}
+                  · maybe renamed to <code>{m.renamedTo}</code>
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {c.typeDiffers.length ? (
+        <ul className="sd-collist">
+          {c.typeDiffers.map((d) => (
+            <li key={d.name}>
+              <span className={`tag ${d.compatible ? '' : 'tag-warn'}`}>{d.compatible ? 'compatible' : 'type differs'}</span> <code>{d.name}</code>{' '}
+              <span className="mono small">
+                {d.found} <span className="muted">(contract: {d.expected})</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
+}
+
+export function TableCard({ t }: { t: TableReport }) {
+  const badge = tableBadge(t)
+  const headingId = `sd-${t.key.replace(/\W/g, '-')}`
+  // Column and index issues are shown in their own lists; the rest (key, engine, views) as issues.
+  const shownElsewhere = new Set(['missing_column', 'type_differs', 'extra_column', 'missing_index', 'index_differs'])
+  const fixes = t.issues.filter((i) => (i.code === 'missing_column' || i.code === 'missing_index' || i.code === 'index_differs') && i.fix?.length)
+  const otherIssues = t.present ? t.issues.filter((i) => !shownElsewhere.has(i.code)) : t.issues.filter((i) => i.code !== 'missing_table')
+  return (
+    <section className={`panel sd-card sd-card-${badge.tone}`} aria-labelledby={headingId} data-table={t.fullName} data-status={t.status}>
+      <header className="sd-card-head">
+        <h3 id={headingId} className="mono">
+          {t.fullName}
+        </h3>
+        <SchemaBadge {...badge} />
+        <span className="spacer" />
+        {t.parts ? (
+          <span className="small muted" title="Active parts · rows (system.parts)">
+            {count(t.parts.active)} part{t.parts.active === 1 ? '' : 's'} · {count(t.parts.rows)} row{t.parts.rows === 1 ? '' : 's'}
+          </span>
+        ) : t.kind === 'materializedView' ? (
+          <span className="small muted">materialized view</span>
+        ) : null}
+      </header>
+      <p className="small muted sd-purpose">{t.purpose}</p>
+      {!t.present ? (
+        <p className="sd-missing">
+          <strong>{badge.label === 'Missing' ? 'Missing.' : 'Not there.'}</strong> {t.disables}.
+        </p>
+      ) : (
+        <>
+          <table className="sd-compare">
+            <tbody>
+              <Compare label="Engine" expected={t.engine.expected} found={t.engine.found} ok={t.engine.ok} />
+              {t.sortingKey ? <Compare label="Sorting key" expected={keyText(t.sortingKey.expected)} found={keyText(t.sortingKey.found)} ok={t.sortingKey.ok} /> : null}
+              {t.view ? (
+                <>
+                  <Compare label="Writes to" expected={t.view.expectedTarget} found={t.view.foundTarget} ok={t.view.foundTarget === t.view.expectedTarget} />
+                  <Compare label="Fed by" expected={t.view.source} found={t.view.sourceLinked ? t.view.source : 'not attached'} ok={t.view.sourceLinked} />
+                </>
+              ) : null}
+            </tbody>
+          </table>
+          <Columns t={t} />
+          {t.skipIndexes.length ? (
+            <div>
+              <p className="small" style={{ margin: '0 0 2px' }}>
+                <strong>Skip indexes:</strong>
+              </p>
+              <ul className="sd-collist">
+                {t.skipIndexes.map((ix) => (
+                  <IndexLine key={ix.name} ix={ix} />
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </>
+      )}
+      <IssueList issues={otherIssues} />
+      {fixes.length ? (
+        <SqlFix
+          statements={fixes.flatMap((i) => i.fix ?? [])}
+          caption={
+            fixes.some((i) => i.code === 'missing_column')
+              ? 'To fix, an admin can run (a column Loom writes under another name stays empty once added):'
+              : 'To fix, an admin can run (MATERIALIZE builds the index for rows already there):'
+          }
+        />
+      ) : null}
+    </section>
+  )
+}
