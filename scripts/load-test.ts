@@ -78,7 +78,15 @@ async function main() {
       `${runPath(DEMO_RUNS.batch)}/timeline`,
     ]
     // Writers: a few blocks of finished runs, each edited in a loop with its latest version.
-    const targets = DEMO_RUNS.filler.slice(0, 3).map((r) => ({ ...r, url: `${runPath(r)}/blocks/checkpoint?userId=${encodeURIComponent(r.userId)}&sessionId=${encodeURIComponent(r.sessionId)}` }))
+    type Listed = { org: string; namespace: string; agent: string; runId: string; checkpoint: { isDeleted: boolean; userId: string; sessionId: string } | null }
+    const finished = ((await (await fetch(`${base}/api/runs?status=succeeded&limit=200`)).json()).runs as Listed[]).filter(
+      (r) => r.checkpoint && !r.checkpoint.isDeleted,
+    )
+    const targets = finished.slice(0, 3).map((r) => ({
+      ...r,
+      url: `${runPath(r)}/blocks/checkpoint?userId=${encodeURIComponent(r.checkpoint!.userId)}&sessionId=${encodeURIComponent(r.checkpoint!.sessionId)}`,
+    }))
+    if (targets.length === 0) throw new Error('no finished run with a live checkpoint to edit')
     const writes = { ok: 0, conflict: 0, other: 0, notFound: 0 }
     let stop = false
     const writer = async (t: (typeof targets)[number], n: number) => {
