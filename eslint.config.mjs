@@ -10,7 +10,7 @@ const config = [
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   {
-    ignores: ['node_modules/**', '.next/**', '.data/**', 'bench/data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    ignores: ['node_modules/**', '.next/**', '.next-*/**', '.data/**', 'bench/data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
   },
 ]
 

@@ -166,7 +166,8 @@ async function main() {
     }
     const midMs = meta.options.anchorMs - (meta.options.spanDays * 86_400_000) / 2
     const mid = encodeCursor({ startedAt: new Date(midMs).toISOString().replace('T', ' ').replace('Z', ''), org: '', namespace: '', agent: '', runId: '' })
-    const specs: RouteSpec[] = [...listRoutes(meta.filters, { deep, mid })]
+    const pollSince = new Date(Date.now() - 60_000).toISOString()
+    const specs: RouteSpec[] = [...listRoutes(meta.filters, { deep, mid }, pollSince)]
     const samples = meta.samples
     if (samples.typical) specs.push(...runRoutes('typical run', samples.typical))
     if (samples.busyAgent) specs.push(...runRoutes('busiest multi-user agent', samples.busyAgent))

@@ -38,7 +38,12 @@ function rssMb(pid: number): number {
   let grew = true
   while (grew) {
     grew = false
-    for (const [p, pp] of rows) if (tree.has(pp) && !tree.has(p)) (tree.add(p), (grew = true))
+    for (const [p, pp] of rows) {
+      if (tree.has(pp) && !tree.has(p)) {
+        tree.add(p)
+        grew = true
+      }
+    }
   }
   return Math.round(rows.filter(([p]) => tree.has(p)).reduce((s, [, , rss]) => s + rss, 0) / 1024)
 }

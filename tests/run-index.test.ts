@@ -69,11 +69,14 @@ before(async () => {
   const late = { org: 'edge', namespace: 'ns', agent: 'late', userId: '', sessionId: '', runId: 'late-begin' }
   await wmSet({ ...late, blockKey: 'checkpoint' }, 'early', ctx('2026-11-19T11:00:00.000Z'))
   await runBegin({ ...late, goal: 'began after its checkpoint' }, at('2026-11-19T11:10:00.000Z'))
-  // A stale orphan, as a run row written at the same moment as the first checkpoint can leave.
+  // What a run row written at the same moment as the run's first checkpoint can leave behind:
+  // a first-write entry and an orphan record with no later mark (the lookups raced).
   const { runIndexNames } = await import('../lib/loom/ddl')
   const ix = runIndexNames(getConfig().databases.runs)
   await exec(`INSERT INTO ${ix.orphans} SELECT 'edge', 'ns', 'multi', 'multi-1', toDateTime64('2026-11-18 00:00:00', 3, 'UTC'),
       argMaxState(('u9', 's9'), (toDateTime64('2026-11-18 00:00:00', 3, 'UTC'), toUInt64(1))), toUInt8(0)`)
+  await exec(`INSERT INTO ${ix.runs} (org, namespace, agent, run_id, status, started_at, version, kind)
+      VALUES ('edge', 'ns', 'multi', 'multi-1', 'unknown', '2026-11-18 00:00:00.000', 0, 1)`)
 
   const runs = await import('../lib/queries/runs')
   const index = await import('../lib/queries/run-index')

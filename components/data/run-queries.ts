@@ -5,9 +5,11 @@ import type { BlockDetail, BlocksResponse, HealthResponse, RunDetail, RunsPage }
 import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
 import type { AuditEntry } from '@/lib/queries/audit'
+import type { RunsAnalytics } from '@/lib/queries/analytics'
 import type { runBlobs } from '@/lib/queries/blobs'
 import type { Conversation } from '@/lib/queries/conversations'
 import type { runMemories } from '@/lib/queries/memories'
+import type { RunChanges } from '@/lib/queries/run-changes'
 import type { runSearches } from '@/lib/queries/searches'
 import type { Timeline } from '@/lib/queries/timeline'
 
@@ -98,5 +100,36 @@ export function healthQueryOptions() {
     queryKey: healthKeys.all,
     queryFn: ({ signal }) => fetchJson<HealthResponse>('/api/health', { signal }),
     staleTime: 60_000,
+  })
+}
+
+/* Runs page summary and live refresh: the list's filters without cursor or limit. */
+export type RunsFilterParams = Record<string, string | undefined>
+
+function filterSearch(filters: RunsFilterParams, extra: Record<string, string | undefined> = {}) {
+  const qs = new URLSearchParams(Object.entries({ ...filters, ...extra }).filter((e): e is [string, string] => !!e[1]))
+  return qs.size ? `?${qs}` : ''
+}
+
+export function runsAnalyticsQueryOptions(filters: RunsFilterParams) {
+  return queryOptions({
+    queryKey: runKeys.analytics(filters),
+    queryFn: ({ signal }) => fetchJson<RunsAnalytics>(`/api/runs/analytics${filterSearch(filters)}`, { signal }),
+    staleTime: 30_000,
+  })
+}
+
+/**
+ * One poll for runs written since the previous poll of the same filters: the watermark travels
+ * in the query's own cached data, so the first poll only fetches one.
+ */
+export function runChangesQueryOptions(filters: RunsFilterParams) {
+  return queryOptions({
+    queryKey: runKeys.changes(filters),
+    queryFn: ({ signal, client, queryKey }) => {
+      const since = client.getQueryData<RunChanges>(queryKey)?.since
+      return fetchJson<RunChanges>(`/api/runs/changes${filterSearch(filters, { since })}`, { signal })
+    },
+    staleTime: 0,
   })
 }

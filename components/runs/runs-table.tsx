@@ -23,7 +23,7 @@ function CheckpointCell({ run }: { run: RunSummary }) {
   )
 }
 
-export function RunsTable({ runs }: { runs: RunSummary[] }) {
+export function RunsTable({ runs, rowClassName }: { runs: RunSummary[]; rowClassName?: (run: RunSummary) => string | undefined }) {
   return (
     <div className="table-wrap">
       <table className="data" aria-label="Runs">
@@ -44,7 +44,7 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
         </thead>
         <tbody>
           {runs.map((r) => (
-            <tr key={JSON.stringify([r.org, r.namespace, r.agent, r.runId])} data-run-id={r.runId}>
+            <tr key={JSON.stringify([r.org, r.namespace, r.agent, r.runId])} data-run-id={r.runId} className={rowClassName?.(r)}>
               <td>
                 <StatusBadge status={r.status} />
               </td>

@@ -1,20 +1,27 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useState, type FocusEvent, type PointerEvent } from 'react'
 import { runsListQueryOptions } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
 import { RunsFilters } from './runs-filters'
+import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
+import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
+import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
 
 const PAGE_SIZE = 50
-const REFRESH_MS = 5_000
+
+/** True when the event comes from a row of the table body: the operator is reading that row. */
+const onRow = (e: { target: EventTarget | null }) => e.target instanceof Element && !!e.target.closest('tbody tr')
 
 export function RunsView() {
   const [f, setF] = useRunsFilters()
   const [paused, setPaused] = useState(false)
-  const params = {
+  const [hovering, setHovering] = useState(false)
+  const [focused, setFocused] = useState(false)
+  const filters = {
     org: f.org ?? undefined,
     namespace: f.namespace ?? undefined,
     agent: f.agent ?? undefined,
@@ -22,18 +29,21 @@ export function RunsView() {
     q: f.q ?? undefined,
     from: f.from ?? undefined,
     to: f.to ?? undefined,
-    cursor: f.cursor ?? undefined,
-    limit: String(PAGE_SIZE),
   }
-  const query = useQuery({
-    ...runsListQueryOptions(params),
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) =>
-      !paused && q.state.data?.runs.some((r) => r.status === 'running') ? REFRESH_MS : false,
-    refetchIntervalInBackground: false,
-  })
+  const params = { ...filters, cursor: f.cursor ?? undefined, limit: String(PAGE_SIZE) }
+  const query = useQuery({ ...runsListQueryOptions(params), placeholderData: keepPreviousData })
   const runs = query.data?.runs ?? []
-  const anyRunning = runs.some((r) => r.status === 'running')
+  const reading = hovering || focused
+  const live = useLiveRuns(filters, query.data?.runs, !paused && !reading)
+  const rowClassName = useFreshRows(JSON.stringify(params), query.data?.runs, query.isPlaceholderData)
+  const readingHandlers = {
+    onPointerOver: (e: PointerEvent) => setHovering(onRow(e)),
+    onPointerLeave: () => setHovering(false),
+    onFocus: (e: FocusEvent) => setFocused(onRow(e)),
+    onBlur: (e: FocusEvent<HTMLElement>) => {
+      if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setFocused(false)
+    },
+  }
 
   return (
     <div className="stack">
@@ -45,17 +55,22 @@ export function RunsView() {
           </p>
         </div>
         <span className="spacer" />
-        {anyRunning ? (
-          <span className="refresh" aria-live="polite">
-            {paused ? null : <span className="live-dot" aria-hidden />}
-            {paused ? 'Auto-refresh paused' : `Refreshing every ${REFRESH_MS / 1000}s while runs are running`}
-            <button type="button" className="btn" onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
-              {paused ? 'Resume' : 'Pause'}
-            </button>
-          </span>
-        ) : null}
+        <span className="refresh" aria-live="polite" data-live={paused ? 'paused' : reading ? 'reading' : 'on'}>
+          {paused || reading ? <span className="live-dot is-paused" aria-hidden /> : <span className="live-dot" aria-hidden />}
+          {paused
+            ? 'Live refresh paused'
+            : reading
+              ? 'Paused while you read a row'
+              : live.isError
+                ? 'Could not check for changes; retrying'
+                : `Live: checking for changes every ${LIVE_POLL_MS / 1000}s`}
+          <button type="button" className="btn" onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
+            {paused ? 'Resume' : 'Pause'}
+          </button>
+        </span>
       </div>
       <RunsFilters />
+      <RunsSummary filters={filters} />
       {query.isError ? (
         <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} />
       ) : null}
@@ -76,7 +91,9 @@ export function RunsView() {
         </div>
       ) : runs.length > 0 ? (
         <>
-          <RunsTable runs={runs} />
+          <div className="runs-live" {...readingHandlers}>
+            <RunsTable runs={runs} rowClassName={rowClassName} />
+          </div>
           <div className="pager">
             <span className="small muted">
               {runs.length} run{runs.length === 1 ? '' : 's'} on this page{query.isFetching ? ' · updating…' : ''}

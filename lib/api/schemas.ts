@@ -116,3 +116,25 @@ export const timelineQuerySchema = z.object({
     .pipe(z.number().int().min(1, 'limit must be at least 1').max(50_000, 'limit must be at most 50000'))
     .optional(),
 })
+
+/** The runs list's filters without paging: `GET /api/runs/analytics` and `GET /api/runs/changes`. */
+const runFilterFields = {
+  org: optionalText('org'),
+  namespace: optionalText('namespace'),
+  agent: optionalText('agent'),
+  status: z.enum(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+  q: optionalText('q', 200),
+  from: isoDate('from').optional(),
+  to: isoDate('to').optional(),
+}
+const fromNotAfterTo = (v: { from?: Date; to?: Date }) => !v.from || !v.to || v.from <= v.to
+
+export const analyticsQuerySchema = z
+  .object(runFilterFields)
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>
+
+export const changesQuerySchema = z
+  .object({ ...runFilterFields, since: isoDate('since').optional() })
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+export type ChangesQuery = z.infer<typeof changesQuerySchema>

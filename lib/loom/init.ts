@@ -54,12 +54,14 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   return { created, existing, loomWasEmpty }
 }
 
-export type RunIndexInstallReport = { created: string[]; existing: string[]; backfilled: boolean; elapsedMs: number }
+export type RunIndexInstallReport = { created: string[]; existing: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }
 
 /**
- * Installs the run index (tables, materialized views, backfill from the existing rows) unless
- * it is complete already. Its meta table is created last: readers use the index only once it
- * exists, so a half-done install (or one still backfilling) is never read. Safe to re-run.
+ * Installs the run index (tables, materialized views, backfill from the existing rows) unless the
+ * current version is complete already. Its meta table is created last: readers use the index only
+ * once it exists, so an install that is still backfilling, or failed half-way, is never read.
+ * Anything an earlier version or an unfinished install left (the dashboard's own index objects,
+ * never Loom's tables) is dropped and rebuilt. Safe to re-run.
  */
 export async function installRunIndex(options: { onStep?: (step: string) => void } = {}): Promise<RunIndexInstallReport> {
   const started = Date.now()
@@ -68,18 +70,21 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
   const ddl = runIndexDdl(tableNames(databases), ix)
   const before = await existingTables([databases.runs])
   if (before.has(ix.meta)) {
-    return { created: [], existing: [...ddl.tables.map((s) => s.name), ix.meta], backfilled: false, elapsedMs: 0 }
+    return { created: [], existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: [], backfilled: false, elapsedMs: 0 }
   }
   await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
+  const dropped: string[] = []
+  for (const name of ddl.drop) {
+    if (!before.has(name)) continue
+    options.onStep?.(`drop ${name} (left by an earlier version or an unfinished install)`)
+    await command(`DROP TABLE IF EXISTS ${name}`)
+    dropped.push(name)
+  }
   const created: string[] = []
-  const existing: string[] = []
-  for (const s of ddl.tables) {
-    if (before.has(s.name)) existing.push(s.name)
-    else {
-      options.onStep?.(`create ${s.name}`)
-      await command(s.sql)
-      created.push(s.name)
-    }
+  for (const s of ddl.objects) {
+    options.onStep?.(`create ${s.name}`)
+    await command(s.sql)
+    created.push(s.name)
   }
   for (const b of ddl.backfill) {
     options.onStep?.(`backfill ${b.name}`)
@@ -96,5 +101,5 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
     { v: RUN_INDEX_SCHEMA_VERSION, note: `backfilled in ${Date.now() - started} ms` },
   )
   created.push(ix.meta)
-  return { created, existing, backfilled: true, elapsedMs: Date.now() - started }
+  return { created, existing: [], dropped, backfilled: true, elapsedMs: Date.now() - started }
 }

@@ -6,14 +6,15 @@
  * agent DESC, run_id DESC; keyset cursors; checkpoint-only runs with status "unknown", started at
  * their first working-memory write, under the identity of their newest block.
  *
- * - Runs with a run row come from `run_index` (sorted by the list order, read in reverse order with
- *   a LIMIT, so a page costs a few granules wherever the cursor points). The table holds one row
- *   per run version until merges collapse them: candidates are picked by the row's own values, then
- *   judged on the run's latest version.
- * - Checkpoint-only runs come from `run_index_orphans`, which only holds runs that wrote working
- *   memory while they had no run row: the cost of that part grows with the number of such runs,
- *   not with the size of working memory. Each one that reaches a page is checked against
- *   `loom.runs` (a run row written concurrently with its first checkpoint is dropped there).
+ * One table, `run_index`, sorted in list order and read in reverse order with a LIMIT, so a page
+ * costs a few granules wherever the cursor points, whatever the size of working memory:
+ * - kind 0: one row per `loom.runs` version, until merges collapse them; candidates are picked by
+ *   the row's own values, then judged on the run's latest version;
+ * - kind 1: the first working-memory write of a run that had no run row then. It stands for a
+ *   checkpoint-only run while `run_index_orphans` (looked up for the candidates of the page only)
+ *   says it is still the run's first write and no run row came later; that table also gives the
+ *   identity of the run's newest block. Each one that reaches a page is checked against
+ *   `loom.runs` too (a run row written at the same moment as the first checkpoint).
  */
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
@@ -108,7 +109,7 @@ function cursorParams(c: Key): QueryParams {
   return { c_started: c.started_text, c_org: c.org, c_namespace: c.namespace, c_agent: c.agent, c_run_id: c.run_id }
 }
 
-const runsPartSchema = z.object({
+const candidateSchema = z.object({
   org: z.string(),
   namespace: z.string(),
   agent: z.string(),
@@ -123,20 +124,31 @@ const runsPartSchema = z.object({
   latest_duration: z.coerce.number().nullable(),
   latest_turns: z.coerce.number(),
   latest_cost: z.coerce.number(),
+  latest_kind: z.coerce.number(),
   passes: z.coerce.number(),
+  first_write_text: z.string(),
+  has_run: z.coerce.number(),
+  newest_user: z.string(),
+  newest_session: z.string(),
 })
+type Candidate = z.infer<typeof candidateSchema>
+
+const keyOf = (r: { org: string; namespace: string; agent: string; run_id: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
 
 /**
- * Up to `want` runs with a run row, after the cursor, in list order. Each round reads a window of
- * candidates in reverse sorting-key order (pre-filtered on the row's own values), then keeps those
- * whose latest version passes the filters; the next round starts after the last candidate.
+ * Up to `want` rows after the cursor, in list order. Each round reads a window of the index in
+ * reverse sorting-key order (pre-filtered on each row's own values), collapses unmerged versions to
+ * the latest, and looks up the checkpoint-only candidates of the window in the orphans table: a
+ * kind-1 row counts when it is its run's first write and no run row came later. The next round
+ * starts after the window's last row.
  */
-async function runsPart(filter: RunsFilter, cursor: Key | undefined, want: number, ix: RunIndexNames, signal?: AbortSignal) {
-  const ident = identityConditions(filter)
-  const inner = [...ident]
+/** `excluded`: runs whose first-write rows turned out to have a run row (found in loom.runs). */
+async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: number, excluded: Set<string>, ix: RunIndexNames, signal?: AbortSignal) {
+  const inner = identityConditions(filter)
   if (filter.from) inner.push("started_at >= {from:DateTime64(3, 'UTC')}")
   if (filter.to) inner.push("started_at <= {to:DateTime64(3, 'UTC')}")
-  if (filter.status !== undefined) inner.push('status = {status:String}')
+  if (filter.status === 'unknown') inner.push('kind = 1')
+  else if (filter.status !== undefined) inner.push('status = {status:String}')
   if (filter.q !== undefined) inner.push(Q_GOAL_OR_ID)
   const checks: string[] = []
   if (filter.status !== undefined) checks.push('tupleElement(latest, 4) = {status:String}')
@@ -144,7 +156,7 @@ async function runsPart(filter: RunsFilter, cursor: Key | undefined, want: numbe
     checks.push('(positionCaseInsensitiveUTF8(tupleElement(latest, 3), {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)')
   const passes = checks.length ? checks.join(' AND ') : '1'
 
-  const out: IndexListRow[] = []
+  const out: { row: IndexListRow; firstWrite: boolean }[] = []
   let after = cursor
   // Unmerged versions of a run take several rows of a window: ask for more than the page.
   let window = 2 * want + 16
@@ -158,41 +170,41 @@ async function runsPart(filter: RunsFilter, cursor: Key | undefined, want: numbe
       )
       Object.assign(params, cursorParams(after))
     }
-    const sql = `SELECT org, namespace, agent, run_id, toString(started_at) AS started_text,
-        argMax(tuple(user_id, session_id, goal, toString(status), attempt, toString(completed_at), duration_ms, turns, cost_usd), version) AS latest,
-        tupleElement(latest, 1) AS latest_user, tupleElement(latest, 2) AS latest_session, tupleElement(latest, 3) AS latest_goal,
-        tupleElement(latest, 4) AS latest_status, tupleElement(latest, 5) AS latest_attempt, tupleElement(latest, 6) AS latest_completed,
-        tupleElement(latest, 7) AS latest_duration, tupleElement(latest, 8) AS latest_turns, tupleElement(latest, 9) AS latest_cost,
-        ${passes} AS passes
-      FROM ${ix.runs}
-      WHERE (started_at, org, namespace, agent, run_id) IN (
-        SELECT started_at, org, namespace, agent, run_id FROM ${ix.runs}
+    const windowSql = `SELECT started_at, org, namespace, agent, run_id, kind FROM ${ix.runs}
         ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}
         ORDER BY ${ORDER_DESC}
-        LIMIT {window:UInt32})
-      GROUP BY started_at, org, namespace, agent, run_id
-      ORDER BY ${ORDER_DESC}`
-    const rows = await queryRows(sql, params, runsPartSchema, { signal })
+        LIMIT {window:UInt32}`
+    const sql = `SELECT org, namespace, agent, run_id, c.started_text AS started_text,
+        latest_user, latest_session, latest_goal, latest_status, latest_attempt, latest_completed, latest_duration,
+        latest_turns, latest_cost, latest_kind, passes, o.first_write_text AS first_write_text, o.has_run AS has_run,
+        o.newest_user AS newest_user, o.newest_session AS newest_session
+      FROM (
+        SELECT org, namespace, agent, run_id, toString(started_at) AS started_text,
+          argMax(tuple(user_id, session_id, goal, toString(status), attempt, toString(completed_at), duration_ms, turns, cost_usd, kind), version) AS latest,
+          tupleElement(latest, 1) AS latest_user, tupleElement(latest, 2) AS latest_session, tupleElement(latest, 3) AS latest_goal,
+          tupleElement(latest, 4) AS latest_status, tupleElement(latest, 5) AS latest_attempt, tupleElement(latest, 6) AS latest_completed,
+          tupleElement(latest, 7) AS latest_duration, tupleElement(latest, 8) AS latest_turns, tupleElement(latest, 9) AS latest_cost,
+          tupleElement(latest, 10) AS latest_kind, ${passes} AS passes
+        FROM ${ix.runs}
+        WHERE (started_at, org, namespace, agent, run_id) IN (SELECT started_at, org, namespace, agent, run_id FROM (${windowSql}))
+        GROUP BY started_at, org, namespace, agent, run_id
+      ) AS c
+      LEFT JOIN (
+        SELECT org, namespace, agent, run_id, toString(min(first_at)) AS first_write_text, max(has_run_row) AS has_run,
+          argMaxMerge(newest_identity) AS newest, tupleElement(newest, 1) AS newest_user, tupleElement(newest, 2) AS newest_session
+        FROM ${ix.orphans}
+        WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM (${windowSql}) WHERE kind = 1)
+        GROUP BY org, namespace, agent, run_id
+      ) AS o USING (org, namespace, agent, run_id)
+      ORDER BY started_text DESC, org DESC, namespace DESC, agent DESC, run_id DESC`
+    const rows = await queryRows(sql, params, candidateSchema, { signal })
     if (rows.length === 0) break
     for (const r of rows) {
-      if (r.passes !== 1) continue
-      out.push({
-        org: r.org,
-        namespace: r.namespace,
-        agent: r.agent,
-        run_id: r.run_id,
-        user_id: r.latest_user,
-        session_id: r.latest_session,
-        goal: r.latest_goal,
-        status: r.latest_status,
-        attempt: r.latest_attempt,
-        started_text: r.started_text,
-        completed_text: r.latest_completed,
-        duration_ms: r.latest_duration,
-        turns: r.latest_turns,
-        cost_usd: r.latest_cost,
-      })
-      if (out.length >= want) break
+      const row = toListRow(r)
+      if (row && r.passes === 1 && !(r.latest_kind === 1 && excluded.has(keyOf(row)))) {
+        out.push({ row, firstWrite: r.latest_kind === 1 })
+        if (out.length >= want) break
+      }
     }
     const last = rows[rows.length - 1]
     after = { started_text: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, run_id: last.run_id }
@@ -201,89 +213,45 @@ async function runsPart(filter: RunsFilter, cursor: Key | undefined, want: numbe
   return out
 }
 
-const orphanSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  run_id: z.string(),
-  started_text: z.string(),
-  newest_user: z.string(),
-  newest_session: z.string(),
-})
-
-/** Up to `want` checkpoint-only runs after the cursor, in list order, leaving out `excluded`. */
-async function orphansPart(
-  filter: RunsFilter,
-  cursor: Key | undefined,
-  want: number,
-  excluded: TupleParam[],
-  ix: RunIndexNames,
-  signal?: AbortSignal,
-): Promise<IndexListRow[]> {
-  const where = identityConditions(filter)
-  if (filter.q !== undefined) where.push('positionCaseInsensitiveUTF8(run_id, {q:String}) > 0')
-  const params: QueryParams = { ...baseParams(filter), want }
-  if (excluded.length) {
-    where.push('(org, namespace, agent, run_id) NOT IN {excluded:Array(Tuple(String, String, String, String))}')
-    params.excluded = excluded
+/** A candidate as a list row; null for a first-write row that no longer stands for a checkpoint-only run. */
+function toListRow(r: Candidate): IndexListRow | null {
+  if (r.latest_kind === 1) {
+    // Listed at its first write only, and only while the run has no run row.
+    if (r.has_run !== 0 || r.first_write_text !== r.started_text) return null
+    return {
+      org: r.org,
+      namespace: r.namespace,
+      agent: r.agent,
+      run_id: r.run_id,
+      user_id: r.newest_user,
+      session_id: r.newest_session,
+      goal: '',
+      status: 'unknown',
+      attempt: 0,
+      started_text: r.started_text,
+      completed_text: null,
+      duration_ms: null,
+      turns: 0,
+      cost_usd: 0,
+    }
   }
-  const having = ['max(has_run_row) = 0']
-  if (filter.from) having.push("first_write >= {from:DateTime64(3, 'UTC')}")
-  if (filter.to) having.push("first_write <= {to:DateTime64(3, 'UTC')}")
-  if (cursor) {
-    having.push(
-      "(first_write, org, namespace, agent, run_id) < ({c_started:DateTime64(3, 'UTC')}, {c_org:String}, {c_namespace:String}, {c_agent:String}, {c_run_id:String})",
-    )
-    Object.assign(params, cursorParams(cursor))
-  }
-  const rows = await queryRows(
-    `SELECT org, namespace, agent, run_id, min(first_at) AS first_write, toString(first_write) AS started_text,
-        argMaxMerge(newest_identity) AS newest, tupleElement(newest, 1) AS newest_user, tupleElement(newest, 2) AS newest_session
-      FROM ${ix.orphans}
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      GROUP BY org, namespace, agent, run_id
-      HAVING ${having.join(' AND ')}
-      ORDER BY first_write DESC, org DESC, namespace DESC, agent DESC, run_id DESC
-      LIMIT {want:UInt32}`,
-    params,
-    orphanSchema,
-    { signal },
-  )
-  return rows.map((r) => ({
+  return {
     org: r.org,
     namespace: r.namespace,
     agent: r.agent,
     run_id: r.run_id,
-    user_id: r.newest_user,
-    session_id: r.newest_session,
-    goal: '',
-    status: 'unknown',
-    attempt: 0,
+    user_id: r.latest_user,
+    session_id: r.latest_session,
+    goal: r.latest_goal,
+    status: r.latest_status,
+    attempt: r.latest_attempt,
     started_text: r.started_text,
-    completed_text: null,
-    duration_ms: null,
-    turns: 0,
-    cost_usd: 0,
-  }))
+    completed_text: r.latest_completed,
+    duration_ms: r.latest_duration,
+    turns: r.latest_turns,
+    cost_usd: r.latest_cost,
+  }
 }
-
-/** ClickHouse compares String bytewise: compare the UTF-8 bytes, not UTF-16 code units. */
-function bytes(a: string, b: string) {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))
-}
-
-/** Descending list order. */
-export function compareListOrder(a: Key, b: Key): number {
-  return (
-    bytes(b.started_text, a.started_text) ||
-    bytes(b.org, a.org) ||
-    bytes(b.namespace, a.namespace) ||
-    bytes(b.agent, a.agent) ||
-    bytes(b.run_id, a.run_id)
-  )
-}
-
-const keyOf = (r: { org: string; namespace: string; agent: string; run_id: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
 
 /** Up to `want` rows of the runs list after the cursor (the caller asks for limit + 1). */
 export async function listRowsFromIndex(
@@ -296,18 +264,14 @@ export async function listRowsFromIndex(
   const after: Key | undefined = cursor
     ? { started_text: cursor.startedAt, org: cursor.org, namespace: cursor.namespace, agent: cursor.agent, run_id: cursor.runId }
     : undefined
-  const withRuns = filter.status !== 'unknown'
-  const withOrphans = filter.status === undefined || filter.status === 'unknown'
-  const runs = withRuns ? await runsPart(filter, after, want, ix, signal) : []
-  if (!withOrphans) return runs
-  const excluded = new Map<string, TupleParam>()
+  const excluded = new Set<string>()
   for (let attempt = 0; ; attempt++) {
-    const orphans = await orphansPart(filter, after, want, [...excluded.values()], ix, signal)
-    const page = [...runs, ...orphans].sort(compareListOrder).slice(0, want)
-    const shown = page.filter((r) => orphans.includes(r))
+    const found = await scanIndex(filter, after, want, excluded, ix, signal)
+    const page = found.map((f) => f.row)
+    const shown = found.filter((f) => f.firstWrite).map((f) => f.row)
     if (shown.length === 0 || attempt >= 4) return page
     // A run row written at the same moment as the run's first checkpoint can leave a stale
-    // orphan behind: confirm against loom.runs (a key lookup for the few shown here).
+    // checkpoint-only entry behind: confirm the few shown here against loom.runs (key lookups).
     const stale = await queryRows(
       `SELECT org, namespace, agent, run_id FROM ${tableNames().runs}
        WHERE (org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}
@@ -317,7 +281,7 @@ export async function listRowsFromIndex(
       { signal },
     )
     if (stale.length === 0) return page
-    for (const s of stale) excluded.set(keyOf(s), new TupleParam([s.org, s.namespace, s.agent, s.run_id]))
+    for (const s of stale) excluded.add(keyOf(s))
   }
 }
 

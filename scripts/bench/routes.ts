@@ -47,7 +47,11 @@ export function runRoutes(name: string, s: Sample, checkpointOnly = false): Rout
   return all.filter(([r]) => !keep || keep.has(r)).map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
 }
 
-export function listRoutes(filters: { org: string; status: string; q: string }, cursors: { deep: string | null; mid: string | null }): RouteSpec[] {
+export function listRoutes(
+  filters: { org: string; status: string; q: string },
+  cursors: { deep: string | null; mid: string | null },
+  pollSince: string,
+): RouteSpec[] {
   const out: RouteSpec[] = [{ route: 'runs page 1', kind: 'list', sample: null, path: '/api/runs?limit=50' }]
   if (cursors.deep) out.push({ route: 'runs deep page (cursor, page 21)', kind: 'list', sample: null, path: `/api/runs?limit=50&cursor=${cursors.deep}` })
   if (cursors.mid) out.push({ route: 'runs mid-history (cursor)', kind: 'list', sample: null, path: `/api/runs?limit=50&cursor=${cursors.mid}` })
@@ -56,6 +60,10 @@ export function listRoutes(filters: { org: string; status: string; q: string }, 
     { route: `runs status=${filters.status}`, kind: 'list', sample: null, path: `/api/runs?limit=50&status=${enc(filters.status)}` },
     { route: 'runs status=unknown', kind: 'list', sample: null, path: '/api/runs?limit=50&status=unknown' },
     { route: `runs q=${filters.q}`, kind: 'list', sample: null, path: `/api/runs?limit=50&q=${enc(filters.q)}` },
+    // What the runs page asks for next to the list: its charts and its live-refresh poll.
+    { route: 'runs analytics', kind: 'list', sample: null, path: '/api/runs/analytics' },
+    { route: `runs analytics org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs/analytics?org=${enc(filters.org)}` },
+    { route: 'runs changes (poll)', kind: 'list', sample: null, path: `/api/runs/changes?since=${enc(pollSince)}` },
   )
   return out
 }
@@ -81,6 +89,14 @@ export async function inProcessFetcher(): Promise<Fetcher> {
   const { NextRequest } = await import('next/server')
   const R = '../../app/api/runs'
   const health = (await import('../../app/api/health/route')).GET as Handler
+  const extra: Record<string, Handler> = {}
+  for (const name of ['analytics', 'changes']) {
+    try {
+      extra[name] = (await import(`${'../../app/api/runs'}/${name}/route`)).GET as Handler
+    } catch {
+      /* not in this version of the app */
+    }
+  }
   const mods = {
     list: (await import(`${R}/route`)).GET as Handler,
     run: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/route`)).GET as Handler,
@@ -97,6 +113,7 @@ export async function inProcessFetcher(): Promise<Fetcher> {
     let handler: Handler
     let params: Record<string, string> = {}
     if (url.pathname === '/api/health') handler = health
+    else if (seg.length === 1 && extra[seg[0]]) handler = extra[seg[0]]
     else if (seg.length === 0) handler = mods.list
     else {
       const [org, namespace, agent, runId, tail, blockKey] = seg

@@ -1,0 +1,210 @@
+'use client'
+
+import type { ReactNode } from 'react'
+import {
+  Bar,
+  BarChart,
+  BarStack,
+  CartesianGrid,
+  Rectangle,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type BarShapeProps,
+  type TooltipContentProps,
+} from 'recharts'
+import { count } from '@/lib/format'
+import type { RunsAnalytics } from '@/lib/queries/analytics'
+import { bucketTick, bucketTitle, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
+
+const CHART_HEIGHT = 132
+const AXIS = { stroke: 'var(--border)', tick: { fill: 'var(--muted)', fontSize: 11 }, tickLine: false } as const
+const MARGIN = { top: 6, right: 6, bottom: 0, left: -14 }
+
+function TooltipBox({ title, rows }: { title: string; rows: { label: string; value: string; color?: string }[] }) {
+  return (
+    <div className="sum-tooltip">
+      <div className="sum-tooltip-title">{title}</div>
+      {rows.map((r) => (
+        <div key={r.label} className="sum-tooltip-row">
+          {r.color ? <span className="sum-dot" style={{ background: r.color }} aria-hidden /> : null}
+          <span>{r.label}</span>
+          <span className="sum-tooltip-value">{r.value}</span>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/** A titled card holding one chart; the figure names what the chart shows for screen readers. */
+export function ChartCard({ title, legend, label, children, className }: {
+  title: string
+  legend?: ReactNode
+  label: string
+  children: ReactNode
+  className?: string
+}) {
+  return (
+    <figure className={`sum-card ${className ?? ''}`} aria-label={label}>
+      <figcaption className="sum-card-head">
+        <h3>{title}</h3>
+        {legend}
+      </figcaption>
+      {children}
+    </figure>
+  )
+}
+
+export function StatusChart({ data }: { data: RunsAnalytics }) {
+  const { unit } = data.statusOverTime
+  const statuses = presentStatuses(data.totals.byStatus)
+  const rows = statusRows(data)
+  const tooltip = ({ active, payload }: TooltipContentProps) => {
+    const row = active ? (payload?.[0]?.payload as (typeof rows)[number] | undefined) : undefined
+    if (!row) return null
+    return (
+      <TooltipBox
+        title={bucketTitle(row.start, unit)}
+        rows={[
+          ...statuses
+            .filter((s) => Number(row[s] ?? 0) > 0)
+            .reverse()
+            .map((s) => ({ label: s, value: count(Number(row[s])), color: statusColor(s) })),
+          { label: 'total', value: count(row.total) },
+        ]}
+      />
+    )
+  }
+  return (
+    <ChartCard
+      className="sum-card-wide"
+      title={`Runs per ${unit}`}
+      label={`Runs per ${unit} of their start time, stacked by run state`}
+      legend={
+        <ul className="sum-legend" aria-label="Run counts by state">
+          {statuses.map((s) => (
+            <li key={s}>
+              <span className="sum-dot" style={{ background: statusColor(s) }} aria-hidden />
+              {s} <strong>{count(data.totals.byStatus[s])}</strong>
+            </li>
+          ))}
+        </ul>
+      }
+    >
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <BarChart data={rows} margin={MARGIN} barCategoryGap={rows.length > 40 ? 1 : '18%'}>
+          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis dataKey="start" {...AXIS} tickFormatter={(v: string) => bucketTick(v, unit)} minTickGap={18} />
+          <YAxis {...AXIS} allowDecimals={false} width={42} />
+          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
+          <BarStack radius={[3, 3, 0, 0]}>
+            {statuses.map((s) => (
+              <Bar key={s} dataKey={s} name={s} fill={statusColor(s)} isAnimationActive={false} />
+            ))}
+          </BarStack>
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  )
+}
+
+const dayTick = (day: string) => bucketTick(`${day}T00:00:00Z`, 'day')
+
+export function ResumesChart({ data }: { data: RunsAnalytics }) {
+  const { days, resumedRuns, extraAttempts } = data.resumes
+  const tooltip = ({ active, payload }: TooltipContentProps) => {
+    const d = active ? (payload?.[0]?.payload as (typeof days)[number] | undefined) : undefined
+    if (!d) return null
+    return (
+      <TooltipBox
+        title={bucketTitle(`${d.day}T00:00:00Z`, 'day')}
+        rows={[
+          { label: 'runs resumed', value: count(d.resumedRuns), color: 'var(--warn)' },
+          { label: 'extra attempts', value: count(d.extraAttempts), color: 'var(--accent)' },
+        ]}
+      />
+    )
+  }
+  return (
+    <ChartCard
+      title="Resumes per day"
+      label="Runs resumed per day of their latest begin, and their extra attempts"
+      legend={
+        <ul className="sum-legend">
+          <li>
+            <span className="sum-dot" style={{ background: 'var(--warn)' }} aria-hidden />
+            resumed <strong>{count(resumedRuns)}</strong>
+          </li>
+          <li>
+            <span className="sum-dot" style={{ background: 'var(--accent)' }} aria-hidden />
+            extra attempts <strong>{count(extraAttempts)}</strong>
+          </li>
+        </ul>
+      }
+    >
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <BarChart data={days} margin={MARGIN} barGap={1} barCategoryGap="22%">
+          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis dataKey="day" {...AXIS} tickFormatter={dayTick} minTickGap={18} />
+          <YAxis {...AXIS} allowDecimals={false} width={42} />
+          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
+          <Bar dataKey="resumedRuns" fill="var(--warn)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
+          <Bar dataKey="extraAttempts" fill="var(--accent)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  )
+}
+
+/** The last tenth (at or near char_limit) stands out. */
+const sizeBar = (props: BarShapeProps) => (
+  <Rectangle {...props} fill={(props.payload as { fromPct: number }).fromPct >= 90 ? 'var(--warn)' : 'var(--accent)'} />
+)
+
+export function SizesChart({ data }: { data: RunsAnalytics }) {
+  const s = data.checkpointSizes
+  const tooltip = ({ active, payload }: TooltipContentProps) => {
+    const b = active ? (payload?.[0]?.payload as (typeof s.buckets)[number] | undefined) : undefined
+    if (!b) return null
+    return <TooltipBox title={`${sizeLabel(b.fromPct, b.toPct)} of char_limit`} rows={[{ label: 'runs', value: count(b.runs) }]} />
+  }
+  return (
+    <ChartCard
+      title="Checkpoint size vs char_limit"
+      label="Runs by the size of their latest checkpoint, in tenths of its char_limit"
+      legend={
+        <ul className="sum-legend">
+          <li>
+            <strong>{count(s.runs)}</strong> checkpoints
+          </li>
+          {s.nearLimit > 0 ? (
+            <li className="sum-warn">
+              <strong>{count(s.nearLimit)}</strong> ≥ 90%
+            </li>
+          ) : null}
+          {s.overLimit > 0 ? (
+            <li className="sum-bad">
+              <strong>{count(s.overLimit)}</strong> over
+            </li>
+          ) : null}
+          {s.cleared > 0 ? (
+            <li>
+              <strong>{count(s.cleared)}</strong> cleared
+            </li>
+          ) : null}
+        </ul>
+      }
+    >
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <BarChart data={s.buckets} margin={MARGIN} barCategoryGap="12%">
+          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis dataKey="fromPct" {...AXIS} tickFormatter={(v: number) => `${v}%`} interval={1} />
+          <YAxis {...AXIS} allowDecimals={false} width={42} />
+          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
+          <Bar dataKey="runs" radius={[3, 3, 0, 0]} isAnimationActive={false} shape={sizeBar} />
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  )
+}

@@ -1,0 +1,66 @@
+'use client'
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { count } from '@/lib/format'
+import { runsAnalyticsQueryOptions, type RunsFilterParams } from '../data/run-queries'
+import { ErrorBanner } from '../ui/error-banner'
+import { ResumesChart, SizesChart, StatusChart } from './runs-charts'
+import { TopRuns } from './top-runs'
+import { useSummaryOpen } from './use-summary-open'
+
+const BODY_ID = 'runs-summary-body'
+
+/** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
+export function RunsSummary({ filters }: { filters: RunsFilterParams }) {
+  const [open, setOpen] = useSummaryOpen()
+  const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open, placeholderData: keepPreviousData })
+  const a = query.data
+  const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
+  return (
+    <section className="panel runs-summary" aria-labelledby="runs-summary-title">
+      <div className="sum-head">
+        <h2 id="runs-summary-title">
+          <button type="button" className="sum-toggle" aria-expanded={open} aria-controls={BODY_ID} onClick={() => setOpen(!open)}>
+            <span className="sum-chevron" aria-hidden />
+            Summary
+          </button>
+        </h2>
+        {a && open ? (
+          <span className="small muted" data-testid="summary-stats">
+            {plural(a.totals.runs, 'run')} · {plural(a.resumes.resumedRuns, 'resumed run')} ·{' '}
+            {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥ 90% of char_limit
+          </span>
+        ) : null}
+        <span className="spacer" />
+        {open && query.isFetching && a ? <span className="small muted">updating…</span> : null}
+      </div>
+      {open ? (
+        <div id={BODY_ID}>
+          {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!a} /> : null}
+          {!a ? (
+            query.isError ? null : (
+              <div className="sum-grid" aria-busy="true" aria-label="Loading summary">
+                {Array.from({ length: 5 }, (_, i) => (
+                  <div key={i} className={`sum-card${i === 0 || i > 2 ? ' sum-card-wide' : ''}`}>
+                    <div className="skeleton" style={{ width: '40%' }} />
+                    <div className="skeleton sum-skeleton-chart" />
+                  </div>
+                ))}
+              </div>
+            )
+          ) : a.totals.runs === 0 ? (
+            <p className="muted small sum-empty">No runs match these filters, so there is nothing to chart.</p>
+          ) : (
+            <div className={`sum-grid${query.isPlaceholderData ? ' is-stale' : ''}`}>
+              <StatusChart data={a} />
+              <ResumesChart data={a} />
+              <SizesChart data={a} />
+              <TopRuns title="Slowest runs" runs={a.slowest} metric="duration" empty="No finished run with a duration." />
+              <TopRuns title="Costliest runs" runs={a.costliest} metric="cost" empty="No run with a recorded cost." />
+            </div>
+          )}
+        </div>
+      ) : null}
+    </section>
+  )
+}
