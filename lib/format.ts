@@ -5,6 +5,8 @@ const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
 export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '—'
   const diff = (Date.parse(iso) - now) / 1000
+  // The page clock ticks every 30 s, so a fresh write may look slightly in the future.
+  if (diff > 0 && diff < 60) return 'just now'
   const abs = Math.abs(diff)
   if (abs < 45) return rtf.format(Math.round(diff), 'second')
   if (abs < 45 * 60) return rtf.format(Math.round(diff / 60), 'minute')
