@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { clearBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { Modal } from './modal'
+import { RefusalBanner } from './refusal-banner'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 
 /** Clear: a tombstone so the next resume() returns None; the operator types the run_id to confirm. */
@@ -20,16 +21,7 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
         This writes a tombstone (version {`${BigInt(block.version) + 1n}`}): the next <code>resume()</code> of this run returns{' '}
         <strong>None</strong> and the agent starts from scratch. Earlier versions stay restorable.
       </p>
-      {refusal ? (
-        <div className={`banner ${refusal.kind === 'error' ? 'banner-error' : 'banner-warn'}`} role="alert">
-          {refusal.message}
-          {refusal.kind === 'run_active' ? (
-            <label className="row small">
-              <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> write anyway
-            </label>
-          ) : null}
-        </div>
-      ) : null}
+      <RefusalBanner refusal={refusal} force={force} onForce={setForce} />
       <label className="field">
         Type the run_id to confirm: <code>{target.run.runId}</code>
         <input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />

@@ -5,6 +5,7 @@ import { restoreBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { ContentDiff } from './content-diff'
 import { Modal } from './modal'
+import { RefusalBanner } from './refusal-banner'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 
 /** Restore: an earlier version's content back as a new version, checked against the current one. */
@@ -19,16 +20,7 @@ export function RestoreDialog({ target, current, from, onClose }: { target: Bloc
         Writes the content of v{from.version} as version {`${BigInt(current.version) + 1n}`}; the next <code>resume()</code> returns it.
       </p>
       <ContentDiff before={current.isDeleted ? '' : current.content} after={from.content} label={`Diff from v${current.version} to restored v${from.version}`} />
-      {refusal ? (
-        <div className={`banner ${refusal.kind === 'error' ? 'banner-error' : 'banner-warn'}`} role="alert">
-          {refusal.message}
-          {refusal.kind === 'run_active' ? (
-            <label className="row small">
-              <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> write anyway
-            </label>
-          ) : null}
-        </div>
-      ) : null}
+      <RefusalBanner refusal={refusal} force={force} onForce={setForce} />
       <label className="field">
         Reason (recorded in the audit log)
         <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} />

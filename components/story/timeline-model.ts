@@ -1,20 +1,10 @@
 import { duration } from '@/lib/format'
-import type { TimelineEvent, TimelineKind } from '@/lib/queries/timeline'
+import { TIMELINE_KINDS, type TimelineKind } from '@/lib/api/timeline-kinds'
+import type { TimelineEvent } from '@/lib/queries/timeline'
 import type { ResumePoint } from '@/lib/resume'
 
 /** Lane order, top to bottom: the order a run usually does things in. */
-export const KIND_ORDER = [
-  'run.begin',
-  'checkpoint',
-  'checkpoint.cleared',
-  'block',
-  'operator',
-  'turn',
-  'memory.write',
-  'search',
-  'blob',
-  'run.complete',
-] as const satisfies readonly TimelineKind[]
+export const KIND_ORDER = TIMELINE_KINDS
 
 export const KIND_LABEL: Record<TimelineKind, string> = {
   'run.begin': 'run.begin',

@@ -7,21 +7,10 @@ import { tableNames } from '../loom/tables'
 import { detectResumePoints, type ResumePoint } from '../resume'
 import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
+import { TIMELINE_KINDS, type TimelineKind } from '../api/timeline-kinds'
 import { RUN_SCOPE } from './working-memory'
 
-export const TIMELINE_KINDS = [
-  'run.begin',
-  'checkpoint',
-  'checkpoint.cleared',
-  'block',
-  'operator',
-  'turn',
-  'memory.write',
-  'search',
-  'blob',
-  'run.complete',
-] as const
-export type TimelineKind = (typeof TIMELINE_KINDS)[number]
+export { TIMELINE_KINDS, type TimelineKind }
 
 export type TimelineEvent = {
   id: string
