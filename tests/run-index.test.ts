@@ -169,6 +169,21 @@ describe('run index', () => {
     }
   })
 
+  test('runIndexRunsSql (for aggregations) holds the same runs as the list', async () => {
+    const { runIndexRunsSql, runIndexParams } = await import('../lib/queries/run-index')
+    const { queryRows } = await import('../lib/clickhouse/query')
+    const { z } = await import('zod')
+    for (const filter of [{}, { org: 'edge' }, { status: 'unknown' }, { status: 'failed', q: 'invoice' }, { from: new Date('2026-11-19T00:00:00Z') }] as Filter[]) {
+      const rows = await queryRows(
+        `SELECT org, namespace, agent, run_id FROM (${runIndexRunsSql(filter)})`,
+        runIndexParams(filter),
+        z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }),
+      )
+      const listed = keys(await allPages(filter, 200, 'union'))
+      assert.deepEqual(rows.map((r) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])).sort(), [...listed].sort(), JSON.stringify(filter))
+    }
+  })
+
   test('edge cases come out as the contract says', async () => {
     const page = await lib.listRuns({ org: 'edge' }, undefined, 200, undefined, 'index')
     const byId = new Map(page.runs.map((r) => [`${r.agent}/${r.runId}`, r]))

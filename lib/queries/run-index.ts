@@ -303,3 +303,36 @@ export async function checkpointRowsFromIndex<S extends z.ZodType>(
     { signal },
   )
 }
+
+/**
+ * One row per run of the runs list (org, namespace, agent, run_id, status, started_at), from the
+ * run index, for aggregations over the list's filters (charts, counts): the same runs as the
+ * union query, without grouping working memory. Bind `baseParams(filter)`-style parameters:
+ * org, namespace, agent, status, q, from, to (only those the filter sets). Needs runIndexReady().
+ */
+export function runIndexRunsSql(filter: RunsFilter): string {
+  const ix = indexNames()
+  const ident = identityConditions(filter)
+  const where = [...ident]
+  if (filter.from) where.push("started_at >= {from:DateTime64(3, 'UTC')}")
+  if (filter.to) where.push("started_at <= {to:DateTime64(3, 'UTC')}")
+  const outer: string[] = []
+  if (filter.status !== undefined) outer.push('status = {status:String}')
+  if (filter.q !== undefined) outer.push('(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)')
+  // Checkpoint-only runs: first write, no run row marked later, none in loom.runs (a race).
+  const orphans = `SELECT org, namespace, agent, run_id, min(first_at) FROM ${ix.orphans} ${ident.length ? `WHERE ${ident.join(' AND ')}` : ''}
+      GROUP BY org, namespace, agent, run_id HAVING max(has_run_row) = 0`
+  // FINAL (latest version of each row): an ordered merge, far cheaper than a hash GROUP BY here.
+  // Filters on status and goal stay outside it, so they judge the latest version only.
+  return `SELECT org, namespace, agent, run_id, status, started_at FROM (
+    SELECT org, namespace, agent, run_id, toString(status) AS status, goal, started_at, kind
+    FROM ${ix.runs} FINAL ${where.length ? `WHERE ${where.join(' AND ')}` : ''})
+  WHERE (kind = 0 OR ((org, namespace, agent, run_id, started_at) IN (${orphans})
+      AND (org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${tableNames().runs}
+        WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM (${orphans})))))${outer.length ? ` AND ${outer.join(' AND ')}` : ''}`
+}
+
+/** Parameters for runIndexRunsSql (and the list's queries) from a filter. */
+export function runIndexParams(filter: RunsFilter): QueryParams {
+  return baseParams(filter)
+}
