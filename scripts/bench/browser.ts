@@ -5,19 +5,9 @@
  * and frame times while scrolling (requestAnimationFrame deltas).
  */
 import { chromium, type Browser, type Page } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium'
 import { quantile } from './routes'
 
-/** The same flags as playwright.config.ts: no GPU, no sandbox, no background networking. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 type Probe = { marks: Record<string, number>; longTasks: { start: number; duration: number }[] }
 type ScrollOutcome = { frames: number[]; longTasks: { start: number; duration: number }[]; scrolled: number; scrollHeight: number }
@@ -185,7 +175,7 @@ export type BrowserResult = {
 
 /** Times the runs page and the page of the biggest run (its timeline when the app has that tab). */
 export async function browserBench(base: string, bigRunPath: string, bigRunEvents: number | null, loads: number): Promise<BrowserResult> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   try {
     const runsPage = await timePage(
       browser,
