@@ -30,6 +30,14 @@ const isoDate = (field: string) =>
 const optionalText = (field: string, max = 256) =>
   z.string().max(max, `${field} is longer than ${max} characters`).optional()
 
+/** A query-string integer within bounds; the messages name the field. */
+const wholeNumberParam = (field: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${field} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`))
+
 export const runsQuerySchema = z
   .object({
     org: optionalText('org'),
@@ -39,12 +47,7 @@ export const runsQuerySchema = z
     q: optionalText('q', 200),
     from: isoDate('from').optional(),
     to: isoDate('to').optional(),
-    limit: z
-      .string()
-      .regex(/^\d+$/, 'limit must be a whole number from 1 to 200')
-      .transform(Number)
-      .pipe(z.number().int().min(1, 'limit must be at least 1').max(200, 'limit must be at most 200'))
-      .optional(),
+    limit: wholeNumberParam('limit', 1, 200).optional(),
     cursor: z
       .string()
       .transform((v, ctx) => {
@@ -109,12 +112,7 @@ export const restoreBodySchema = z.strictObject(
 )
 
 export const timelineQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'limit must be a whole number from 1 to 50000')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'limit must be at least 1').max(50_000, 'limit must be at most 50000'))
-    .optional(),
+  limit: wholeNumberParam('limit', 1, 50_000).optional(),
 })
 
 /** The runs list's filters without paging: `GET /api/runs/analytics` and `GET /api/runs/changes`. */
