@@ -1,4 +1,6 @@
+import fs from 'node:fs'
 import { z } from 'zod'
+import { parseSchemaMap, type SchemaMap } from './loom/schema-map'
 
 const identifier = z
   .string()
@@ -20,6 +22,8 @@ const envSchema = z.object({
   LOOM_RUNS_READ_ONLY: flag.default('0'),
   LOOM_RUNS_USERS: z.string().optional(),
   LOOM_RUNS_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOOM_RUNS_SCHEMA_MAP: z.string().optional(),
+  LOOM_RUNS_SCHEMA_MAP_FILE: z.string().optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 })
@@ -30,6 +34,10 @@ export type AppConfig = {
   dataDir: string
   demo: boolean
   databases: { loom: string; telemetry: string; runs: string }
+  /** Renamed Loom tables and columns (empty: the contract's names). */
+  schemaMap: SchemaMap
+  /** Where the mapping came from: the variable's name or the file's path. */
+  schemaMapSource?: string
   readOnly: boolean
   users: ConfiguredUser[]
   sessionSecret?: string
@@ -65,6 +73,24 @@ function parseUsers(text: string | undefined): ConfiguredUser[] {
   return users
 }
 
+/** LOOM_RUNS_SCHEMA_MAP (JSON) or LOOM_RUNS_SCHEMA_MAP_FILE (a JSON file): see lib/loom/schema-map.ts. */
+function readSchemaMap(inline: string | undefined, file: string | undefined): { schemaMap: SchemaMap; schemaMapSource?: string } {
+  if (inline && file) throw new ConfigError(['LOOM_RUNS_SCHEMA_MAP_FILE: set either LOOM_RUNS_SCHEMA_MAP or LOOM_RUNS_SCHEMA_MAP_FILE, not both'])
+  if (!inline && !file) return { schemaMap: {} }
+  const variable = inline ? 'LOOM_RUNS_SCHEMA_MAP' : 'LOOM_RUNS_SCHEMA_MAP_FILE'
+  let text = inline ?? ''
+  if (file) {
+    try {
+      text = fs.readFileSync(file, 'utf8')
+    } catch (err) {
+      throw new ConfigError([`LOOM_RUNS_SCHEMA_MAP_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`])
+    }
+  }
+  const { map, problems } = parseSchemaMap(text)
+  if (!map) throw new ConfigError(problems.map((p) => `${variable}: ${p}`))
+  return { schemaMap: map, schemaMapSource: file ?? variable }
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
@@ -98,6 +124,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     // Demo data only ever goes into the embedded engine; remote Loom data is never touched.
     demo: mode === 'embedded' && (e.LOOM_RUNS_DEMO ?? '1') === '1',
     databases: { loom: e.LOOM_DATABASE, telemetry: e.LOOM_TELEMETRY_DATABASE, runs: e.LOOM_RUNS_DATABASE },
+    ...readSchemaMap(e.LOOM_RUNS_SCHEMA_MAP, e.LOOM_RUNS_SCHEMA_MAP_FILE),
     readOnly: e.LOOM_RUNS_READ_ONLY === '1',
     users: parseUsers(e.LOOM_RUNS_USERS),
     sessionSecret: e.LOOM_RUNS_SESSION_SECRET,

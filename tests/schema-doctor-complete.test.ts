@@ -126,3 +126,16 @@ describe('schema doctor on the schema the DDL creates', () => {
     assert.equal(res.body.history.rows, 4)
   })
 })
+
+describe('the schema mapping knows the contract', () => {
+  test("its list of each Loom table's columns is the contract's", async () => {
+    const { LOOM_COLUMNS, LOOM_TABLE_KEYS } = await import('../lib/loom/schema-map')
+    const { schemaContract, tableSpecs } = await import('../lib/schema/contract')
+    const specs = tableSpecs(schemaContract())
+    for (const [name, key] of Object.entries(LOOM_TABLE_KEYS)) {
+      const spec = specs.find((s) => s.key === key)
+      assert.ok(spec, `contract has ${key}`)
+      assert.deepEqual([...LOOM_COLUMNS[name as keyof typeof LOOM_COLUMNS]], spec.columns.map((c) => c.name), name)
+    }
+  })
+})

@@ -5,7 +5,7 @@ import type { SchemaReport, TableGroup, TableReport } from '@/lib/schema/types'
 import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
 import { schemaReportQueryOptions } from './schema-queries'
-import { HistoryCard, RunIndexCard, WorkingMemoryCard } from './state-cards'
+import { HistoryCard, MappingCard, RunIndexCard, WorkingMemoryCard } from './state-cards'
 import { SummaryBanner } from './summary-banner'
 import { TableCard } from './table-card'
 
@@ -116,6 +116,7 @@ export function SchemaView() {
             <WorkingMemoryCard wm={report.workingMemory} />
             <HistoryCard h={report.history} />
             <RunIndexCard ix={report.runIndex} />
+            <MappingCard mapping={report.mapping} />
           </div>
           {GROUPS.map((g) => {
             const tables = report.tables.filter((t) => t.group === g.group)

@@ -1,5 +1,5 @@
 import { absoluteTime, count } from '@/lib/format'
-import type { HistoryState, RunIndexState, WorkingMemoryState } from '@/lib/schema/types'
+import type { HistoryState, RunIndexState, SchemaReport, WorkingMemoryState } from '@/lib/schema/types'
 import { TimeAgo } from '../ui/time-ago'
 import { SchemaBadge } from './schema-badge'
 
@@ -109,6 +109,42 @@ export function RunIndexCard({ ix }: { ix: RunIndexState }) {
         </div>
       </dl>
       <p className="small muted sd-explain">{ix.summary}</p>
+    </section>
+  )
+}
+
+export function MappingCard({ mapping }: { mapping: SchemaReport['mapping'] }) {
+  const active = mapping.tables.length > 0
+  return (
+    <section className="panel sd-state" aria-labelledby="sd-mapping-title" data-testid="schema-mapping">
+      <header className="sd-card-head">
+        <h2 id="sd-mapping-title">Schema mapping</h2>
+        <span className="spacer" />
+        <SchemaBadge label={active ? `${mapping.tables.length} table${mapping.tables.length === 1 ? '' : 's'} mapped` : 'Contract names'} tone={active ? 'info' : 'ok'} />
+      </header>
+      {active ? (
+        <>
+          <ul className="sd-collist">
+            {mapping.tables.map((t) => (
+              <li key={t.contractTable}>
+                <code>{t.contractTable}</code> → <code>{t.table}</code>
+                {t.columns.length ? (
+                  <span className="small muted"> · {t.columns.map((c) => `${c.contract} → ${c.physical}`).join(', ')}</span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          <p className="small muted sd-explain">
+            From <code>{mapping.source}</code>. Every read and write uses these names; the rest of the console shows the contract&apos;s.
+          </p>
+        </>
+      ) : (
+        <p className="small muted sd-explain">
+          Tables and columns are read under the contract&apos;s names. If your Loom renamed any, describe them in{' '}
+          <code>LOOM_RUNS_SCHEMA_MAP</code> (JSON) or <code>LOOM_RUNS_SCHEMA_MAP_FILE</code>, e.g.{' '}
+          <code>{'{"working_memory":{"table":"agent_memory","columns":{"content":"body"}}}'}</code>.
+        </p>
+      )}
     </section>
   )
 }

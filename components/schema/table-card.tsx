@@ -66,8 +66,40 @@ function IssueList({ issues }: { issues: Issue[] }) {
   )
 }
 
+/** Contract names of the Loom tables, by report key (for the mapping hint). */
+const CONTRACT_TABLES: Record<string, string> = {
+  workingMemory: 'working_memory',
+  runs: 'runs',
+  conversations: 'conversations',
+  turns: 'conversation_turns',
+  memory: 'memory',
+  contextBlobs: 'context_blobs',
+  searchTrace: 'search_trace_log',
+}
+
+function MappingNote({ t }: { t: TableReport }) {
+  if (!t.mapping) return null
+  return (
+    <p className="small sd-mapping" data-testid="table-mapping">
+      <span className="tag">mapped</span> the contract&apos;s <code>{t.mapping.contractTable}</code>
+      {t.mapping.columns.length ? (
+        <>
+          ; columns{' '}
+          {t.mapping.columns.map((c, i) => (
+            <span key={c.contract}>
+              {i ? ', ' : ''}
+              <code>{c.contract}</code> → <code>{c.physical}</code>
+            </span>
+          ))}
+        </>
+      ) : null}
+    </p>
+  )
+}
+
 function Columns({ t }: { t: TableReport }) {
   const c = t.columns
+  const contractTable = CONTRACT_TABLES[t.key]
   if (!c) return null
   const clean = c.missing.length === 0 && c.typeDiffers.length === 0
   return (
@@ -88,6 +120,13 @@ function Columns({ t }: { t: TableReport }) {
                 <span className="small">
                   {' '}
                   · maybe renamed to <code>{m.renamedTo}</code>
+                  {contractTable ? (
+                    <>
+                      {' '}
+                      — if so, map it: <code>{JSON.stringify({ [contractTable]: { columns: { [m.name]: m.renamedTo } } })}</code> in
+                      LOOM_RUNS_SCHEMA_MAP
+                    </>
+                  ) : null}
                 </span>
               ) : null}
             </li>
@@ -134,6 +173,7 @@ export function TableCard({ t }: { t: TableReport }) {
         ) : null}
       </header>
       <p className="small muted sd-purpose">{t.purpose}</p>
+      <MappingNote t={t} />
       {!t.present ? (
         <p className="sd-missing">
           <strong>{badge.label === 'Missing' ? 'Missing.' : 'Not there.'}</strong> {t.disables}.

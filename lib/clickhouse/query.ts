@@ -3,6 +3,7 @@ import { ClickHouseError } from '@clickhouse/client'
 import type { z } from 'zod'
 import { AppError } from '../errors'
 import { getClient } from './client'
+import { physicalRows } from '../loom/tables'
 
 export type QueryParams = Record<string, unknown>
 
@@ -176,7 +177,8 @@ export async function command(query: string, params: QueryParams = {}): Promise<
 export async function insertRows(table: string, values: Record<string, unknown>[]): Promise<void> {
   if (values.length === 0) return
   try {
-    await getClient().insert({ table, values, format: 'JSONEachRow' })
+    // Rows use the contract's column names; a mapped Loom table gets its physical ones.
+    await getClient().insert({ table, values: physicalRows(table, values), format: 'JSONEachRow' })
   } catch (err) {
     throw classifyClickHouseError(err)
   }

@@ -3,7 +3,7 @@ import { insertRows, queryRows } from '../clickhouse/query'
 import { toChTime } from '../clickhouse/time'
 import { identityParams, systemClock, type Clock, type Identity } from './identity'
 import { withKeyLock } from './keyed-mutex'
-import { tableNames } from './tables'
+import { tableNames, source } from './tables'
 
 export type ConversationInput = Identity & { conversationId: string; runId: string; title: string }
 
@@ -36,7 +36,7 @@ export function conversationAppend(input: TurnInput, now: Clock = systemClock): 
   const key = JSON.stringify(['conv', input.org, input.namespace, input.agent, input.conversationId])
   return withKeyLock(key, async () => {
     const [last] = await queryRows(
-      `SELECT max(turn_index) AS last, count() AS n FROM ${tableNames().turns}
+      `SELECT max(turn_index) AS last, count() AS n FROM ${source(tableNames().turns)}
        WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
          AND conversation_id = {conversation_id:String}`,
       { org: input.org, namespace: input.namespace, agent: input.agent, conversation_id: input.conversationId },

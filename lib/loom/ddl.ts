@@ -1,4 +1,4 @@
-import type { TableNames } from './tables'
+import { physicalDdl, source, type TableNames } from './tables'
 
 const IDENTITY = `
     org String,
@@ -9,6 +9,11 @@ const IDENTITY = `
 
 /** CREATE statements for Loom's tables, as fixed by the data contract. Never ALTER or DROP. */
 export function loomTableDdl(t: TableNames): { table: string; sql: string }[] {
+  return contractLoomTableDdl(t).map((s) => ({ table: s.table, sql: physicalDdl(s.table, s.sql) }))
+}
+
+/** The CREATE statements with the contract's names; a mapped table gets its physical column names above. */
+function contractLoomTableDdl(t: TableNames): { table: string; sql: string }[] {
   return [
     {
       table: t.workingMemory,
@@ -175,7 +180,7 @@ TTL toDateTime(updated_at) + INTERVAL ${Math.trunc(retentionDays)} DAY`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${t.historyView} TO ${t.history} AS
 SELECT org, namespace, agent, user_id, session_id, run_id, block_key, content, char_limit,
        version, is_deleted, actor, source_trace, updated_at
-FROM ${t.workingMemory}`,
+FROM ${source(t.workingMemory)}`,
   ]
 }
 
@@ -254,28 +259,30 @@ export type RunIndexDdl = {
  * the keys of that block: a single-row write looks up a single run.
  */
 export function runIndexDdl(t: TableNames, ix: RunIndexNames): RunIndexDdl {
-  const blockKeys = `SELECT org, namespace, agent, run_id FROM ${t.workingMemory}`
-  const noRunRow = `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${t.runs} WHERE ${RUN_KEY} IN (${blockKeys}))`
+  const wm = source(t.workingMemory)
+  const runsTable = source(t.runs)
+  const blockKeys = `SELECT org, namespace, agent, run_id FROM ${wm}`
+  const noRunRow = `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${runsTable} WHERE ${RUN_KEY} IN (${blockKeys}))`
   const orphanSelect = (where: string) => `SELECT org, namespace, agent, run_id,
     min(updated_at) AS first_at,
     argMaxState((user_id, session_id), ${NEWEST}) AS newest_identity,
     toUInt8(0) AS has_run_row
-FROM ${t.workingMemory}
+FROM ${wm}
 WHERE ${where}
 GROUP BY org, namespace, agent, run_id`
   const firstWriteRow = (firstAt: string) => `'' AS user_id, '' AS session_id, '' AS goal, 'unknown' AS status,
     toUInt32(0) AS attempt, ${firstAt} AS started_at, CAST(NULL, 'Nullable(DateTime64(3, \\'UTC\\'))') AS completed_at,
     CAST(NULL, 'Nullable(UInt64)') AS duration_ms, toUInt32(0) AS turns, toFloat64(0) AS cost_usd, toUInt64(0) AS version,
     toUInt8(1) AS kind`
-  const checkpointSelect = (source: string) => `SELECT org, namespace, agent, run_id, user_id, session_id, version, updated_at,
+  const checkpointSelect = (from: string) => `SELECT org, namespace, agent, run_id, user_id, session_id, version, updated_at,
     toUInt32(lengthUTF8(content)) AS chars, char_limit, is_deleted
-FROM ${source}
+FROM ${from}
 WHERE block_key = 'checkpoint'`
   const sessionsSelect = `SELECT DISTINCT org, namespace, run_id, agent, user_id, session_id
-FROM ${t.workingMemory}`
-  const runsSelect = `SELECT org, namespace, agent, run_id, user_id, session_id, goal, status, attempt, started_at,
+FROM ${wm}`
+  const runsSelect = (from: string) => `SELECT org, namespace, agent, run_id, user_id, session_id, goal, status, attempt, started_at,
     completed_at, duration_ms, turns, cost_usd, version, toUInt8(0) AS kind
-FROM ${t.runs}`
+FROM ${from}`
   const objects: RunIndexDdl['objects'] = [
     {
       name: ix.runs,
@@ -358,7 +365,7 @@ SETTINGS index_granularity = 256`,
       kind: 'view',
       what: `materialized view: copies each new ${t.runs} row's list columns into ${ix.runs}`,
       sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.runsView} TO ${ix.runs} AS
-${runsSelect}`,
+${runsSelect(runsTable)}`,
     },
     {
       name: ix.firstWriteView,
@@ -366,7 +373,7 @@ ${runsSelect}`,
       what: `materialized view: on each ${t.workingMemory} insert, adds a row to ${ix.runs} for a run that has no ${t.runs} row and no earlier write (key lookups for the runs in the insert)`,
       sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.firstWriteView} TO ${ix.runs} AS
 SELECT org, namespace, agent, run_id, ${firstWriteRow('first_at')}
-FROM (SELECT org, namespace, agent, run_id, min(updated_at) AS first_at FROM ${t.workingMemory} WHERE ${noRunRow}
+FROM (SELECT org, namespace, agent, run_id, min(updated_at) AS first_at FROM ${wm} WHERE ${noRunRow}
       GROUP BY org, namespace, agent, run_id) AS w
 LEFT JOIN (SELECT org, namespace, agent, run_id, min(first_at) AS earlier FROM ${ix.orphans}
       WHERE ${RUN_KEY} IN (${blockKeys}) GROUP BY org, namespace, agent, run_id) AS o
@@ -389,9 +396,9 @@ SELECT org, namespace, agent, run_id,
     ${NO_TIME} AS first_at,
     argMaxState(('', ''), (${EPOCH}, toUInt64(0))) AS newest_identity,
     toUInt8(1) AS has_run_row
-FROM ${t.runs}
+FROM ${runsTable}
 WHERE ${RUN_KEY} IN (SELECT org, namespace, agent, run_id FROM ${ix.orphans}
-    WHERE ${RUN_KEY} IN (SELECT org, namespace, agent, run_id FROM ${t.runs}))
+    WHERE ${RUN_KEY} IN (SELECT org, namespace, agent, run_id FROM ${runsTable}))
 GROUP BY org, namespace, agent, run_id`,
     },
     {
@@ -399,7 +406,7 @@ GROUP BY org, namespace, agent, run_id`,
       kind: 'view',
       what: `materialized view: copies each new 'checkpoint' row of ${t.workingMemory} (size, version, tombstone) into ${ix.checkpoints}`,
       sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.checkpointsView} TO ${ix.checkpoints} AS
-${checkpointSelect(t.workingMemory)}`,
+${checkpointSelect(wm)}`,
     },
     {
       name: ix.sessionsView,
@@ -409,21 +416,21 @@ ${checkpointSelect(t.workingMemory)}`,
 ${sessionsSelect}`,
     },
   ]
-  const orphanKeys = `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${t.runs})`
+  const orphanKeys = `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${runsTable})`
   return {
     objects,
     tables: objects,
     backfill: [
-      { name: ix.runs, sql: `INSERT INTO ${ix.runs}\n${runsSelect} FINAL` },
+      { name: ix.runs, sql: `INSERT INTO ${ix.runs}\n${runsSelect(source(t.runs, { final: true }))}` },
       {
         name: ix.runs,
         sql: `INSERT INTO ${ix.runs}
 SELECT org, namespace, agent, run_id, ${firstWriteRow('min(updated_at)')}
-FROM ${t.workingMemory} WHERE ${orphanKeys}
+FROM ${wm} WHERE ${orphanKeys}
 GROUP BY org, namespace, agent, run_id`,
       },
       { name: ix.orphans, sql: `INSERT INTO ${ix.orphans}\n${orphanSelect(orphanKeys)}` },
-      { name: ix.checkpoints, sql: `INSERT INTO ${ix.checkpoints}\n${checkpointSelect(`${t.workingMemory} FINAL`)}` },
+      { name: ix.checkpoints, sql: `INSERT INTO ${ix.checkpoints}\n${checkpointSelect(source(t.workingMemory, { final: true }))}` },
       { name: ix.sessions, sql: `INSERT INTO ${ix.sessions}\n${sessionsSelect}` },
     ],
     meta: `CREATE TABLE IF NOT EXISTS ${ix.meta} (

@@ -25,7 +25,9 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   const t = tableNames(databases)
   const before = await existingTables([databases.loom, databases.telemetry, databases.runs])
   const loomWasEmpty = ![...before].some((name) => name.startsWith(`${databases.loom}.`))
-  for (const db of [databases.loom, databases.telemetry, databases.runs]) {
+  // A mapped table may live in a database of its own.
+  const mappedDatabases = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace].map((n) => n.split('.')[0])
+  for (const db of new Set([databases.loom, databases.telemetry, databases.runs, ...mappedDatabases])) {
     await command(`CREATE DATABASE IF NOT EXISTS ${db}`)
   }
   const statements: { table: string; sql: string }[] = [

@@ -4,7 +4,7 @@ import { insertRows, queryRows } from '../clickhouse/query'
 import { toChTime } from '../clickhouse/time'
 import { identityParams, nextVersion, systemClock, versionString, type Clock, type Identity } from './identity'
 import { withKeyLock } from './keyed-mutex'
-import { tableNames } from './tables'
+import { tableNames, source } from './tables'
 
 export type MemorySetInput = Identity & {
   memoryKey: string
@@ -24,7 +24,7 @@ export function memorySet(input: MemorySetInput, now: Clock = systemClock) {
   const key = JSON.stringify(['mem', input.org, input.namespace, input.agent, input.userId, input.sessionId, input.memoryKey])
   return withKeyLock(key, async () => {
     const [prev] = await queryRows(
-      `SELECT memory_id, version, created_at FROM ${tableNames().memory} FINAL
+      `SELECT memory_id, version, created_at FROM ${source(tableNames().memory, { final: true })}
        WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
          AND user_id = {user_id:String} AND session_id = {session_id:String} AND memory_key = {memory_key:String}
        LIMIT 1`,

@@ -3,7 +3,7 @@ import { insertRows, queryRows } from '../clickhouse/query'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { nextVersion, runParams, systemClock, versionString, type Clock, type Identity, type RunRef } from './identity'
 import { withKeyLock } from './keyed-mutex'
-import { tableNames } from './tables'
+import { tableNames, source } from './tables'
 
 export const runRowSchema = z.object({
   org: z.string(),
@@ -46,7 +46,7 @@ const RUN_WHERE =
 
 export async function runLatestRow(run: RunRef, signal?: AbortSignal): Promise<RunRow | null> {
   const rows = await queryRows(
-    `SELECT ${RUN_COLUMNS} FROM ${tableNames().runs} FINAL WHERE ${RUN_WHERE} LIMIT 1`,
+    `SELECT ${RUN_COLUMNS} FROM ${source(tableNames().runs, { final: true })} WHERE ${RUN_WHERE} LIMIT 1`,
     runParams(run),
     runRowSchema,
     { signal },

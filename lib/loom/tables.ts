@@ -1,8 +1,11 @@
 import { getConfig } from '../config'
+import { LOOM_TABLE_KEYS, type LoomTableName, type SchemaMap } from './schema-map'
 
 /**
- * Fully qualified table names. Database names come from validated configuration
- * (plain identifiers only), never from request input, so they can be placed in SQL.
+ * Fully qualified table names. Database names and mapped table names come from validated
+ * configuration (plain identifiers only), never from request input, so they can be placed in SQL.
+ * For a mapped Loom table this is the physical table: use it to insert and to check existence, and
+ * read it through `source()`, which presents the contract's column names.
  */
 export type TableNames = {
   workingMemory: string
@@ -17,18 +20,70 @@ export type TableNames = {
   historyView: string
 }
 
-export function tableNames(databases = getConfig().databases): TableNames {
+type Databases = ReturnType<typeof getConfig>['databases']
+
+export function tableNames(databases: Databases = getConfig().databases, map: SchemaMap = getConfig().schemaMap): TableNames {
   const { loom, telemetry, runs } = databases
+  const name = (contract: LoomTableName, database: string) => {
+    const mapped = map[contract]?.table
+    if (!mapped) return `${database}.${contract}`
+    return mapped.includes('.') ? mapped : `${database}.${mapped}`
+  }
   return {
-    workingMemory: `${loom}.working_memory`,
-    runs: `${loom}.runs`,
-    conversations: `${loom}.conversations`,
-    turns: `${loom}.conversation_turns`,
-    memory: `${loom}.memory`,
-    contextBlobs: `${loom}.context_blobs`,
-    searchTrace: `${telemetry}.search_trace_log`,
+    workingMemory: name('working_memory', loom),
+    runs: name('runs', loom),
+    conversations: name('conversations', loom),
+    turns: name('conversation_turns', loom),
+    memory: name('memory', loom),
+    contextBlobs: name('context_blobs', loom),
+    searchTrace: name('search_trace_log', telemetry),
     audit: `${runs}.audit_log`,
     history: `${runs}.working_memory_history`,
     historyView: `${runs}.working_memory_history_mv`,
   }
+}
+
+/** Column renames (contract name → physical name) of the Loom table stored under this physical name. */
+export function columnRenames(table: string, config = getConfig()): Record<string, string> | undefined {
+  const t = tableNames(config.databases, config.schemaMap)
+  for (const [contract, key] of Object.entries(LOOM_TABLE_KEYS) as [LoomTableName, keyof TableNames][]) {
+    if (t[key] === table) return config.schemaMap[contract]?.columns
+  }
+  return undefined
+}
+
+/**
+ * The table expression to read a table with the contract's column names: the table itself, or for a
+ * table with renamed columns a subquery that renames them back. Filters on the outer query are pushed
+ * into the subquery by ClickHouse, so the sorting key still prunes granules (tests/schema-map.test.ts
+ * compares rows read). `part` also exposes the `_part` virtual column through the subquery.
+ */
+export function source(table: string, options: { final?: boolean; part?: boolean } = {}): string {
+  const final = options.final ? ' FINAL' : ''
+  const renames = columnRenames(table)
+  if (!renames) return `${table}${final}`
+  const entries = Object.entries(renames)
+  const select = [
+    `* EXCEPT (${entries.map(([, physical]) => physical).join(', ')})`,
+    ...entries.map(([logical, physical]) => `${physical} AS ${logical}`),
+    ...(options.part ? ['_part'] : []),
+  ]
+  return `(SELECT ${select.join(', ')} FROM ${table}${final})`
+}
+
+/** Renames the contract's column names of rows bound for a mapped table to the physical names. */
+export function physicalRows<T extends Record<string, unknown>>(table: string, rows: T[]): Record<string, unknown>[] {
+  const renames = columnRenames(table)
+  if (!renames) return rows
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [renames[k] ?? k, v])))
+}
+
+/** Renames contract column names inside a CREATE statement written for the contract's names. */
+export function physicalDdl(table: string, sql: string): string {
+  const renames = columnRenames(table)
+  if (!renames) return sql
+  return sql.replace(/\b[A-Za-z_][A-Za-z0-9_]*\b/g, (word, offset: number) => {
+    // Only rename words after the table name (the column list and the engine/key clauses).
+    return offset > sql.indexOf(table) + table.length && Object.hasOwn(renames, word) ? renames[word] : word
+  })
 }

@@ -13,7 +13,7 @@ import {
   type WriterContext,
 } from './identity'
 import { withKeyLock } from './keyed-mutex'
-import { tableNames } from './tables'
+import { tableNames, source } from './tables'
 
 export const DEFAULT_CHAR_LIMIT = 4096
 
@@ -54,7 +54,7 @@ export function blockLockKey(ref: BlockRef) {
 /** The row `FINAL` returns for the block (highest version; a tombstone included), or null. */
 export async function wmLatestRow(ref: BlockRef, signal?: AbortSignal): Promise<WmRow | null> {
   const rows = await queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${tableNames().workingMemory} FINAL WHERE ${BLOCK_WHERE} LIMIT 1`,
+    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })} WHERE ${BLOCK_WHERE} LIMIT 1`,
     blockParams(ref),
     wmRowSchema,
     { signal },
@@ -159,7 +159,7 @@ export async function wmRender(identity: Identity, runId: string, signal?: Abort
   const rows = await queryRows(
     // Tombstones are filtered after the FINAL collapse (outer query), never before it.
     `SELECT block_key, content FROM (
-       SELECT block_key, content, is_deleted FROM ${tableNames().workingMemory} FINAL
+       SELECT block_key, content, is_deleted FROM ${source(tableNames().workingMemory, { final: true })}
        WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
          AND user_id = {user_id:String} AND session_id = {session_id:String} AND run_id = {run_id:String}
      )

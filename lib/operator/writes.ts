@@ -6,7 +6,7 @@ import type { Block } from '../api/types'
 import { recordAudit, type AuditAction } from '../loom/audit'
 import { type BlockRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { wmDelete, wmLatestRow, wmRowSchema, wmSet, WM_COLUMNS, type WmRow, type WriteResult } from '../loom/working-memory'
 import { toBlock } from '../queries/working-memory'
 import { tableExists } from '../queries/schema-presence'
@@ -160,7 +160,7 @@ async function findVersion(ref: BlockRef, version: string): Promise<WmRow | null
   const sources = (await tableExists(t.history)) ? [t.history, t.workingMemory] : [t.workingMemory]
   for (const table of sources) {
     const rows = await queryRows(
-      `SELECT ${WM_COLUMNS} FROM ${table} WHERE ${where} ORDER BY updated_at DESC LIMIT 1`,
+      `SELECT ${WM_COLUMNS} FROM ${source(table)} WHERE ${where} ORDER BY updated_at DESC LIMIT 1`,
       params,
       wmRowSchema,
     )

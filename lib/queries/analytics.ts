@@ -1,11 +1,12 @@
 /**
  * Run-history analytics for the runs page, over exactly the runs the list shows for a filter
- * (see run-filter-sql.ts). Four aggregate queries, sent together; each returns a handful of rows.
+ * (the run index's runIndexRunsSql, or run-filter-sql.ts without the index). Four aggregate
+ * queries, sent together; each returns a handful of rows.
  */
 import { z } from 'zod'
 import { queryRows, type QueryParams } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { fillResumeDays, fillStatusBuckets, type BucketUnit, type ResumeDay, type StatusBucket } from './analytics-buckets'
 import {
   filterParams,
@@ -16,6 +17,7 @@ import {
   runRowConditions,
   whereSql,
 } from './run-filter-sql'
+import { indexNames, runIndexReady, runIndexRunsSql } from './run-index'
 import type { RunsFilter } from './runs'
 
 export type { BucketUnit, ResumeDay, StatusBucket }
@@ -103,7 +105,7 @@ function rangeSpanHours(f: RunsFilter, now: number): number {
  * no start, the data's own span) is at most MAX_HOURLY_SPAN_HOURS, else a day: decided in the
  * same query, by a window over the hourly counts.
  */
-function statusQuery(f: RunsFilter, params: QueryParams, spanHours: number, signal?: AbortSignal) {
+function statusQuery(runsSql: string, params: QueryParams, spanHours: number, signal?: AbortSignal) {
   return queryRows(
     `SELECT toString(bucket) AS bucket_text, status, sum(n) AS runs, any(unit) AS unit
      FROM (
@@ -113,7 +115,7 @@ function statusQuery(f: RunsFilter, params: QueryParams, spanHours: number, sign
          if(unit = 'day', toDateTime(toStartOfDay(hour), 'UTC'), hour) AS bucket
        FROM (
          SELECT toDateTime(toStartOfHour(started_at), 'UTC') AS hour, status, count() AS n
-         FROM (${filteredRunsSql(f)})
+         FROM (${runsSql})
          GROUP BY hour, status
        )
      )
@@ -130,7 +132,7 @@ function resumesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) 
   if (!filterParts(f).withRuns) return Promise.resolve([])
   return queryRows(
     `SELECT toString(toDate(last_begin_at)) AS day, count() AS resumed_runs, sum(attempt - 1) AS extra_attempts
-     FROM ${tableNames().runs} FINAL
+     FROM ${source(tableNames().runs, { final: true })}
      ${whereSql([...runRowConditions(f), 'attempt > 1'])}
      GROUP BY day
      ORDER BY day`,
@@ -148,7 +150,7 @@ function topQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
   const pick = (kind: string, extra: string, order: string) => `SELECT * FROM (
       SELECT '${kind}' AS kind, org, namespace, agent, run_id, goal, toString(status) AS status,
         toString(started_at) AS started_text, duration_ms, cost_usd
-      FROM ${t.runs} FINAL ${whereSql([...conds, extra])}
+      FROM ${source(t.runs, { final: true })} ${whereSql([...conds, extra])}
       ORDER BY ${order}, org, namespace, agent, run_id
       LIMIT {top:UInt32})`
   return queryRows(
@@ -161,25 +163,30 @@ function topQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
   )
 }
 
+/** Bucket of a checkpoint: 0..9 by 10 % of char_limit, 10 over the limit, -1 a tombstone. */
+const sizeBucket = (chars: string) =>
+  `multiIf(is_deleted = 1, -1, char_limit = 0 OR ${chars} > char_limit, 10, toInt32(least(intDiv(${chars} * 10, char_limit), 9)))`
+
 /**
  * The latest checkpoint of each run (newest block across its (user_id, session_id) pairs), in
- * buckets of chars / char_limit: 0..9 by 10 %, 10 over the limit, -1 a tombstone.
+ * buckets of chars / char_limit. From the run index's checkpoint table when it is installed (one
+ * row per run and pair, sizes already measured), else from working memory itself.
  */
-function sizesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
-  const conds = [...identityConditions(f), "block_key = 'checkpoint'"]
+function sizesQuery(f: RunsFilter, params: QueryParams, runsSql: string, fromIndex: boolean, signal?: AbortSignal) {
+  const conds = [...identityConditions(f)]
+  if (!fromIndex) conds.push("block_key = 'checkpoint'")
   if (narrowsBeyondIdentity(f)) {
-    conds.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM (${filteredRunsSql(f)}))`)
+    conds.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM (${runsSql}))`)
   }
+  const from = fromIndex ? `${indexNames().checkpoints} FINAL` : source(tableNames().workingMemory, { final: true })
+  const bucket = sizeBucket(fromIndex ? 'chars' : 'lengthUTF8(content)')
   // The bucket is computed per row before the per-run argMax: a small integer state instead of a
   // tuple halves the cost of grouping a million runs.
   return queryRows(
     `SELECT bucket, count() AS runs
      FROM (
-       SELECT argMax(
-           multiIf(is_deleted = 1, -1, char_limit = 0 OR lengthUTF8(content) > char_limit, 10,
-             toInt32(least(intDiv(lengthUTF8(content) * 10, char_limit), 9))),
-           (updated_at, version)) AS bucket
-       FROM ${tableNames().workingMemory} FINAL
+       SELECT argMax(${bucket}, (updated_at, version)) AS bucket
+       FROM ${from}
        ${whereSql(conds)}
        GROUP BY org, namespace, agent, run_id
      )
@@ -220,10 +227,13 @@ function toTopRun(r: z.infer<typeof topRowSchema>): TopRun {
 export async function runsAnalytics(f: RunsFilter, signal?: AbortSignal, now = Date.now()): Promise<RunsAnalytics> {
   const params = filterParams(f)
   const spanHours = rangeSpanHours(f, now)
+  // The run index holds the list's runs without grouping working memory; the union query is the fallback.
+  const fromIndex = await runIndexReady(signal)
+  const runsSql = fromIndex ? runIndexRunsSql(f) : filteredRunsSql(f)
   const [statusRows, resumeRows, sizeRows, topRows] = await Promise.all([
-    statusQuery(f, params, spanHours, signal),
+    statusQuery(runsSql, params, spanHours, signal),
     resumesQuery(f, params, signal),
-    sizesQuery(f, params, signal),
+    sizesQuery(f, params, runsSql, fromIndex, signal),
     topQuery(f, params, signal),
   ])
   const unit: BucketUnit = statusRows[0]?.unit ?? (spanHours >= 0 && spanHours <= MAX_HOURLY_SPAN_HOURS ? 'hour' : 'day')

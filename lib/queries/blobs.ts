@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, versionString, type RunRef } from '../loom/identity'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
@@ -39,7 +39,7 @@ export async function runBlobs(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
   const blobs = await queryRows(
     `SELECT blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at
-     FROM ${t.contextBlobs} WHERE ${RUN_SCOPE} ORDER BY created_at LIMIT 5000`,
+     FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE} ORDER BY created_at LIMIT 5000`,
     runParams(run),
     blobSchema,
     { signal },
@@ -47,7 +47,7 @@ export async function runBlobs(run: RunRef, signal?: AbortSignal) {
   const versionsTable = (await tableExists(t.history, signal)) ? t.history : t.workingMemory
   const refs = await queryRows(
     `SELECT DISTINCT version, user_id, session_id, block_key, JSONExtractString(content, 'blob_key') AS blob_key
-     FROM ${versionsTable}
+     FROM ${source(versionsTable)}
      WHERE ${await wmRunScope(signal)} AND position(content, 'blob_key') > 0 AND JSONExtractString(content, 'blob_key') != ''
      ORDER BY version LIMIT 20000`,
     runParams(run),

@@ -5,7 +5,7 @@ import type { BlobFlag, BlockDetail, NearMiss, VersionRow } from '../api/types'
 import { identityParams, versionString, type BlockRef } from '../loom/identity'
 import { runLatestRow, type RunRow } from '../loom/runs'
 import { WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import {
   detectResumePoints,
   explainResume,
@@ -30,7 +30,7 @@ function params(ref: BlockRef) {
 /** Every physical row, read without FINAL: versions merges have not collapsed yet. */
 async function physicalVersions(ref: BlockRef, signal?: AbortSignal) {
   return queryRows(
-    `SELECT ${WM_COLUMNS}, _part AS part FROM ${tableNames().workingMemory}
+    `SELECT ${WM_COLUMNS}, _part AS part FROM ${source(tableNames().workingMemory, { part: true })}
      WHERE ${BLOCK_WHERE}
      ORDER BY version DESC, updated_at DESC`,
     params(ref),
@@ -68,7 +68,7 @@ const nearMissSchema = z.object({
 async function nearMisses(ref: BlockRef, signal?: AbortSignal): Promise<NearMiss[]> {
   const rows = await queryRows(
     `SELECT agent, user_id, session_id, block_key, version, is_deleted, updated_at
-     FROM ${tableNames().workingMemory} FINAL
+     FROM ${source(tableNames().workingMemory, { final: true })}
      WHERE org = {org:String} AND namespace = {namespace:String} AND run_id = {run_id:String} AND block_key = {block_key:String}
        AND NOT (agent = {agent:String} AND user_id = {user_id:String} AND session_id = {session_id:String})
        AND ${await wmRunIdentities(signal)}
@@ -105,7 +105,7 @@ async function blobFlag(ref: BlockRef, content: string, signal?: AbortSignal): P
   const blobKey = blobKeyOf(content)
   if (!blobKey) return null
   const [row] = await queryRows(
-    `SELECT toString(max(expires_at)) AS expires_at, count() AS n FROM ${tableNames().contextBlobs}
+    `SELECT toString(max(expires_at)) AS expires_at, count() AS n FROM ${source(tableNames().contextBlobs)}
      WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND blob_key = {blob_key:String}`,
     { org: ref.org, namespace: ref.namespace, agent: ref.agent, blob_key: blobKey },
     z.object({ expires_at: z.string(), n: z.coerce.number() }),
@@ -119,7 +119,7 @@ async function blobFlag(ref: BlockRef, content: string, signal?: AbortSignal): P
 async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal) {
   if (run) return true
   const [row] = await queryRows(
-    `SELECT count() AS n FROM ${tableNames().workingMemory} WHERE ${await wmRunScope(signal)}`,
+    `SELECT count() AS n FROM ${source(tableNames().workingMemory)} WHERE ${await wmRunScope(signal)}`,
     { org: ref.org, namespace: ref.namespace, agent: ref.agent, run_id: ref.runId },
     z.object({ n: z.coerce.number() }),
     { signal },

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, type RunRef } from '../loom/identity'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { RUN_SCOPE } from './working-memory'
 
 export type Turn = {
@@ -43,7 +43,7 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
     queryRows(
       `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
           any(user_id) AS any_user, any(session_id) AS any_session
-       FROM ${t.conversations} WHERE ${RUN_SCOPE}
+       FROM ${source(t.conversations)} WHERE ${RUN_SCOPE}
        GROUP BY conversation_id ORDER BY first_at`,
       runParams(run),
       convSchema,
@@ -51,7 +51,7 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
     ),
     queryRows(
       `SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, toString(created_at) AS created_at
-       FROM ${t.turns} WHERE ${RUN_SCOPE}
+       FROM ${source(t.turns)} WHERE ${RUN_SCOPE}
        ORDER BY conversation_id, turn_index
        LIMIT 20000`,
       runParams(run),

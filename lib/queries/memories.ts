@@ -3,7 +3,7 @@ import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { RUN_SCOPE } from './working-memory'
 
 export type WrittenMemory = {
@@ -59,7 +59,7 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
           toString(argMax(status, version)) AS latest_status, argMax(confidence, version) AS latest_confidence,
           toString(argMax(memory_type, version)) AS latest_type, argMax(user_id, version) AS latest_user,
           argMax(session_id, version) AS latest_session, toString(max(updated_at)) AS latest_at, count() AS versions
-       FROM ${t.memory} WHERE ${RUN_SCOPE}
+       FROM ${source(t.memory)} WHERE ${RUN_SCOPE}
        GROUP BY memory_key ORDER BY memory_key LIMIT 5000`,
       runParams(run),
       writtenSchema,
@@ -76,7 +76,7 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
     const rows = await queryRows(
       `SELECT memory_key, argMax(agent, version) AS writer_agent, argMax(run_id, version) AS writer_run, max(version) AS latest_version,
           argMax(value, version) AS latest_value, toString(argMax(status, version)) AS latest_status
-       FROM ${t.memory}
+       FROM ${source(t.memory)}
        WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
        GROUP BY memory_key`,
       { org: run.org, namespace: run.namespace, keys },

@@ -12,7 +12,7 @@ import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { Q_GOAL_OR_ID, Q_ID, filterParams, filterParts, identityConditions, timeConditions, whereSql } from './run-filter-sql'
 import type { RunsFilter } from './runs'
 
@@ -80,10 +80,10 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
     `SELECT org, namespace, agent, run_id, toString(max(at)) AS changed_text
      FROM (
        SELECT org, namespace, agent, run_id, greatest(last_begin_at, ifNull(completed_at, last_begin_at)) AS at
-       FROM ${t.runs} ${whereSql([...ident, `(last_begin_at > ${SINCE} OR completed_at > ${SINCE})`])}
+       FROM ${source(t.runs)} ${whereSql([...ident, `(last_begin_at > ${SINCE} OR completed_at > ${SINCE})`])}
        UNION ALL
        SELECT org, namespace, agent, run_id, updated_at AS at
-       FROM ${t.workingMemory} ${whereSql([...ident, `updated_at > ${SINCE}`])}
+       FROM ${source(t.workingMemory)} ${whereSql([...ident, `updated_at > ${SINCE}`])}
      )
      GROUP BY org, namespace, agent, run_id
      ORDER BY max(at) DESC, org, namespace, agent, run_id
@@ -100,7 +100,7 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
   const runConds = [...(f.status !== undefined ? ['status = {status:String}'] : []), ...(f.q !== undefined ? [Q_GOAL_OR_ID] : [])]
   const withRunRow = await queryRows(
     `SELECT org, namespace, agent, run_id, toString(status) AS status, ${all([...runConds, ...timeConditions(f, 'started_at')])} AS in_filter
-     FROM ${t.runs} FINAL
+     FROM ${source(t.runs, { final: true })}
      WHERE (org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}`,
     { ...params, keys },
     matchSchema,
@@ -113,7 +113,7 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
     const orphanRows = await queryRows(
       `SELECT org, namespace, agent, run_id, 'unknown' AS status,
          ${all([...(f.q !== undefined ? [Q_ID] : []), ...timeConditions(f, 'min(updated_at)')])} AS in_filter
-       FROM ${t.workingMemory}
+       FROM ${source(t.workingMemory)}
        ${whereSql([...ident, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'])}
        GROUP BY org, namespace, agent, run_id`,
       { ...params, keys: orphans.map(tupleOf) },

@@ -1,20 +1,28 @@
 import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
+import { nullableChTimeToIso } from '../clickhouse/time'
 import { notFound } from '../errors'
 import type { RunDetail, RunSummary } from '../api/types'
 import { runParams, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
+import { WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { wmRunScope } from './run-index'
-import { runBlocks, RUN_SCOPE } from './working-memory'
+import { RUN_SCOPE, toBlock } from './working-memory'
 
 const countsSchema = z.object({
   turns: z.coerce.number(),
   memories: z.coerce.number(),
   searches: z.coerce.number(),
   blobs: z.coerce.number(),
+})
+
+const spanSchema = z.object({
   blocks: z.coerce.number(),
   versions: z.coerce.number(),
+  oldest_at: z.string().nullable(),
+  newest_user_id: z.string(),
+  newest_session_id: z.string(),
 })
 
 /** All counts in one round trip; each subquery binds its table's sorting-key prefix. */
@@ -23,12 +31,10 @@ async function runCounts(run: RunRef, signal?: AbortSignal) {
   const wmScope = await wmRunScope(signal)
   const [row] = await queryRows(
     `SELECT
-       (SELECT count() FROM ${t.turns} WHERE ${RUN_SCOPE}) AS turns,
-       (SELECT uniqExact(memory_key) FROM ${t.memory} WHERE ${RUN_SCOPE}) AS memories,
-       (SELECT count() FROM ${t.searchTrace} WHERE ${RUN_SCOPE}) AS searches,
-       (SELECT count() FROM ${t.contextBlobs} WHERE ${RUN_SCOPE}) AS blobs,
-       (SELECT uniqExact(user_id, session_id, block_key) FROM ${t.workingMemory} WHERE ${wmScope}) AS blocks,
-       (SELECT count() FROM ${t.workingMemory} WHERE ${wmScope}) AS versions`,
+       (SELECT count() FROM ${source(t.turns)} WHERE ${RUN_SCOPE}) AS turns,
+       (SELECT uniqExact(memory_key) FROM ${source(t.memory)} WHERE ${RUN_SCOPE}) AS memories,
+       (SELECT count() FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}) AS searches,
+       (SELECT count() FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE}) AS blobs`,
     runParams(run),
     countsSchema,
     { signal },
@@ -36,14 +42,45 @@ async function runCounts(run: RunRef, signal?: AbortSignal) {
   return row
 }
 
+/**
+ * The run's working memory at a glance, in one pass over its rows (no content read): blocks,
+ * versions, the first write and the identity of the newest write (which is a block's latest version).
+ */
+async function runSpan(run: RunRef, signal?: AbortSignal) {
+  const [row] = await queryRows(
+    `SELECT uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
+       if(count() = 0, NULL, toString(min(updated_at))) AS oldest_at,
+       argMax(user_id, (updated_at, version)) AS newest_user_id,
+       argMax(session_id, (updated_at, version)) AS newest_session_id
+     FROM ${source(tableNames().workingMemory)} WHERE ${await wmRunScope(signal)}`,
+    runParams(run),
+    spanSchema,
+    { signal },
+  )
+  return row
+}
+
+/** The latest version of each of the run's checkpoint blocks (one per user_id, session_id). */
+async function runCheckpoints(run: RunRef, signal?: AbortSignal) {
+  const rows = await queryRows(
+    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
+     WHERE ${await wmRunScope(signal)} AND block_key = 'checkpoint'`,
+    runParams(run),
+    wmRowSchema,
+    { signal },
+  )
+  return rows.map(toBlock)
+}
+
 export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<RunDetail> {
-  const [row, blocks, counts] = await Promise.all([
+  const [row, checkpoints, span, otherCounts] = await Promise.all([
     runLatestRow(run, signal),
-    runBlocks(run, signal),
+    runCheckpoints(run, signal),
+    runSpan(run, signal),
     runCounts(run, signal),
   ])
-  const checkpoints = blocks.filter((b) => b.blockKey === 'checkpoint')
-  if (!row && blocks.length === 0) throw notFound(`No run ${run.runId} under ${run.org}/${run.namespace}/${run.agent}`)
+  const counts = { ...otherCounts, blocks: span.blocks, versions: span.versions }
+  if (!row && span.versions === 0) throw notFound(`No run ${run.runId} under ${run.org}/${run.namespace}/${run.agent}`)
   const own = row ? checkpoints.find((c) => c.userId === row.user_id && c.sessionId === row.session_id) : undefined
   const newest = [...checkpoints].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]
   const cp = own ?? newest
@@ -58,8 +95,6 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
         sessionId: cp.sessionId,
       }
     : null
-  const newestBlock = [...blocks].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]
-  const oldestBlock = [...blocks].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0]
   const summary: RunSummary = row
     ? {
         org: row.org,
@@ -80,12 +115,13 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
       }
     : {
         ...run,
-        userId: newestBlock.userId,
-        sessionId: newestBlock.sessionId,
+        userId: span.newest_user_id,
+        sessionId: span.newest_session_id,
         goal: '',
         status: 'unknown',
         attempt: 0,
-        startedAt: oldestBlock.updatedAt,
+        // As in the runs list: a checkpoint-only run started at its first working-memory write.
+        startedAt: nullableChTimeToIso(span.oldest_at) ?? '',
         completedAt: null,
         durationMs: null,
         turns: 0,

@@ -8,7 +8,7 @@
  */
 import type { QueryParams } from '../clickhouse/query'
 import { toChTime } from '../clickhouse/time'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import type { RunsFilter } from './runs'
 
 export const Q_GOAL_OR_ID =
@@ -79,11 +79,11 @@ export function orphanRunsSql(f: RunsFilter): string {
   const wm = [...ident]
   if (f.q !== undefined) wm.push(Q_ID)
   const having = [
-    `(org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${t.runs} ${whereSql(ident)})`,
+    `(org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${source(t.runs)} ${whereSql(ident)})`,
     ...timeConditions(f, 'started_at'),
   ]
   return `SELECT org, namespace, agent, run_id, min(updated_at) AS started_at
-    FROM ${t.workingMemory} ${whereSql(wm)}
+    FROM ${source(t.workingMemory)} ${whereSql(wm)}
     GROUP BY org, namespace, agent, run_id
     HAVING ${having.join(' AND ')}`
 }
@@ -97,7 +97,7 @@ export function filteredRunsSql(f: RunsFilter): string {
   const parts: string[] = []
   if (withRuns) {
     parts.push(`SELECT org, namespace, agent, run_id, toString(status) AS status, started_at
-      FROM ${tableNames().runs} FINAL ${whereSql(runRowConditions(f))}`)
+      FROM ${source(tableNames().runs, { final: true })} ${whereSql(runRowConditions(f))}`)
   }
   if (withOrphans) {
     parts.push(`SELECT org, namespace, agent, run_id, 'unknown' AS status, started_at FROM (${orphanRunsSql(f)})`)

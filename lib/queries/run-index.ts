@@ -21,9 +21,9 @@ import { z } from 'zod'
 import type { RunsCursor } from '../api/cursor'
 import { getConfig } from '../config'
 import { queryRows, type QueryParams } from '../clickhouse/query'
-import { toChTime } from '../clickhouse/time'
 import { runIndexNames, type RunIndexNames } from '../loom/ddl'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
+import { filterParams, identityConditions } from './run-filter-sql'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
 
@@ -85,25 +85,8 @@ export async function wmRunIdentities(signal?: AbortSignal): Promise<string> {
 const ORDER_DESC = 'started_at DESC, org DESC, namespace DESC, agent DESC, run_id DESC'
 const Q_GOAL_OR_ID = '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)'
 
-function baseParams(filter: RunsFilter): QueryParams {
-  const p: QueryParams = {}
-  if (filter.org !== undefined) p.org = filter.org
-  if (filter.namespace !== undefined) p.namespace = filter.namespace
-  if (filter.agent !== undefined) p.agent = filter.agent
-  if (filter.q !== undefined) p.q = filter.q
-  if (filter.status !== undefined) p.status = filter.status
-  if (filter.from) p.from = toChTime(filter.from)
-  if (filter.to) p.to = toChTime(filter.to)
-  return p
-}
+const baseParams = filterParams
 
-function identityConditions(filter: RunsFilter): string[] {
-  const c: string[] = []
-  if (filter.org !== undefined) c.push('org = {org:String}')
-  if (filter.namespace !== undefined) c.push('namespace = {namespace:String}')
-  if (filter.agent !== undefined) c.push('agent = {agent:String}')
-  return c
-}
 
 function cursorParams(c: Key): QueryParams {
   return { c_started: c.started_text, c_org: c.org, c_namespace: c.namespace, c_agent: c.agent, c_run_id: c.run_id }
@@ -273,7 +256,7 @@ export async function listRowsFromIndex(
     // A run row written at the same moment as the run's first checkpoint can leave a stale
     // checkpoint-only entry behind: confirm the few shown here against loom.runs (key lookups).
     const stale = await queryRows(
-      `SELECT org, namespace, agent, run_id FROM ${tableNames().runs}
+      `SELECT org, namespace, agent, run_id FROM ${source(tableNames().runs)}
        WHERE (org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}
        GROUP BY org, namespace, agent, run_id`,
       { keys: shown.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id])) },
@@ -328,7 +311,7 @@ export function runIndexRunsSql(filter: RunsFilter): string {
     SELECT org, namespace, agent, run_id, toString(status) AS status, goal, started_at, kind
     FROM ${ix.runs} FINAL ${where.length ? `WHERE ${where.join(' AND ')}` : ''})
   WHERE (kind = 0 OR ((org, namespace, agent, run_id, started_at) IN (${orphans})
-      AND (org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${tableNames().runs}
+      AND (org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${source(tableNames().runs)}
         WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM (${orphans})))))${outer.length ? ` AND ${outer.join(' AND ')}` : ''}`
 }
 

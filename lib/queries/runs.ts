@@ -5,7 +5,7 @@ import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { encodeCursor, type RunsCursor } from '../api/cursor'
 import type { CheckpointSummary, RunSummary, RunsPage } from '../api/types'
 import { versionString } from '../loom/identity'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
 
 export type RunsFilter = {
@@ -101,7 +101,7 @@ export function buildRunsListQuery(filter: RunsFilter, cursor: RunsCursor | unde
   if (filter.status !== 'unknown') {
     parts.push(`SELECT org, namespace, agent, run_id, user_id, session_id, goal, toString(status) AS status,
         attempt, started_at, completed_at, duration_ms, turns, cost_usd
-      FROM ${t.runs} FINAL ${where(runCond)}`)
+      FROM ${source(t.runs, { final: true })} ${where(runCond)}`)
   }
   if (filter.status === undefined || filter.status === 'unknown') {
     const wmCond = [...ident]
@@ -111,9 +111,9 @@ export function buildRunsListQuery(filter: RunsFilter, cursor: RunsCursor | unde
         '' AS goal, 'unknown' AS status, toUInt32(0) AS attempt, min(updated_at) AS started_at,
         CAST(NULL, 'Nullable(DateTime64(3, \\'UTC\\'))') AS completed_at, CAST(NULL, 'Nullable(UInt64)') AS duration_ms,
         toUInt32(0) AS turns, toFloat64(0) AS cost_usd
-      FROM ${t.workingMemory} ${where(wmCond)}
+      FROM ${source(t.workingMemory)} ${where(wmCond)}
       GROUP BY org, namespace, agent, run_id
-      HAVING (org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${t.runs} ${where(ident)})`)
+      HAVING (org, namespace, agent, run_id) NOT IN (SELECT org, namespace, agent, run_id FROM ${source(t.runs)} ${where(ident)})`)
   }
   const sql = `SELECT org, namespace, agent, run_id, user_id, session_id, goal, status, attempt,
       toString(started_at) AS started_text, toString(completed_at) AS completed_text, duration_ms, turns, cost_usd
@@ -132,7 +132,7 @@ async function checkpointsFor(rows: ListRow[], signal?: AbortSignal, fromIndex =
   const found = fromIndex ? await checkpointRowsFromIndex(rows, checkpointRowSchema, signal) : await queryRows(
     `SELECT org, namespace, agent, run_id, user_id, session_id, version, toString(updated_at) AS updated_at,
         lengthUTF8(content) AS chars, char_limit, is_deleted
-     FROM ${tableNames().workingMemory} FINAL
+     FROM ${source(tableNames().workingMemory, { final: true })}
      WHERE (org, namespace, agent) IN {keys:Array(Tuple(String, String, String))}
        AND run_id IN {ids:Array(String)} AND block_key = 'checkpoint'`,
     { keys: [...keys.values()], ids: [...new Set(rows.map((r) => r.run_id))] },

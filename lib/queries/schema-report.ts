@@ -11,6 +11,7 @@ import { nullableChTimeToIso } from '../clickhouse/time'
 import { AppError } from '../errors'
 import { compareObject, withIssue, type Found, type FoundColumn, type FoundIndex, type FoundParts, type FoundTable } from '../schema/compare'
 import { schemaContract, WORKING_MEMORY_KEY } from '../schema/contract'
+import { source } from '../loom/tables'
 import type {
   Contract,
   DatabaseState,
@@ -111,7 +112,7 @@ async function workingMemoryState(report: TableReport | undefined, signal?: Abor
   }
   try {
     const [row] = await queryRows(
-      `SELECT count() AS physical, uniqExact(${WORKING_MEMORY_KEY.join(', ')}) AS blocks FROM ${report.fullName}`,
+      `SELECT count() AS physical, uniqExact(${WORKING_MEMORY_KEY.join(', ')}) AS blocks FROM ${source(report.fullName)}`,
       {},
       z.object({ physical: count, blocks: count }),
       { signal, settings: { max_execution_time: budget } },
@@ -251,7 +252,8 @@ export async function getSchemaReport(signal?: AbortSignal): Promise<SchemaRepor
   const dbNames = [config.databases.loom, config.databases.telemetry, config.databases.runs]
   const [[version], { found, databases }] = await Promise.all([
     queryRows('SELECT version() AS v', {}, z.object({ v: z.string() }), { signal }),
-    readFound([...new Set(dbNames)], signal),
+    // A mapped table may live in a database of its own.
+    readFound([...new Set([...dbNames, ...contract.objects.map((o) => o.database)])], signal),
   ])
   const compared = contract.objects.map((spec) => compareObject(spec, found))
   const { tables, runIndex } = applyGroupRules(contract, compared, found)
@@ -293,6 +295,10 @@ export async function getSchemaReport(signal?: AbortSignal): Promise<SchemaRepor
     workingMemory,
     history,
     runIndex,
+    mapping: {
+      source: config.schemaMapSource ?? null,
+      tables: contract.objects.flatMap((o) => (o.kind === 'table' && o.mapping ? [o.mapping] : [])),
+    },
     disabled: disabledFeatures(tables),
   }
 }

@@ -3,7 +3,7 @@ import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
 
@@ -55,7 +55,7 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
     queryRows(
       `SELECT search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
           user_id, session_id, result_keys, result_scores
-       FROM ${t.searchTrace} WHERE ${RUN_SCOPE}
+       FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}
        ORDER BY event_time LIMIT 5000`,
       runParams(run),
       searchSchema,
@@ -69,7 +69,7 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
   if (keys.length > 0) {
     const found = await queryRows(
       `SELECT memory_key, argMax(agent, version) AS writer_agent, argMax(run_id, version) AS writer_run, max(version) AS latest_version
-       FROM ${t.memory}
+       FROM ${source(t.memory)}
        WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
        GROUP BY memory_key`,
       { org: run.org, namespace: run.namespace, keys: keys.slice(0, 10_000) },

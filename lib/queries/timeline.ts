@@ -3,7 +3,7 @@ import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../loom/runs'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { detectResumePoints, type ResumePoint } from '../resume'
 import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
@@ -56,7 +56,7 @@ function sources(tables: Set<string>, wmScope: string) {
         multiIf(block_key != 'checkpoint', 'block', is_deleted = 1, 'checkpoint.cleared', 'checkpoint') AS kind,
         if(is_deleted = 1, concat(block_key, ' cleared (tombstone)'), concat(block_key, ' v', toString(version), ' by ', actor)) AS label,
         toString(version) AS version, block_key, user_id, session_id, actor, ${cut('content')} AS detail, source_trace AS ref
-     FROM ${wmTable} WHERE ${wmScope}`,
+     FROM ${source(wmTable)} WHERE ${wmScope}`,
   ]
   if (tables.has(t.audit))
     parts.push(`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
@@ -68,28 +68,28 @@ function sources(tables: Set<string>, wmScope: string) {
         concat(toString(role), if(tool_name != '', concat(' (', tool_name, ')'), ''), ': ', substringUTF8(replaceAll(content, '\\n', ' '), 1, 80)) AS label,
         '' AS version, '' AS block_key, user_id, session_id, toString(role) AS actor, ${cut('content')} AS detail,
         concat(conversation_id, '#', toString(turn_index)) AS ref
-     FROM ${t.turns} WHERE ${RUN_SCOPE}`)
+     FROM ${source(t.turns)} WHERE ${RUN_SCOPE}`)
   if (tables.has(t.memory))
     parts.push(`SELECT updated_at AS at, 'memory.write' AS kind, concat(memory_key, ' v', toString(version), ' (', toString(status), ')') AS label,
         toString(version) AS version, '' AS block_key, user_id, session_id, actor, ${cut('value')} AS detail, memory_key AS ref
-     FROM ${t.memory} WHERE ${RUN_SCOPE}`)
+     FROM ${source(t.memory)} WHERE ${RUN_SCOPE}`)
   if (tables.has(t.searchTrace))
     parts.push(`SELECT event_time AS at, 'search' AS kind, concat('search "', substringUTF8(query, 1, 80), '" → ', toString(length(result_keys)), ' hits') AS label,
         '' AS version, '' AS block_key, user_id, session_id, '' AS actor,
         ${cut("arrayStringConcat(arrayMap((k, s) -> concat(k, ' ', toString(round(s, 3))), result_keys, result_scores), '\\n')")} AS detail,
         search_id AS ref
-     FROM ${t.searchTrace} WHERE ${RUN_SCOPE}`)
+     FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}`)
   if (tables.has(t.contextBlobs))
     parts.push(`SELECT created_at AS at, 'blob' AS kind, concat('offload ', blob_key, ' (', formatReadableSize(size_bytes), ')') AS label,
         '' AS version, '' AS block_key, user_id, session_id, '' AS actor, ${cut('summary')} AS detail, blob_key AS ref
-     FROM ${t.contextBlobs} WHERE ${RUN_SCOPE}`)
+     FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE}`)
   return { sql: parts.join('\nUNION ALL\n'), wmTable }
 }
 
 /** run.begin per attempt (from the run row's unmerged versions, best effort) and run.complete. */
 async function runEvents(run: RunRef, signal?: AbortSignal): Promise<{ events: TimelineEvent[]; begins: { attempt: number; at: string }[]; status: string | null }> {
   const rows = await queryRows(
-    `SELECT ${RUN_COLUMNS} FROM ${tableNames().runs} WHERE org = {org:String} AND namespace = {namespace:String}
+    `SELECT ${RUN_COLUMNS} FROM ${source(tableNames().runs)} WHERE org = {org:String} AND namespace = {namespace:String}
        AND agent = {agent:String} AND run_id = {run_id:String} ORDER BY version`,
     runParams(run),
     runRowSchema,

@@ -2,7 +2,7 @@ import { queryRows } from '../clickhouse/query'
 import type { Block } from '../api/types'
 import { charCount, runParams, type RunRef } from '../loom/identity'
 import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
-import { tableNames } from '../loom/tables'
+import { tableNames, source } from '../loom/tables'
 import { wmRunScope } from './run-index'
 
 /** Run-scoped rows: (org, namespace, agent) is the sorting-key prefix, run_id narrows within it. */
@@ -28,7 +28,7 @@ export function toBlock(row: WmRow): Block {
 /** Every block of the run, latest version each (tombstones included), checkpoint first. */
 export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {
   const rows = await queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${tableNames().workingMemory} FINAL
+    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
      WHERE ${await wmRunScope(signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
     runParams(run),

@@ -180,6 +180,7 @@ function missingReport(spec: ObjectSpec): TableReport {
     view: spec.kind === 'materializedView' ? { expectedTarget: spec.target, foundTarget: null, source: spec.source, sourceLinked: false } : null,
     parts: null,
     rows: null,
+    mapping: spec.kind === 'table' ? (spec.mapping ?? null) : null,
     issues: [
       {
         severity: spec.whenMissing,
@@ -236,6 +237,7 @@ function compareView(spec: ViewSpec, f: FoundTable, found: Found): TableReport {
     view: { expectedTarget: spec.target, foundTarget: target, source: spec.source, sourceLinked },
     parts: null,
     rows: null,
+    mapping: null,
     issues,
   }
 }
@@ -288,6 +290,7 @@ function compareTable(spec: TableSpec, f: FoundTable, found: Found): TableReport
     view: null,
     parts: found.parts.get(spec.fullName) ?? { active: 0, rows: 0 },
     rows: f.totalRows,
+    mapping: spec.mapping ?? null,
     issues,
   }
 }

@@ -5,10 +5,11 @@
  * checks that the report finds nothing wrong with it.
  */
 import { getConfig } from '../config'
-import { tableNames } from '../loom/tables'
+import { LOOM_TABLE_KEYS, type LoomTableName } from '../loom/schema-map'
+import { columnRenames, tableNames } from '../loom/tables'
 import { runIndexObjects } from './contract-run-index'
 import { cols, DT, engine, IDENTITY, RUN_ID_BLOOM, table, view } from './spec-builders'
-import type { Contract, ObjectSpec, TableSpec } from './types'
+import type { Contract, ObjectSpec, TableMapping, TableSpec } from './types'
 
 const WORKING_MEMORY_COLUMNS = cols(`
   run_id String
@@ -23,7 +24,34 @@ const WORKING_MEMORY_COLUMNS = cols(`
 
 export const WORKING_MEMORY_KEY = ['org', 'namespace', 'agent', 'user_id', 'session_id', 'run_id', 'block_key']
 
+/** Where the schema mapping renames a Loom table or its columns, the spec carries the physical names. */
+function mapped(spec: TableSpec, config = getConfig()): TableSpec {
+  const contractTable = (Object.entries(LOOM_TABLE_KEYS) as [LoomTableName, string][]).find(([, key]) => key === spec.key)?.[0]
+  const entry = contractTable ? config.schemaMap[contractTable] : undefined
+  if (!contractTable || !entry) return spec
+  const renames = columnRenames(spec.fullName, config) ?? {}
+  const rename = (name: string) => renames[name] ?? name
+  const mapping: TableMapping = {
+    contractTable,
+    table: spec.fullName,
+    columns: Object.entries(renames).map(([contract, physical]) => ({ contract, physical })),
+  }
+  return {
+    ...spec,
+    engine: { ...spec.engine, args: spec.engine.args.map(rename) },
+    sortingKey: spec.sortingKey.map(rename),
+    columns: spec.columns.map((c) => ({ ...c, name: rename(c.name) })),
+    skipIndexes: spec.skipIndexes.map((ix) => ({ ...ix, expr: rename(ix.expr) })),
+    mapping,
+  }
+}
+
+/** The contract's Loom tables (with the schema mapping applied). */
 function loomTables(t: ReturnType<typeof tableNames>): TableSpec[] {
+  return contractLoomTables(t).map((spec) => mapped(spec))
+}
+
+function contractLoomTables(t: ReturnType<typeof tableNames>): TableSpec[] {
   return [
     table(t.workingMemory, {
       key: 'workingMemory',

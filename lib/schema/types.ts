@@ -36,6 +36,18 @@ export type TableSpec = SpecBase & {
   skipIndexes: SkipIndexSpec[]
   /** False when only the table's presence is known (a run-index table this contract has no columns for). */
   detailed: boolean
+  /** Set when the schema mapping renames this Loom table or its columns (names above are the physical ones). */
+  mapping?: TableMapping
+}
+
+/** How a contract table is named in this Loom (LOOM_RUNS_SCHEMA_MAP / LOOM_RUNS_SCHEMA_MAP_FILE). */
+export type TableMapping = {
+  /** The contract's table name, e.g. `working_memory`. */
+  contractTable: string
+  /** The physical table, `database.name`. */
+  table: string
+  /** Contract column → physical column, only those that differ. */
+  columns: { contract: string; physical: string }[]
 }
 
 export type ViewSpec = SpecBase & {
@@ -118,6 +130,8 @@ export type TableReport = {
   view: { expectedTarget: string; foundTarget: string | null; source: string; sourceLinked: boolean } | null
   parts: { active: number; rows: number } | null
   rows: number | null
+  /** The schema mapping in use for this table, if any. */
+  mapping: TableMapping | null
   issues: Issue[]
 }
 
@@ -186,6 +200,8 @@ export type SchemaReport = {
   workingMemory: WorkingMemoryState | null
   history: HistoryState
   runIndex: RunIndexState
+  /** The schema mapping in use: where it came from and each mapped table (empty: contract names). */
+  mapping: { source: string | null; tables: TableMapping[] }
   /** Each feature that is off because a table is missing. */
   disabled: { table: string; feature: string; severity: Severity }[]
 }

@@ -1,0 +1,124 @@
+import { z } from 'zod'
+
+/**
+ * The schema mapping: for a Loom whose tables or columns carry other names than the data contract
+ * (spec/loom-data.md), which physical table and columns stand for each contract table and column.
+ *
+ *   { "working_memory": { "table": "agent_memory", "columns": { "content": "body" } },
+ *     "runs": { "table": "other_db.agent_runs" } }
+ *
+ * A table name without a database is looked up in the contract table's database (LOOM_DATABASE or
+ * LOOM_TELEMETRY_DATABASE). Every query reads a mapped table through `source()` (lib/loom/tables.ts),
+ * which renames the physical columns back to the contract's names, and every insert renames the
+ * contract's columns to the physical ones, so the rest of the code only ever sees contract names.
+ */
+
+/** Contract table name → the key the code uses for it (TableNames). */
+export const LOOM_TABLE_KEYS = {
+  working_memory: 'workingMemory',
+  runs: 'runs',
+  conversations: 'conversations',
+  conversation_turns: 'turns',
+  memory: 'memory',
+  context_blobs: 'contextBlobs',
+  search_trace_log: 'searchTrace',
+} as const
+
+export type LoomTableName = keyof typeof LOOM_TABLE_KEYS
+export type LoomTableKey = (typeof LOOM_TABLE_KEYS)[LoomTableName]
+
+const IDENTITY = ['org', 'namespace', 'agent', 'user_id', 'session_id']
+
+/** The contract's columns of each Loom table (tests/schema-map.test.ts keeps this equal to lib/schema/contract.ts). */
+export const LOOM_COLUMNS: Record<LoomTableName, readonly string[]> = {
+  working_memory: [...IDENTITY, 'run_id', 'block_key', 'content', 'char_limit', 'version', 'is_deleted', 'actor', 'source_trace', 'updated_at'],
+  runs: [
+    ...IDENTITY,
+    ...['run_id', 'goal', 'user_request', 'model', 'environment', 'metadata', 'status', 'outcome', 'final_response'],
+    ...['memories_used', 'recalled_keys', 'reflection', 'confidence', 'attempt', 'turns', 'input_tokens', 'output_tokens'],
+    ...['cost_usd', 'started_at', 'last_begin_at', 'completed_at', 'duration_ms', 'version'],
+  ],
+  conversations: [...IDENTITY, 'conversation_id', 'run_id', 'title', 'created_at'],
+  conversation_turns: [
+    ...IDENTITY,
+    ...['conversation_id', 'run_id', 'turn_index', 'role', 'content', 'tool_name', 'input_tokens', 'output_tokens', 'cost_usd', 'created_at'],
+  ],
+  memory: [
+    ...IDENTITY,
+    ...['memory_key', 'memory_id', 'memory_type', 'value', 'run_id', 'version', 'status', 'confidence', 'pinned', 'tags', 'actor'],
+    ...['created_at', 'updated_at'],
+  ],
+  context_blobs: [...IDENTITY, 'blob_key', 'run_id', 'summary', 'content', 'size_bytes', 'created_at', 'expires_at'],
+  search_trace_log: [
+    ...IDENTITY,
+    ...['run_id', 'search_id', 'query', 'mode', 'filters', 'top_k', 'result_keys', 'result_scores', 'latency_ms', 'event_time'],
+  ],
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/
+const identifier = z.string().regex(IDENT, 'must be a plain ClickHouse identifier (letters, digits, underscore)')
+const tableName = z
+  .string()
+  .regex(/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/, 'must be table or database.table (letters, digits, underscore)')
+
+function tableEntry(name: LoomTableName) {
+  const known = new Set(LOOM_COLUMNS[name])
+  return z
+    .strictObject({
+      table: tableName.optional(),
+      columns: z
+        .record(z.string(), identifier)
+        .optional()
+        .superRefine((columns, ctx) => {
+          const physical = new Set<string>()
+          for (const [logical, target] of Object.entries(columns ?? {})) {
+            if (!known.has(logical)) {
+              ctx.addIssue({ code: 'custom', path: [logical], message: `${name} has no contract column "${logical}" (known: ${[...known].join(', ')})` })
+            }
+            if (physical.has(target)) ctx.addIssue({ code: 'custom', path: [logical], message: `two columns are mapped to "${target}"` })
+            physical.add(target)
+          }
+        }),
+    })
+}
+
+const schemaMapSchema = z.strictObject(
+  Object.fromEntries(Object.keys(LOOM_TABLE_KEYS).map((n) => [n, tableEntry(n as LoomTableName).optional()])) as {
+    [K in LoomTableName]: z.ZodOptional<ReturnType<typeof tableEntry>>
+  },
+)
+
+/** A parsed mapping: only the tables that differ, with only the columns that differ. */
+export type SchemaMap = Partial<Record<LoomTableName, { table?: string; columns?: Record<string, string> }>>
+
+/**
+ * Parses the mapping's JSON text; the error names the bad entry (`working_memory.columns.conten: …`).
+ * Columns mapped to their own name are dropped, so an empty result means "no mapping".
+ */
+export function parseSchemaMap(text: string): { map?: SchemaMap; problems: string[] } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    return { problems: [`is not valid JSON (${err instanceof Error ? err.message : String(err)})`] }
+  }
+  const parsed = schemaMapSchema.safeParse(json)
+  if (!parsed.success) {
+    return { problems: parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`) }
+  }
+  const map: SchemaMap = {}
+  for (const [name, entry] of Object.entries(parsed.data) as [LoomTableName, { table?: string; columns?: Record<string, string> } | undefined][]) {
+    if (!entry) continue
+    const columns = Object.fromEntries(Object.entries(entry.columns ?? {}).filter(([l, p]) => l !== p))
+    const out: { table?: string; columns?: Record<string, string> } = {}
+    if (entry.table) out.table = entry.table
+    if (Object.keys(columns).length) out.columns = columns
+    if (out.table || out.columns) map[name] = out
+  }
+  return { map, problems: [] }
+}
+
+/** Renames a contract column name to the physical one (unchanged when not mapped). */
+export function physicalColumn(columns: Record<string, string> | undefined, logical: string): string {
+  return columns?.[logical] ?? logical
+}
