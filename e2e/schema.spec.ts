@@ -52,6 +52,12 @@ test('the demo schema: every table present, working-memory parts, history instal
   await expect(history.locator('.sd-badge')).toHaveText('Capturing')
   expect(report.history.rows).toBeGreaterThan(0)
 
+  // No mapping configured: the card says the contract's names are used and how to map renamed ones.
+  expect(report.mapping).toEqual({ source: null, tables: [] })
+  const mapping = page.getByRole('region', { name: 'Schema mapping', exact: true })
+  await expect(mapping.locator('.sd-badge')).toHaveText('Contract names')
+  await expect(mapping).toContainText('LOOM_RUNS_SCHEMA_MAP')
+
   await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path: 'test-results/screens/schema.png', fullPage: true })
   await page.getByRole('button', { name: 'Switch to dark mode' }).click()
