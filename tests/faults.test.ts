@@ -56,3 +56,18 @@ test('a query over its time budget → 504 with the contract body', async () => 
   const body = await res.json()
   assert.equal(body.error.code, 'timeout')
 })
+
+test('a query that times out part way leaves nothing behind: the next queries get only their own rows', async () => {
+  const { queryRows } = await import('../lib/clickhouse/query')
+  const { z } = await import('zod')
+  const n = z.object({ n: z.coerce.number() })
+  // Streams rows for ~100 s in blocks of 10; the budget stops it after 1 s with some rows produced.
+  const slow = queryRows('SELECT number AS n, sleepEachRow(0.001) AS s FROM numbers(100000) SETTINGS max_block_size = 10', {}, n, {
+    settings: { max_execution_time: 1 },
+  })
+  // Queued behind it, as a concurrent request would be.
+  const next = queryRows('SELECT 42 AS n', {}, n)
+  await assert.rejects(slow, /time budget/)
+  assert.deepEqual(await next, [{ n: 42 }])
+  assert.deepEqual(await queryRows('SELECT number + 7 AS n FROM numbers(2)', {}, n), [{ n: 7 }, { n: 8 }])
+})

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import nodePath from 'node:path'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
@@ -25,7 +26,7 @@ function build(config: AppConfig): ClickHouseClient {
     const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection')
     const path = resolveDataDir(config.dataDir)
     return createClient({
-      connection: createChdbConnection({ path }) as unknown as ConnectionParam,
+      connection: oneAtATime(createChdbConnection({ path })) as unknown as ConnectionParam,
       clickhouse_settings,
     })
   }
@@ -36,6 +37,40 @@ function build(config: AppConfig): ClickHouseClient {
     request_timeout: config.clickhouse.requestTimeoutMs,
     clickhouse_settings,
     application: 'loom-runs',
+  })
+}
+
+type EmbeddedConnection = ReturnType<typeof import('chdb/connection').createChdbConnection>
+const SERIALIZED = new Set(['query', 'exec', 'command', 'insert'])
+
+/**
+ * The embedded engine runs one statement at a time on its session, and a statement that fails part
+ * way (a time budget, an abort) leaves its partial output in the session: the next statement's
+ * result would start with it (seen: a timed-out SELECT's rows returned by the next `SELECT 42`).
+ * So statements go one at a time, and after a failure a throwaway statement takes the leftovers
+ * before anything else runs (tests/faults.test.ts).
+ */
+function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
+  let tail: Promise<unknown> = Promise.resolve()
+  const drain = () => conn.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: randomUUID() } as never).catch(() => undefined)
+  return new Proxy(conn, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target)
+      if (typeof value !== 'function') return value
+      if (typeof prop !== 'string' || !SERIALIZED.has(prop)) return value.bind(target)
+      return (params: unknown) => {
+        const run = tail.then(async () => {
+          try {
+            return await value.call(target, params)
+          } catch (err) {
+            await drain()
+            throw err
+          }
+        })
+        tail = run.catch(() => undefined)
+        return run
+      }
+    },
   })
 }
 
