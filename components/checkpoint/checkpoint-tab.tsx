@@ -2,7 +2,6 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
-import type { Block } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { blockDetailQueryOptions, runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
 import { BlockActions } from '../editor/block-actions'
@@ -29,10 +28,10 @@ function Skeleton({ label }: { label: string }) {
 }
 
 /** "Why did this run resume where it did?": one block's resume explainer, flags, flow, versions and diffs. */
-export function CheckpointTab({ runRef, blocks }: { runRef: RunRef; blocks: Block[] | undefined }) {
+export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   const [sel, setSel] = useCheckpointSelection()
-  // Same cache entries as the run page's: these only add their error and loading states here.
   const blocksQuery = useQuery(runBlocksQueryOptions(runRef))
+  const blocks = blocksQuery.data?.blocks
   const run = useQuery(runDetailQueryOptions(runRef))
   const groups = useMemo(() => groupByIdentity(blocks ?? []), [blocks])
 

@@ -1,12 +1,21 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { parseAsStringLiteral, useQueryState } from 'nuqs'
-import { useRef, type KeyboardEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { CheckpointTab } from '../checkpoint/checkpoint-tab'
-import { runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
+import {
+  runAuditQueryOptions,
+  runBlobsQueryOptions,
+  runBlocksQueryOptions,
+  runConversationsQueryOptions,
+  runDetailQueryOptions,
+  runMemoriesQueryOptions,
+  runSearchesQueryOptions,
+  runTimelineQueryOptions,
+} from '../data/run-queries'
 import { BlobsTab } from '../story/blobs-tab'
 import { ConversationTab } from '../story/conversation-tab'
 import { ExportButton } from '../story/export-button'
@@ -38,11 +47,44 @@ const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
   blocks: 'blocks',
 }
 
+/** The data the open tab shows, asked for together with the run itself instead of after it. */
+function tabQuery(tab: Tab, run: RunRef) {
+  switch (tab) {
+    case 'checkpoint':
+    case 'blocks':
+      return runBlocksQueryOptions(run)
+    case 'timeline':
+      return runTimelineQueryOptions(run)
+    case 'conversation':
+      return runConversationsQueryOptions(run)
+    case 'memories':
+      return runMemoriesQueryOptions(run)
+    case 'searches':
+      return runSearchesQueryOptions(run)
+    case 'blobs':
+      return runBlobsQueryOptions(run)
+    case 'audit':
+      return runAuditQueryOptions(run)
+  }
+}
+
+/** Every block with its content can be megabytes on a big run: only the tabs that show blocks load them. */
+function BlocksTab({ runRef }: { runRef: RunRef }) {
+  const blocks = useQuery(runBlocksQueryOptions(runRef))
+  if (blocks.isError) return <ErrorBanner error={blocks.error} onRetry={() => blocks.refetch()} />
+  if (blocks.isPending) return <div className="skeleton" />
+  return <BlocksList blocks={blocks.data.blocks} />
+}
+
 export function RunView({ runRef }: { runRef: RunRef }) {
   const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(TABS).withDefault('checkpoint'))
   const detail = useQuery(runDetailQueryOptions(runRef))
-  const blocks = useQuery(runBlocksQueryOptions(runRef))
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({})
+  const queryClient = useQueryClient()
+  const { org, namespace, agent, runId } = runRef
+  useEffect(() => {
+    void queryClient.prefetchQuery(tabQuery(tab, { org, namespace, agent, runId }) as Parameters<typeof queryClient.prefetchQuery>[0])
+  }, [queryClient, tab, org, namespace, agent, runId])
 
   // Arrow keys move between tabs, as in any tablist.
   const onTabKey = (e: KeyboardEvent) => {
@@ -105,22 +147,14 @@ export function RunView({ runRef }: { runRef: RunRef }) {
         })}
       </div>
       <div role="tabpanel" id="run-tabpanel" aria-labelledby={`tab-${tab}`} aria-label={TAB_LABELS[tab]}>
-        {tab === 'checkpoint' ? <CheckpointTab runRef={runRef} blocks={blocks.data?.blocks} /> : null}
+        {tab === 'checkpoint' ? <CheckpointTab runRef={runRef} /> : null}
         {tab === 'timeline' ? <TimelineTab runRef={runRef} /> : null}
         {tab === 'conversation' ? <ConversationTab runRef={runRef} /> : null}
         {tab === 'memories' ? <MemoriesTab runRef={runRef} /> : null}
         {tab === 'searches' ? <SearchesTab runRef={runRef} /> : null}
         {tab === 'blobs' ? <BlobsTab runRef={runRef} /> : null}
         {tab === 'audit' ? <AuditLog runRef={runRef} /> : null}
-        {tab === 'blocks' ? (
-          blocks.isError ? (
-            <ErrorBanner error={blocks.error} onRetry={() => blocks.refetch()} />
-          ) : blocks.isPending ? (
-            <div className="skeleton" />
-          ) : (
-            <BlocksList blocks={blocks.data.blocks} />
-          )
-        ) : null}
+        {tab === 'blocks' ? <BlocksTab runRef={runRef} /> : null}
       </div>
     </div>
   )

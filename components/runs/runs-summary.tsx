@@ -11,9 +11,10 @@ import { useSummaryOpen } from './use-summary-open'
 const BODY_ID = 'runs-summary-body'
 
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
-export function RunsSummary({ filters }: { filters: RunsFilterParams }) {
+export function RunsSummary({ filters, ready = true }: { filters: RunsFilterParams; ready?: boolean }) {
   const [open, setOpen] = useSummaryOpen()
-  const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open, placeholderData: keepPreviousData })
+  // `ready`: the runs list has its rows; the charts wait for it, so the table never waits for them.
+  const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open && ready, placeholderData: keepPreviousData })
   const a = query.data
   const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
   return (

@@ -70,7 +70,8 @@ export function RunsView() {
         </span>
       </div>
       <RunsFilters />
-      <RunsSummary filters={filters} />
+      {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}
+      <RunsSummary filters={filters} ready={!query.isFetching} />
       {query.isError ? (
         <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} />
       ) : null}

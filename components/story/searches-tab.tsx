@@ -1,8 +1,8 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
+import dynamic from 'next/dynamic'
 import Link from 'next/link'
-import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, XAxis, YAxis } from 'recharts'
 import { absoluteTime, count } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
@@ -14,6 +14,12 @@ import { TimeAgo } from '../ui/time-ago'
 import { TabEmpty, TabSkeleton } from './tab-states'
 
 const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
+
+// The chart library loads with the first chart, not with the page.
+const HitsChart = dynamic(() => import('./search-hits-chart').then((m) => m.HitsChart), {
+  ssr: false,
+  loading: () => <div className="skeleton" style={{ height: 60 }} />,
+})
 
 function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
   return (
@@ -36,40 +42,6 @@ function filtersText(filters: string): string | null {
   if (t === '' || t === '{}' || t === '[]' || t === 'null') return null
   const pretty = prettyContent(t)
   return pretty.isJson ? JSON.stringify(JSON.parse(pretty.text)) : t
-}
-
-function HitsChart({ hits }: { hits: SearchHit[] }) {
-  const max = Math.max(1, ...hits.map((h) => h.score))
-  const height = hits.length * 28 + 16
-  return (
-    <div
-      className="sr-chart"
-      role="img"
-      aria-label={`Scores of ${hits.length} hits: ${hits.map((h) => `${h.memoryKey} ${h.score.toFixed(3)}`).join(', ')}`}
-    >
-      <ResponsiveContainer width="100%" height={height}>
-        <BarChart data={hits} layout="vertical" margin={{ top: 4, right: 48, bottom: 4, left: 4 }} barCategoryGap={6}>
-          <XAxis type="number" domain={[0, max]} hide />
-          <YAxis
-            type="category"
-            dataKey="memoryKey"
-            width={200}
-            tickLine={false}
-            axisLine={false}
-            interval={0}
-            tick={{ fill: 'var(--text)', fontSize: 11.5 }}
-            tickFormatter={(k: string) => (k.length > 30 ? `${k.slice(0, 29)}…` : k)}
-          />
-          <Bar dataKey="score" isAnimationActive={false} radius={[0, 4, 4, 0]} background={{ fill: 'var(--panel-2)', radius: 4 }}>
-            {hits.map((h) => (
-              <Cell key={h.memoryKey} fill={h.usedByRun ? 'var(--sr-used)' : 'var(--sr-hit)'} />
-            ))}
-            <LabelList dataKey="score" position="right" formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v ?? ''))} fill="var(--muted)" fontSize={11} />
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
-  )
 }
 
 function HitsTable({ runRef, hits }: { runRef: RunRef; hits: SearchHit[] }) {

@@ -9,6 +9,7 @@ import type { TimelineEvent } from '@/lib/queries/timeline'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
 import { kindClass } from './timeline-model'
+import { detailLimit } from '@/lib/api/timeline-kinds'
 
 /** Where an event's `ref` leads: the tab that shows the thing it points at. */
 function refLink(run: RunRef, e: TimelineEvent): { href: string; text: string } | null {
@@ -129,7 +130,11 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
         ) : (
           <p className="muted small">No payload for this event.</p>
         )}
-        {e.detail.length >= 2000 ? <p className="small muted">Cut to the first 2,000 characters.</p> : null}
+        {[...e.detail].length >= detailLimit(e.kind) ? (
+          <p className="small muted">
+            Cut to the first {detailLimit(e.kind).toLocaleString('en')} characters: the tab this event belongs to shows all of it.
+          </p>
+        ) : null}
       </div>
     </aside>
   )

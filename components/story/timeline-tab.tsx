@@ -1,6 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
+import dynamic from 'next/dynamic'
 import { parseAsArrayOf, parseAsString, parseAsStringLiteral, useQueryState } from 'nuqs'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { count, duration } from '@/lib/format'
@@ -10,10 +11,15 @@ import type { TimelineKind } from '@/lib/queries/timeline'
 import { runTimelineQueryOptions, type TimelineResponse } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
 import { TabEmpty, TabSkeleton } from './tab-states'
-import { TimelineChart } from './timeline-chart'
 import { TimelineList } from './timeline-list'
 import { KIND_LABEL, KIND_ORDER, buildTimeAxis, kindClass, marksFor, prepare, resumeTags } from './timeline-model'
 import { TimelinePayload } from './timeline-payload'
+
+// The chart library loads after the list has rendered, so the first rows do not wait for it.
+const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
+  ssr: false,
+  loading: () => <div className="skeleton tl-chart-loading" style={{ height: 160 }} aria-label="Loading the chart" />,
+})
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
 export function TimelineTab({ runRef }: { runRef: RunRef }) {

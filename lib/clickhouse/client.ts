@@ -48,7 +48,8 @@ const SERIALIZED = new Set(['query', 'exec', 'command', 'insert'])
  * way (a time budget, an abort) leaves its partial output in the session: the next statement's
  * result would start with it (seen: a timed-out SELECT's rows returned by the next `SELECT 42`).
  * So statements go one at a time, and after a failure a throwaway statement takes the leftovers
- * before anything else runs (tests/faults.test.ts).
+ * before anything else runs (tests/faults.test.ts). A statement whose request was cancelled while
+ * it waited is skipped.
  */
 function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
   let tail: Promise<unknown> = Promise.resolve()
@@ -60,6 +61,13 @@ function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
       if (typeof prop !== 'string' || !SERIALIZED.has(prop)) return value.bind(target)
       return (params: unknown) => {
         const run = tail.then(async () => {
+          // A request cancelled while it waited (the browser left the page) does not run at all.
+          const signal = (params as { abort_signal?: AbortSignal } | undefined)?.abort_signal
+          if (signal?.aborted) {
+            const aborted = new Error('The request was aborted before it ran')
+            aborted.name = 'AbortError'
+            throw aborted
+          }
           try {
             return await value.call(target, params)
           } catch (err) {

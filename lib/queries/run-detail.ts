@@ -28,7 +28,6 @@ const spanSchema = z.object({
 /** All counts in one round trip; each subquery binds its table's sorting-key prefix. */
 async function runCounts(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
-  const wmScope = await wmRunScope(signal)
   const [row] = await queryRows(
     `SELECT
        (SELECT count() FROM ${source(t.turns)} WHERE ${RUN_SCOPE}) AS turns,

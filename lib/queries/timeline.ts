@@ -7,7 +7,7 @@ import { tableNames, source } from '../loom/tables'
 import { detectResumePoints, type ResumePoint } from '../resume'
 import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
-import { TIMELINE_KINDS, type TimelineKind } from '../api/timeline-kinds'
+import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
 import { RUN_SCOPE } from './working-memory'
 
 export { TIMELINE_KINDS, type TimelineKind }
@@ -22,7 +22,7 @@ export type TimelineEvent = {
   userId: string
   sessionId: string
   actor: string
-  /** The payload, cut to PAYLOAD_CHARS characters. */
+  /** The payload, cut to detailLimit(kind) characters. */
   detail: string
   /** Points into another tab: a memory key, search id, blob key, conversation id. */
   ref: string
@@ -30,7 +30,6 @@ export type TimelineEvent = {
 
 export const DEFAULT_TIMELINE_LIMIT = 10_000
 export const MAX_TIMELINE_LIMIT = 50_000
-const PAYLOAD_CHARS = 2000
 
 const eventSchema = z.object({
   at: z.string().transform(chTimeToIso),
@@ -50,18 +49,19 @@ const eventSchema = z.object({
 function sources(tables: Set<string>, wmScope: string) {
   const t = tableNames()
   const wmTable = tables.has(t.history) ? t.history : t.workingMemory
-  const cut = (expr: string) => `substringUTF8(${expr}, 1, ${PAYLOAD_CHARS})`
+  const cut = (expr: string, chars = TIMELINE_DETAIL_CHARS) => `substringUTF8(${expr}, 1, ${chars})`
+  const cutState = (expr: string) => cut(expr, TIMELINE_STATE_CHARS)
   const parts: string[] = [
     `SELECT updated_at AS at,
         multiIf(block_key != 'checkpoint', 'block', is_deleted = 1, 'checkpoint.cleared', 'checkpoint') AS kind,
         if(is_deleted = 1, concat(block_key, ' cleared (tombstone)'), concat(block_key, ' v', toString(version), ' by ', actor)) AS label,
-        toString(version) AS version, block_key, user_id, session_id, actor, ${cut('content')} AS detail, source_trace AS ref
+        toString(version) AS version, block_key, user_id, session_id, actor, ${cutState('content')} AS detail, source_trace AS ref
      FROM ${source(wmTable)} WHERE ${wmScope}`,
   ]
   if (tables.has(t.audit))
     parts.push(`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
         toString(after_version) AS version, block_key, user_id, session_id, concat('operator:', operator) AS actor,
-        ${cut('after_content')} AS detail, toString(action) AS ref
+        ${cutState('after_content')} AS detail, toString(action) AS ref
      FROM ${t.audit} WHERE ${RUN_SCOPE}`)
   if (tables.has(t.turns))
     parts.push(`SELECT created_at AS at, 'turn' AS kind,
