@@ -363,6 +363,8 @@ export type Segment = {
   /** Rows in the segment. */
   writes: number
   endedBy: SegmentEnd
+  /** For a segment that `completed`: the run's final status (succeeded, failed, cancelled). */
+  endStatus: string | null
   /** The segment's last row is a tombstone. */
   endsWithTombstone: boolean
   /** Units done at the segment's last (non-tombstone) row. */
@@ -439,6 +441,7 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
       endAt: last ? last.updatedAt : (g.at ?? ''),
       writes: g.rows.length,
       endedBy,
+      endStatus: endedBy === 'completed' ? (opts.runStatus ?? null) : null,
       endsWithTombstone,
       unitsDone: lastLive ? countUnits(lastLive.content) : null,
       startReasons: point ? [...point.reasons] : [],

@@ -89,7 +89,7 @@ export function resumeFlowMermaid(segs: readonly Segment[], points: readonly Res
     const lines = [s.sourceTrace === null ? 'resumed, no write yet' : s.sourceTrace || '(no source_trace)', versions(s)]
     if (s.writes > 0) lines[1] += ` · ${s.writes} write${s.writes === 1 ? '' : 's'}`
     if (s.unitsDone !== null) lines.push(`${s.unitsDone} item${s.unitsDone === 1 ? '' : 's'} done`)
-    lines.push(`${time} UTC`, `ended: ${s.endedBy}`)
+    lines.push(`${time} UTC`, s.endedBy === 'completed' && s.endStatus ? `ended: run ${s.endStatus}` : `ended: ${s.endedBy}`)
     out.push(`  ${s.id}["${label(lines)}"]`)
     if (s.endsWithTombstone) {
       const t = `${s.id}_tombstone`
