@@ -11,11 +11,14 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong'
 }
 
+/** Server messages may end without a full stop; the banner reads as sentences. */
+const sentence = (text: string) => (/[.!?…]$/.test(text.trim()) ? text : `${text}.`)
+
 export function ErrorBanner({ error, onRetry, stale }: { error: unknown; onRetry?: () => void; stale?: boolean }) {
   return (
     <div className="banner banner-error" role="alert">
       <span>
-        <strong>Could not load.</strong> {errorText(error)}
+        <strong>Could not load.</strong> {sentence(errorText(error))}
         {stale ? ' Showing the last data received.' : ''}
       </span>
       {onRetry ? (

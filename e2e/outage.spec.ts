@@ -1,0 +1,320 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, test, type Page, type Response } from '@playwright/test'
+import { links } from '../lib/links'
+
+/*
+ * ClickHouse goes away in the middle of a session and comes back, with real parts only: the
+ * built app in REMOTE mode (its own `next start`, beside the suite's embedded-mode server),
+ * talking over HTTP to tests/helpers/clickhouse-http-peer.ts, which is stopped with SIGTERM and
+ * started again on the same port and data directory. No request is mocked or rerouted.
+ */
+
+const ROOT = path.resolve(__dirname, '..')
+const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
+const PEER_SCRIPT = path.join(ROOT, 'tests', 'helpers', 'clickhouse-http-peer.ts')
+const SEED_SCRIPT = path.join(ROOT, 'scripts', 'e2e-outage-seed.ts')
+const SCREENS = path.join(ROOT, 'test-results', 'screens')
+
+const RUN = { org: 'outage', namespace: 'e2e', agent: 'outage-agent', runId: 'run-outage-1' } as const
+const GOAL = 'Reconcile the November invoices'
+const CHECKPOINTS = ['step 1: fetched 40 invoices', 'step 2: reconciled 38 of 40 invoices'] as const
+const MEMORY_KEY = 'billing.region'
+// Credentials of our own, so that whatever CLICKHOUSE_* the suite runs with (scripts/test-all.sh
+// exports a sentinel password) cannot leak into this server.
+const CH_USER = 'loom_e2e'
+const CH_PASSWORD = 'outage-peer-secret'
+/** The banner text for a 503 (components/ui/error-banner.tsx) with lib/clickhouse/query.ts's network message. */
+const UNAVAILABLE = 'ClickHouse is unavailable: ClickHouse is unreachable'
+const STALE = 'Showing the last data received.'
+
+function freePort(): number {
+  // Without colours: Playwright's workers run with FORCE_COLOR set.
+  const env = { ...process.env, FORCE_COLOR: '0' }
+  const out = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'free-port.mjs')], { encoding: 'utf8', env })
+  const port = Number(out.stdout.trim())
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`free-port.mjs printed ${JSON.stringify(out.stdout)}: ${out.stderr}`)
+  return port
+}
+
+// --- Child processes ---------------------------------------------------------------------------
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null }
+type Proc = { name: string; child: ChildProcess; exited: Promise<Exit>; log: () => string }
+
+const alive = new Set<ChildProcess>()
+// Last resort if the worker goes away without running afterAll.
+process.once('exit', () => {
+  for (const child of alive) child.kill('SIGKILL')
+})
+
+/** Every CLICKHOUSE_*, LOOM_*, PEER_*, HOST and PORT of ours, nothing inherited for them. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  // NEXT_DIST_DIR passes through: next.config.mjs reads it to find the build.
+  const env = { ...process.env }
+  for (const key of Object.keys(env)) if (/^(CLICKHOUSE_|LOOM_|PEER_)/.test(key) || key === 'HOST' || key === 'PORT') delete env[key]
+  return Object.assign(env, { NEXT_TELEMETRY_DISABLED: '1', LOOM_RUNS_DEMO: '0', FORCE_COLOR: '0' }, extra)
+}
+
+function launch(name: string, args: string[], env: NodeJS.ProcessEnv): Proc {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  alive.add(child)
+  let log = ''
+  const keep = (d: Buffer) => (log = (log + d.toString('utf8')).slice(-30_000))
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      alive.delete(child)
+      resolve({ code, signal })
+    }),
+  )
+  return { name, child, exited, log: () => log }
+}
+
+const running = (p: Proc): boolean => p.child.exitCode === null && p.child.signalCode === null
+
+/** Resolves once `ready()` holds; fails early if the process exits, or after `ms`. */
+async function until(p: Proc, what: string, ms: number, ready: () => boolean | Promise<boolean>) {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (await ready()) return
+    if (!running(p)) throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}) before ${what}:\n${p.log()}`)
+    if (Date.now() > deadline) throw new Error(`${p.name}: no ${what} within ${ms} ms:\n${p.log()}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+/** SIGTERM, then its exit status; SIGKILL if it has not exited within `ms`. */
+async function stop(p: Proc | undefined, ms = 30_000): Promise<Exit | null> {
+  if (!p) return null
+  if (!running(p)) return p.exited
+  p.child.kill('SIGTERM')
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
+  const exit = await Promise.race([p.exited, late]).finally(() => clearTimeout(timer))
+  if (exit) return exit
+  p.child.kill('SIGKILL')
+  await p.exited
+  return null
+}
+
+// --- The peer, the seed and the app ------------------------------------------------------------
+
+let peerPort = 0
+let appPort = 0
+let app = ''
+let peerData = ''
+let peer: Proc | undefined
+let server: Proc | undefined
+
+async function startPeer(): Promise<Proc> {
+  const p = launch('clickhouse-http-peer', ['--import', 'tsx', PEER_SCRIPT, peerData, String(peerPort)], childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: CH_PASSWORD }))
+  await until(p, `"listening ${peerPort}"`, 120_000, () => p.log().includes(`listening ${peerPort}\n`))
+  return p
+}
+
+/** Remote mode against the peer. */
+function remoteEnv(): Record<string, string> {
+  return {
+    CLICKHOUSE_URL: `http://127.0.0.1:${peerPort}`,
+    CLICKHOUSE_USER: CH_USER,
+    CLICKHOUSE_PASSWORD: CH_PASSWORD,
+    CLICKHOUSE_REQUEST_TIMEOUT_MS: '3000',
+    // Unused in remote mode; never the suite's embedded data directory.
+    LOOM_RUNS_DATA_DIR: path.join(peerData, 'unused-embedded'),
+  }
+}
+
+async function seed() {
+  const spec = { ...RUN, goal: GOAL, checkpoints: CHECKPOINTS, memoryKey: MEMORY_KEY }
+  const p = launch('seed', ['--import', 'tsx', SEED_SCRIPT, JSON.stringify(spec)], childEnv(remoteEnv()))
+  const exit = await Promise.race([p.exited, new Promise<null>((r) => setTimeout(() => r(null), 90_000))])
+  if (!exit) await stop(p, 1_000)
+  if (exit?.code !== 0) throw new Error(`seeding failed (${JSON.stringify(exit)}):\n${p.log()}`)
+}
+
+async function startApp(): Promise<Proc> {
+  const p = launch(
+    'next start (remote mode)',
+    [NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(appPort)],
+    childEnv({ ...remoteEnv(), HOST: '127.0.0.1', PORT: String(appPort) }),
+  )
+  let mode: unknown
+  await until(p, 'answer from /api/health', 120_000, async () => {
+    try {
+      const res = await fetch(`${app}/api/health`, { signal: AbortSignal.timeout(10_000) })
+      if (!res.ok) return false
+      mode = ((await res.json()) as { mode?: unknown }).mode
+      return true
+    } catch {
+      return false
+    }
+  })
+  if (mode !== 'remote') throw new Error(`the second server runs in ${String(mode)} mode, not remote:\n${p.log()}`)
+  return p
+}
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000)
+  peerPort = freePort()
+  do appPort = freePort()
+  while (appPort === peerPort)
+  app = `http://127.0.0.1:${appPort}`
+  peerData = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-e2e-outage-'))
+  peer = await startPeer()
+  await seed()
+  server = await startApp()
+})
+
+test.afterAll(async () => {
+  test.setTimeout(90_000)
+  await stop(server)
+  await stop(peer)
+  if (peerData) fs.rmSync(peerData, { recursive: true, force: true })
+})
+
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return
+  if (server) await testInfo.attach('next-start.log', { body: server.log(), contentType: 'text/plain' })
+  if (peer) await testInfo.attach('clickhouse-http-peer.log', { body: peer.log(), contentType: 'text/plain' })
+})
+
+// --- The test ----------------------------------------------------------------------------------
+
+const isCall = (apiPath: string) => (r: Response) => new URL(r.url()).pathname === apiPath && r.request().method() === 'GET'
+
+/** Clicks, and returns the status of the first answer to `apiPath` the click causes. */
+async function statusAfter(page: Page, apiPath: string, click: () => Promise<void>) {
+  const answer = page.waitForResponse(isCall(apiPath), { timeout: 30_000 })
+  await click()
+  return (await answer).status()
+}
+
+test('ClickHouse stops mid-session: error banners with Retry, what was shown is kept; once it is back, Retry shows the data', async ({ page, request }) => {
+  test.setTimeout(240_000)
+  const summary = page.getByRole('region', { name: 'Run summary' })
+  const explainer = page.getByRole('region', { name: 'Resume explainer' })
+  const panel = page.getByRole('tabpanel')
+  const tab = (name: RegExp) => page.getByRole('tab', { name })
+  // Error banners only: Next's route announcer is role=alert too.
+  const banners = page.getByRole('alert').filter({ hasText: 'Could not load.' })
+  const panelBanners = panel.getByRole('alert').filter({ hasText: 'Could not load.' })
+  const written = page.getByRole('table', { name: 'Memories written by this run' })
+
+  /** The header and the tabs are still on screen, with the run's values. */
+  const expectRunKept = async () => {
+    await expect(summary.getByRole('heading', { name: GOAL })).toBeVisible()
+    await expect(summary.getByText('succeeded', { exact: true })).toBeVisible()
+    await expect(summary).toContainText(`run_id: ${RUN.runId}`)
+    await expect(tab(/^Memories/)).toHaveText(/^Memories\s*1$/)
+    await expect(tab(/^Blocks/)).toHaveText(/^Blocks\s*1$/)
+    // Nothing is left loading: each place shows data or an error.
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
+  }
+
+  await test.step('before the outage: the run page shows the run and its checkpoint', async () => {
+    await page.goto(`${app}${links.run(RUN)}`)
+    await expect(summary.getByRole('heading', { name: GOAL })).toBeVisible()
+    await expect(tab(/^Checkpoint/)).toHaveAttribute('aria-selected', 'true')
+    await expect(explainer).toContainText(`returns v2`)
+    await expect(explainer).toContainText(CHECKPOINTS[1])
+    await expect(page.getByRole('region', { name: 'Versions', exact: true }).getByText('2 versions')).toBeVisible()
+    await expectRunKept()
+    await expect(banners).toHaveCount(0)
+  })
+
+  await test.step('ClickHouse stops: the API answers 503 unavailable', async () => {
+    expect(await stop(peer), 'the peer exits cleanly on SIGTERM').toEqual({ code: 0, signal: null })
+    for (const apiPath of [links.api.run(RUN), links.api.memories(RUN)]) {
+      const res = await request.get(`${app}${apiPath}`)
+      expect(res.status(), apiPath).toBe(503)
+      expect((await res.json()).error, apiPath).toEqual({ code: 'unavailable', message: 'ClickHouse is unreachable' })
+    }
+  })
+
+  await test.step('a tab not loaded yet shows an error banner with Retry; the run stays on screen', async () => {
+    expect(await statusAfter(page, links.api.memories(RUN), () => tab(/^Memories/).click())).toBe(503)
+    await expect(tab(/^Memories/)).toHaveAttribute('aria-selected', 'true')
+    // The client retries twice (app/providers.tsx) before it shows the error.
+    await expect(panelBanners).toHaveCount(1, { timeout: 30_000 })
+    await expect(panelBanners).toContainText(`Could not load. ${UNAVAILABLE}`)
+    await expect(panelBanners).not.toContainText(STALE) // nothing of this tab was shown before
+    await expect(panelBanners.getByRole('button', { name: 'Retry' })).toBeVisible()
+    await expect(banners).toHaveCount(1) // the run itself was not asked for again
+    await expectRunKept()
+    await expect(written).toHaveCount(0)
+
+    // Retry while ClickHouse is still down: asked again, refused again, the same banner.
+    expect(await statusAfter(page, links.api.memories(RUN), () => panelBanners.getByRole('button', { name: 'Retry' }).click())).toBe(503)
+    await expect(panelBanners).toContainText(UNAVAILABLE)
+    await expectRunKept()
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: path.join(SCREENS, 'outage.png'), fullPage: true })
+  })
+
+  await test.step('back on the checkpoint tab: its content is kept, marked as the last data received', async () => {
+    // The tab's queries are older than their 5 s staleTime, so mounting it asks ClickHouse again.
+    await tab(/^Checkpoint/).click()
+    await expect(explainer).toContainText(CHECKPOINTS[1])
+    // One banner above the run summary (the run) and one in the tab (the checkpoint), both stale.
+    await expect(banners.filter({ hasText: STALE })).toHaveCount(2, { timeout: 30_000 })
+    await expect(panelBanners).toHaveCount(1)
+    for (const banner of await banners.all()) {
+      await expect(banner).toContainText(UNAVAILABLE)
+      await expect(banner.getByRole('button', { name: 'Retry' })).toBeVisible()
+    }
+    await expect(explainer).toContainText(CHECKPOINTS[1])
+    await expect(explainer).toContainText('returns v2')
+    await expect(page.getByRole('region', { name: 'Versions', exact: true }).getByText('2 versions')).toBeVisible()
+    await expectRunKept()
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: path.join(SCREENS, 'outage-stale.png'), fullPage: true })
+  })
+
+  await test.step('the memories tab again, still during the outage: asked again on the way in, the banner again', async () => {
+    await tab(/^Memories/).click()
+    await expect(panelBanners).toHaveCount(1, { timeout: 30_000 })
+    await expect(panelBanners).toContainText(UNAVAILABLE)
+    await expect(banners).toHaveCount(2) // and the run's stale banner above the summary
+    await expectRunKept()
+  })
+
+  await test.step('ClickHouse is back on the same port and data: the API answers 200', async () => {
+    peer = await startPeer()
+    const run = await request.get(`${app}${links.api.run(RUN)}`)
+    expect(run.status()).toBe(200)
+    expect((await run.json()).run).toMatchObject({ ...RUN, goal: GOAL, status: 'succeeded' })
+    const memories = await request.get(`${app}${links.api.memories(RUN)}`)
+    expect(memories.status()).toBe(200)
+    expect((await memories.json()).written.map((m: { memoryKey: string }) => m.memoryKey)).toEqual([MEMORY_KEY])
+  })
+
+  await test.step('Retry shows the tab’s data and its banner goes away; the run’s Retry clears the last one', async () => {
+    expect(await statusAfter(page, links.api.memories(RUN), () => panelBanners.getByRole('button', { name: 'Retry' }).click())).toBe(200)
+    await expect(written.locator(`tr[data-memory-key="${MEMORY_KEY}"]`)).toContainText('v1')
+    await expect(written.locator(`tr[data-memory-key="${MEMORY_KEY}"]`)).toContainText('live')
+    await expect(panelBanners).toHaveCount(0)
+    // The run's banner stays until the run is asked for again: its own Retry does that.
+    await expect(banners).toHaveCount(1)
+    expect(await statusAfter(page, links.api.run(RUN), () => banners.getByRole('button', { name: 'Retry' }).click())).toBe(200)
+    await expect(banners).toHaveCount(0)
+    await expectRunKept()
+  })
+
+  await test.step('the next requests answer too: the checkpoint tab refreshes itself, the runs list loads', async () => {
+    await tab(/^Checkpoint/).click()
+    await expect(explainer).toContainText(CHECKPOINTS[1])
+    await expect(banners).toHaveCount(0, { timeout: 30_000 })
+    await expectRunKept()
+    await page.goto(`${app}/`)
+    const row = page.getByRole('table', { name: 'Runs' }).locator(`tr[data-run-id="${RUN.runId}"]`)
+    await expect(row).toBeVisible()
+    await expect(row).toContainText('succeeded')
+    await expect(banners).toHaveCount(0)
+  })
+})
