@@ -151,6 +151,19 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
     assert.equal(after.body.history[0].version, next)
   })
 
+  test('an extra physical column that carries a renamed column\'s contract name does not shadow it', async () => {
+    await q.command("ALTER TABLE loom.agent_memory ADD COLUMN content String DEFAULT 'not the checkpoint'")
+    try {
+      const { DEMO_RUNS } = await import('../lib/demo/scenarios')
+      const run = DEMO_RUNS.batch
+      const { wmGet } = await import('../lib/loom/working-memory')
+      const value = await wmGet({ org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, userId: run.userId, sessionId: run.sessionId, blockKey: 'checkpoint' })
+      assert.equal(value, 'edited under a mapping')
+    } finally {
+      await q.command('ALTER TABLE loom.agent_memory DROP COLUMN content')
+    }
+  })
+
   test('the schema doctor finds the mapped tables complete and shows the mapping in use', async () => {
     const schema = (await import('../app/api/schema/route')).GET
     const res = await call(schema, '/api/schema')

@@ -64,7 +64,9 @@ export function source(table: string, options: { final?: boolean; part?: boolean
   if (!renames) return `${table}${final}`
   const entries = Object.entries(renames)
   const select = [
-    `* EXCEPT (${entries.map(([, physical]) => physical).join(', ')})`,
+    // Both names are left out of `*`, so a physical column that happens to carry a renamed column's
+    // contract name never sits next to it under the same name (EXCEPT ignores absent names).
+    `* EXCEPT (${[...new Set(entries.flat())].join(', ')})`,
     ...entries.map(([logical, physical]) => `${physical} AS ${logical}`),
     ...(options.part ? ['_part'] : []),
   ]
