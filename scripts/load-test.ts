@@ -1,10 +1,10 @@
 /**
- * Bounded load test on loopback: the built server on a fresh demo database, mixed reads at
- * 50 connections for 30 s (autocannon) while a writer loop edits a few checkpoints with
- * conflict checks. Reports throughput, latency, errors, write outcomes, version ties and
- * server memory at start and end. Results: bench/load-results.json.
+ * Bounded load test on loopback: the built server on a fresh demo database, rounds of mixed
+ * reads at 50 connections for 30 s each (autocannon) while a writer loop edits a few checkpoints
+ * with conflict checks. Reports throughput, latency, errors, write outcomes, version ties and
+ * server memory at start, after each round and at the end. Results: bench/load-results.json.
  *
- *   npm run build && npm run load-test [-- --duration 30 --connections 50]
+ *   npm run build && npm run load-test [-- --duration 30 --connections 50 --rounds 3]
  */
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,6 +21,8 @@ const arg = (name: string, fallback: number) => {
 }
 const DURATION = arg('duration', 30)
 const CONNECTIONS = arg('connections', 50)
+/** Rounds of DURATION seconds on the same server: the RSS after each shows whether memory levels off. */
+const ROUNDS = arg('rounds', 3)
 
 async function freePort(): Promise<number> {
   const s = net.createServer()
@@ -112,16 +114,31 @@ async function main() {
       }
     }
     const writers = targets.flatMap((t, i) => [writer(t, i * 2), writer(t, i * 2 + 1)])
-    process.stderr.write(`reads at ${CONNECTIONS} connections for ${DURATION} s, plus ${writers.length} writers on ${targets.length} blocks…\n`)
-    const result = await autocannon({
-      url: base,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      requests: reads.map((p) => ({ method: 'GET', path: p })),
-    })
+    process.stderr.write(`${ROUNDS} × ${DURATION} s of reads at ${CONNECTIONS} connections, plus ${writers.length} writers on ${targets.length} blocks…\n`)
+    const rounds: { requests: number; throughputPerS: number; p50Ms: number; p99Ms: number; errors: number; timeouts: number; non2xx: number; rssMb: number }[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const r = await autocannon({
+        url: base,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: reads.map((p) => ({ method: 'GET', path: p })),
+      })
+      rounds.push({
+        requests: r.requests.total,
+        throughputPerS: r.requests.average,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        errors: r.errors,
+        timeouts: r.timeouts,
+        non2xx: r.non2xx,
+        rssMb: rssMb(server.pid!),
+      })
+      process.stderr.write(`round ${round + 1}: ${r.requests.total} reads, p50 ${r.latency.p50} ms, RSS ${rounds[round].rssMb} MB\n`)
+    }
     stop = true
     await Promise.all(writers)
     const rssEnd = rssMb(server.pid!)
+    const sum = (k: 'requests' | 'errors' | 'timeouts' | 'non2xx') => rounds.reduce((n, r) => n + r[k], 0)
     const ties: string[] = []
     for (const t of targets) {
       const d = await (await fetch(`${base}${t.url}`)).json()
@@ -130,24 +147,25 @@ async function main() {
     const report = {
       at: new Date().toISOString(),
       machine: { cpus: os.cpus().length, node: process.version },
-      durationS: DURATION,
+      durationS: DURATION * ROUNDS,
       connections: CONNECTIONS,
       reads: {
-        requests: result.requests.total,
-        throughputPerS: result.requests.average,
-        p50Ms: result.latency.p50,
-        p99Ms: result.latency.p99,
-        errors: result.errors,
-        timeouts: result.timeouts,
-        non2xx: result.non2xx,
+        requests: sum('requests'),
+        throughputPerS: Math.round((sum('requests') / (DURATION * ROUNDS)) * 100) / 100,
+        p50Ms: Math.max(...rounds.map((r) => r.p50Ms)),
+        p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
+        errors: sum('errors'),
+        timeouts: sum('timeouts'),
+        non2xx: sum('non2xx'),
       },
+      rounds,
       writes: { ...writes, versionTies: ties.length },
-      serverRssMb: { start: rssStart, end: rssEnd },
+      serverRssMb: { start: rssStart, afterEachRound: rounds.map((r) => r.rssMb), end: rssEnd },
     }
     fs.mkdirSync('bench', { recursive: true })
     fs.writeFileSync('bench/load-results.json', `${JSON.stringify(report, null, 2)}\n`)
     console.log(JSON.stringify(report, null, 2))
-    if (result.errors || result.non2xx || writes.other || ties.length) process.exitCode = 1
+    if (sum('errors') || sum('non2xx') || writes.other || ties.length) process.exitCode = 1
   } finally {
     server.kill('SIGTERM')
     fs.rmSync(dataDir, { recursive: true, force: true })
