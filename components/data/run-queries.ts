@@ -27,6 +27,12 @@ export function runDetailQueryOptions(run: RunRef) {
   return queryOptions({
     queryKey: runKeys.detail(run),
     queryFn: ({ signal }) => fetchJson<RunDetail>(links.api.run(run), { signal }),
+    // While the run cannot be loaded because ClickHouse is away (5xx, no answer), ask again every
+    // 10 s: the page heals by itself. A 4xx (unknown run, bad id) will not change by waiting.
+    refetchInterval: (query) => {
+      const status = (query.state.error as { status?: number } | null)?.status
+      return query.state.status === 'error' && !(status && status < 500) ? 10_000 : false
+    },
   })
 }
 
