@@ -7,6 +7,7 @@
  *
  * The run is `{ org, namespace, agent, runId, goal, checkpoints: [string, string], memoryKey }`.
  */
+export {}
 type Seed = {
   org: string
   namespace: string
