@@ -4,7 +4,7 @@
  * with conflict checks. Reports throughput, latency, errors, write outcomes, version ties and
  * server memory at start, after each round and at the end. Results: bench/load-results.json.
  *
- *   npm run build && npm run load-test [-- --duration 30 --connections 50 --rounds 3]
+ *   npm run build && npm run load-test [-- --duration 30 --connections 50 --rounds 6]
  */
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -22,7 +22,7 @@ const arg = (name: string, fallback: number) => {
 const DURATION = arg('duration', 30)
 const CONNECTIONS = arg('connections', 50)
 /** Rounds of DURATION seconds on the same server: the RSS after each shows whether memory levels off. */
-const ROUNDS = arg('rounds', 3)
+const ROUNDS = arg('rounds', 6)
 
 async function freePort(): Promise<number> {
   const s = net.createServer()
