@@ -1,12 +1,13 @@
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
 import { queryRows, type QueryParams } from '../clickhouse/query'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { chTimeToIso } from '../clickhouse/time'
 import { encodeCursor, type RunsCursor } from '../api/cursor'
 import type { CheckpointSummary, RunSummary, RunsPage } from '../api/types'
 import { versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
+import { filterParams, identityConditions } from './run-filter-sql'
 
 export type RunsFilter = {
   org?: string
@@ -50,15 +51,6 @@ const checkpointRowSchema = z.object({
   is_deleted: z.coerce.number(),
 })
 
-/** Identity filters as fixed SQL fragments; only the bound values vary. */
-function identityConditions(f: RunsFilter): string[] {
-  const c: string[] = []
-  if (f.org !== undefined) c.push('org = {org:String}')
-  if (f.namespace !== undefined) c.push('namespace = {namespace:String}')
-  if (f.agent !== undefined) c.push('agent = {agent:String}')
-  return c
-}
-
 function where(conditions: string[]) {
   return conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''
 }
@@ -70,14 +62,7 @@ const KEYSET =
 /** SQL for one page of the union of `loom.runs` and checkpoint-only runs, newest first. */
 export function buildRunsListQuery(filter: RunsFilter, cursor: RunsCursor | undefined, limit: number) {
   const t = tableNames()
-  const params: QueryParams = { limit: limit + 1 }
-  if (filter.org !== undefined) params.org = filter.org
-  if (filter.namespace !== undefined) params.namespace = filter.namespace
-  if (filter.agent !== undefined) params.agent = filter.agent
-  if (filter.q !== undefined) params.q = filter.q
-  if (filter.status !== undefined) params.status = filter.status
-  if (filter.from) params.from = toChTime(filter.from)
-  if (filter.to) params.to = toChTime(filter.to)
+  const params: QueryParams = { ...filterParams(filter), limit: limit + 1 }
 
   const ident = identityConditions(filter)
   const runCond = [...ident]
