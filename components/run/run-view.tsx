@@ -48,25 +48,16 @@ const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
 }
 
 /** The data the open tab shows, asked for together with the run itself instead of after it. */
-function tabQuery(tab: Tab, run: RunRef) {
-  switch (tab) {
-    case 'checkpoint':
-    case 'blocks':
-      return runBlocksQueryOptions(run)
-    case 'timeline':
-      return runTimelineQueryOptions(run)
-    case 'conversation':
-      return runConversationsQueryOptions(run)
-    case 'memories':
-      return runMemoriesQueryOptions(run)
-    case 'searches':
-      return runSearchesQueryOptions(run)
-    case 'blobs':
-      return runBlobsQueryOptions(run)
-    case 'audit':
-      return runAuditQueryOptions(run)
-  }
-}
+const TAB_QUERY = {
+  checkpoint: runBlocksQueryOptions,
+  blocks: runBlocksQueryOptions,
+  timeline: (run: RunRef) => runTimelineQueryOptions(run),
+  conversation: runConversationsQueryOptions,
+  memories: runMemoriesQueryOptions,
+  searches: runSearchesQueryOptions,
+  blobs: runBlobsQueryOptions,
+  audit: runAuditQueryOptions,
+} satisfies Record<Tab, (run: RunRef) => unknown>
 
 /** Every block with its content can be megabytes on a big run: only the tabs that show blocks load them. */
 function BlocksTab({ runRef }: { runRef: RunRef }) {
@@ -83,7 +74,7 @@ export function RunView({ runRef }: { runRef: RunRef }) {
   const queryClient = useQueryClient()
   const { org, namespace, agent, runId } = runRef
   useEffect(() => {
-    void queryClient.prefetchQuery(tabQuery(tab, { org, namespace, agent, runId }) as Parameters<typeof queryClient.prefetchQuery>[0])
+    void queryClient.prefetchQuery(TAB_QUERY[tab]({ org, namespace, agent, runId }) as Parameters<typeof queryClient.prefetchQuery>[0])
   }, [queryClient, tab, org, namespace, agent, runId])
 
   // Arrow keys move between tabs, as in any tablist.

@@ -38,15 +38,21 @@ const wholeNumberParam = (field: string, min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`))
 
+/** The runs list's filters: `GET /api/runs` (with paging), `GET /api/runs/analytics` and `GET /api/runs/changes`. */
+const runFilterFields = {
+  org: optionalText('org'),
+  namespace: optionalText('namespace'),
+  agent: optionalText('agent'),
+  status: z.enum(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+  q: optionalText('q', 200),
+  from: isoDate('from').optional(),
+  to: isoDate('to').optional(),
+}
+const fromNotAfterTo = (v: { from?: Date; to?: Date }) => !v.from || !v.to || v.from <= v.to
+
 export const runsQuerySchema = z
   .object({
-    org: optionalText('org'),
-    namespace: optionalText('namespace'),
-    agent: optionalText('agent'),
-    status: z.enum(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
-    q: optionalText('q', 200),
-    from: isoDate('from').optional(),
-    to: isoDate('to').optional(),
+    ...runFilterFields,
     limit: wholeNumberParam('limit', 1, 200).optional(),
     cursor: z
       .string()
@@ -60,7 +66,7 @@ export const runsQuerySchema = z
       })
       .optional(),
   })
-  .refine((v) => !v.from || !v.to || v.from <= v.to, { message: 'from must not be after to', path: ['from'] })
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 export type RunsQuery = z.infer<typeof runsQuerySchema>
 
 export const blockSelectorSchema = z.object({
@@ -115,17 +121,6 @@ export const timelineQuerySchema = z.object({
   limit: wholeNumberParam('limit', 1, 50_000).optional(),
 })
 
-/** The runs list's filters without paging: `GET /api/runs/analytics` and `GET /api/runs/changes`. */
-const runFilterFields = {
-  org: optionalText('org'),
-  namespace: optionalText('namespace'),
-  agent: optionalText('agent'),
-  status: z.enum(RUN_STATUSES, { message: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
-  q: optionalText('q', 200),
-  from: isoDate('from').optional(),
-  to: isoDate('to').optional(),
-}
-const fromNotAfterTo = (v: { from?: Date; to?: Date }) => !v.from || !v.to || v.from <= v.to
 
 export const analyticsQuerySchema = z
   .object(runFilterFields)

@@ -85,7 +85,6 @@ export async function wmRunIdentities(signal?: AbortSignal): Promise<string> {
 const ORDER_DESC = 'started_at DESC, org DESC, namespace DESC, agent DESC, run_id DESC'
 const Q_GOAL_OR_ID = '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)'
 
-const baseParams = filterParams
 
 
 function cursorParams(c: Key): QueryParams {
@@ -145,7 +144,7 @@ async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: numb
   let window = 2 * want + 16
   for (let round = 0; round < 64 && out.length < want; round++) {
     const conds = [...inner]
-    const params: QueryParams = { ...baseParams(filter), window }
+    const params: QueryParams = { ...filterParams(filter), window }
     if (after) {
       conds.push("started_at <= {c_started:DateTime64(3, 'UTC')}")
       conds.push(
@@ -290,7 +289,7 @@ export async function checkpointRowsFromIndex<S extends z.ZodType>(
 /**
  * One row per run of the runs list (org, namespace, agent, run_id, status, started_at), from the
  * run index, for aggregations over the list's filters (charts, counts): the same runs as the
- * union query, without grouping working memory. Bind `baseParams(filter)`-style parameters:
+ * union query, without grouping working memory. Bind `filterParams(filter)`-style parameters:
  * org, namespace, agent, status, q, from, to (only those the filter sets). Needs runIndexReady().
  */
 export function runIndexRunsSql(filter: RunsFilter): string {
@@ -317,5 +316,5 @@ export function runIndexRunsSql(filter: RunsFilter): string {
 
 /** Parameters for runIndexRunsSql (and the list's queries) from a filter. */
 export function runIndexParams(filter: RunsFilter): QueryParams {
-  return baseParams(filter)
+  return filterParams(filter)
 }

@@ -158,15 +158,15 @@ function compareIndexes(spec: TableSpec, found: FoundIndex[], issues: Issue[]): 
   })
 }
 
+/** What names and describes the object in every report, present or not. */
+function identityOf(spec: ObjectSpec) {
+  const { key, kind, group, database, name, fullName, purpose } = spec
+  return { key, kind, group, database, name, fullName, purpose }
+}
+
 function missingReport(spec: ObjectSpec): TableReport {
   return {
-    key: spec.key,
-    kind: spec.kind,
-    group: spec.group,
-    database: spec.database,
-    name: spec.name,
-    fullName: spec.fullName,
-    purpose: spec.purpose,
+    ...identityOf(spec),
     present: false,
     status: spec.whenMissing,
     disables: spec.disables,
@@ -220,13 +220,7 @@ function compareView(spec: ViewSpec, f: FoundTable, found: Found): TableReport {
     })
   }
   return {
-    key: spec.key,
-    kind: spec.kind,
-    group: spec.group,
-    database: spec.database,
-    name: spec.name,
-    fullName: spec.fullName,
-    purpose: spec.purpose,
+    ...identityOf(spec),
     present: true,
     status: worst(issues.map((i) => (i.severity === 'info' ? 'ok' : i.severity))),
     disables: null,
@@ -273,13 +267,7 @@ function compareTable(spec: TableSpec, f: FoundTable, found: Found): TableReport
   const columns = spec.detailed ? compareColumns(spec, found.columns.get(spec.fullName) ?? [], issues) : null
   const skipIndexes = compareIndexes(spec, found.indexes.get(spec.fullName) ?? [], issues)
   return {
-    key: spec.key,
-    kind: spec.kind,
-    group: spec.group,
-    database: spec.database,
-    name: spec.name,
-    fullName: spec.fullName,
-    purpose: spec.purpose,
+    ...identityOf(spec),
     present: true,
     status: worst(issues.map((i) => (i.severity === 'info' ? 'ok' : i.severity))),
     disables: null,
