@@ -140,7 +140,7 @@ describe('diffContents: json', () => {
     assert.equal(describeDiff(diffContents('{"cursor": 10, "done": []}', '{"done": [], "cursor": 20}')), 'changed $.cursor')
   })
 
-  test('arrays are compared by index; nested paths; odd keys are quoted', () => {
+  test('an element replaced in place is a change inside it; nested paths; odd keys are quoted', () => {
     const d = expectKind(diffContents('[{"id":1},{"id":2},{"id":3}]', '[{"id":1},{"id":5}]'), 'json')
     assert.deepEqual(
       d.changes.map((c) => [c.type, c.path]),
@@ -180,6 +180,53 @@ describe('diffContents: json', () => {
   })
 })
 
+describe('diffContents: JSON arrays are sequences', () => {
+  const ids = (n: number, skip?: number) => Array.from({ length: n + (skip ? 1 : 0) }, (_, i) => `doc-${String(i + 1).padStart(3, '0')}`).filter((_, i) => i + 1 !== skip)
+
+  test('inserting one id into 300 is one insert, at its place', () => {
+    const before = JSON.stringify({ cursor: 'p', done: ids(300, 57) })
+    const after = JSON.stringify({ cursor: 'p', done: ids(301) })
+    const d = expectKind(diffContents(before, after), 'json')
+    assert.deepEqual(d.changes, [{ path: '$.done[56]', type: 'added', after: 'doc-057' }])
+    assert.equal(describeDiff(d), 'added $.done[56]')
+  })
+
+  test('removing one id from the middle is one removal (its index in before)', () => {
+    const d = expectKind(diffContents(JSON.stringify(ids(300)), JSON.stringify(ids(299, 10))), 'json')
+    assert.deepEqual(d.changes, [{ path: '$[9]', type: 'removed', before: 'doc-010' }])
+  })
+
+  test('a move is one move', () => {
+    const d = expectKind(diffContents('{"queue": ["a", "b", "c", "d"]}', '{"queue": ["b", "c", "d", "a"]}'), 'json')
+    assert.deepEqual(d.changes, [{ path: '$.queue[3]', type: 'moved', from: '$.queue[0]', after: 'a' }])
+    assert.equal(d.moved, 1)
+    assert.equal(describeDiff(d), 'moved $.queue[0] → $.queue[3]')
+  })
+
+  test('objects inside arrays match whatever their key order; a replaced one is walked into', () => {
+    const d = expectKind(diffContents('[{"id":1,"n":"a"},{"id":2,"n":"b"}]', '[{"id":0},{"n":"a","id":1},{"id":2,"n":"B"}]'), 'json')
+    assert.deepEqual(
+      d.changes.map((c) => [c.type, c.path]),
+      [
+        ['added', '$[0]'],
+        ['changed', '$[2].n'],
+      ],
+    )
+  })
+
+  test('several inserts into one array read as one sentence', () => {
+    const before = JSON.stringify({ done: ids(300) })
+    const after = JSON.stringify({ done: [...ids(300), 'doc-x', 'doc-y', 'doc-z'] })
+    assert.equal(describeDiff(diffContents(before, after)), 'added 3 items to $.done')
+    assert.equal(describeDiff(diffContents(after, before)), 'removed 3 items from $.done')
+  })
+
+  test('a mix of edits is counted by kind', () => {
+    const d = expectKind(diffContents('{"a": [1, 2, 3, 4], "b": 1}', '{"a": [4, 1, 2, 3, 5], "b": 2}'), 'json')
+    assert.equal(describeDiff(d), '3 changes: 1 changed, 1 added, 1 moved')
+  })
+})
+
 describe('diffContents: text', () => {
   test('line diff with parts and counts', () => {
     const d = expectKind(diffContents('a\nb\nc', 'a\nx\nc\nd'), 'text')
@@ -203,6 +250,42 @@ describe('diffContents: text', () => {
     assert.equal(d.addedLines + d.removedLines, 0)
     assert.equal(describeDiff(d), 'formatting only')
     assert.equal(describeDiff(diffContents('same\ntext', 'same\ntext')), 'no change')
+  })
+
+  test('word-level segments inside a changed line', () => {
+    const d = expectKind(diffContents('the quick brown fox\njumps over', 'the quick red fox\njumps over'), 'text')
+    const removed = d.parts.find((p) => p.type === 'removed')
+    const added = d.parts.find((p) => p.type === 'added')
+    assert.deepEqual(removed?.words, [
+      [
+        { text: 'the quick ', changed: false },
+        { text: 'brown', changed: true },
+        { text: ' fox', changed: false },
+      ],
+    ])
+    assert.deepEqual(added?.words, [
+      [
+        { text: 'the quick ', changed: false },
+        { text: 'red', changed: true },
+        { text: ' fox', changed: false },
+      ],
+    ])
+  })
+
+  test('word segments stay aligned with lines across several changed lines', () => {
+    const d = expectKind(diffContents('a\nstep 1 of 3\nphase one\nz', 'a\nstep 2 of 3\nphase two\nextra line\nz'), 'text')
+    const added = d.parts.find((p) => p.type === 'added')!
+    assert.equal(added.words?.length, added.lines.length)
+    assert.deepEqual(
+      added.words?.map((line) => line.filter((s) => s.changed).map((s) => s.text)),
+      [['2'], ['two'], ['extra line']],
+    )
+    added.words?.forEach((line, i) => assert.equal(line.map((s) => s.text).join(''), added.lines[i]))
+  })
+
+  test('lines rewritten with nothing in common get no word highlighting', () => {
+    const d = expectKind(diffContents('alpha beta', 'gamma delta'), 'text')
+    assert.equal(d.parts.find((p) => p.type === 'added')?.words, undefined)
   })
 
   test('CRLF lines are shown without the CR', () => {

@@ -1,11 +1,16 @@
 /**
  * Diffs between two versions of a block's content, with the kind chosen from the content:
  * - `set`: both sides are id lists (`" ".join(sorted(done))`, `a,b,c`, `a, b, c`);
- * - `json`: both sides are JSON objects or arrays (structural diff, arrays by index);
- * - `text`: anything else (line diff from the `diff` package).
- * Pure functions: no I/O, safe in the browser and on the server.
+ * - `json`: both sides are JSON objects or arrays (structural diff, arrays as sequences: see ./json);
+ * - `text`: anything else (line diff, with word-level segments inside changed lines: see ./text).
+ * Pure functions: no I/O, safe in the browser and on the server. `describeDiff(diffContents(a, b))`
+ * is the one-line summary every view uses (versions table, editor, resume points).
  */
-import { diffLines } from 'diff'
+import { arrayParent, diffJsonValues, type JsonChange, type JsonChangeType } from './json'
+import { textDiff, type TextDiff } from './text'
+
+export { diffJsonValues, canonicalKey, type JsonChange, type JsonChangeType } from './json'
+export { wordSegments, type TextDiff, type TextPart, type TextPartType, type WordSegment } from './text'
 
 export type IdListSeparator = ' ' | ',' | ', '
 
@@ -26,34 +31,13 @@ export type SetDiff = {
   identical: boolean
 }
 
-export type JsonChangeType = 'added' | 'removed' | 'changed'
-
-export type JsonChange = {
-  /** `$` for the root, `$.a.b[2]`, `$["key with spaces"]`. */
-  path: string
-  type: JsonChangeType
-  before?: unknown
-  after?: unknown
-}
-
 export type JsonDiff = {
   kind: 'json'
   changes: JsonChange[]
   added: number
   removed: number
   changed: number
-  identical: boolean
-}
-
-export type TextPartType = 'added' | 'removed' | 'same'
-
-export type TextPart = { type: TextPartType; lines: string[] }
-
-export type TextDiff = {
-  kind: 'text'
-  parts: TextPart[]
-  addedLines: number
-  removedLines: number
+  moved: number
   identical: boolean
 }
 
@@ -123,10 +107,6 @@ function setDiff(before: ParsedList | null, after: ParsedList | null, identical:
 
 type JsonContainer = Record<string, unknown> | unknown[]
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
 /** The parsed value when `text` is a JSON object or array; null otherwise. */
 export function parseJsonContainer(text: string): JsonContainer | null {
   const t = text.trim()
@@ -137,68 +117,6 @@ export function parseJsonContainer(text: string): JsonContainer | null {
   } catch {
     return null
   }
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
-
-function childPath(parent: string, key: string): string {
-  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`
-}
-
-function walk(path: string, before: unknown, after: unknown, out: JsonChange[]): void {
-  if (Array.isArray(before) && Array.isArray(after)) {
-    const n = Math.max(before.length, after.length)
-    for (let i = 0; i < n; i++) {
-      const p = `${path}[${i}]`
-      if (i >= after.length) out.push({ path: p, type: 'removed', before: before[i] })
-      else if (i >= before.length) out.push({ path: p, type: 'added', after: after[i] })
-      else walk(p, before[i], after[i], out)
-    }
-    return
-  }
-  if (isPlainObject(before) && isPlainObject(after)) {
-    for (const key of Object.keys(before)) {
-      const p = childPath(path, key)
-      if (!Object.hasOwn(after, key)) out.push({ path: p, type: 'removed', before: before[key] })
-      else walk(p, before[key], after[key], out)
-    }
-    for (const key of Object.keys(after)) {
-      if (!Object.hasOwn(before, key)) out.push({ path: childPath(path, key), type: 'added', after: after[key] })
-    }
-    return
-  }
-  const bothScalar = typeof before !== 'object' || before === null ? typeof after !== 'object' || after === null : false
-  if (bothScalar && before === after) return
-  out.push({ path, type: 'changed', before, after })
-}
-
-/** Structural diff of two parsed JSON values (arrays compared by index). */
-export function diffJsonValues(before: unknown, after: unknown): JsonChange[] {
-  const out: JsonChange[] = []
-  walk('$', before, after, out)
-  return out
-}
-
-/* ---------------------------------------------------------------------- text */
-
-function toLines(value: string): string[] {
-  const lines = value.split('\n')
-  if (value.endsWith('\n')) lines.pop()
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
-}
-
-function textDiff(before: string, after: string): TextDiff {
-  const parts: TextPart[] = diffLines(before, after, { ignoreNewlineAtEof: true }).map((c) => ({
-    type: c.added ? 'added' : c.removed ? 'removed' : 'same',
-    lines: toLines(c.value),
-  }))
-  let addedLines = 0
-  let removedLines = 0
-  for (const p of parts) {
-    if (p.type === 'added') addedLines += p.lines.length
-    else if (p.type === 'removed') removedLines += p.lines.length
-  }
-  return { kind: 'text', parts, addedLines, removedLines, identical: before === after }
 }
 
 /* ------------------------------------------------------------------- public */
@@ -217,7 +135,15 @@ export function diffContents(before: string, after: string): ContentDiff {
   if (jsonB && jsonA) {
     const changes = diffJsonValues(jsonB, jsonA)
     const count = (t: JsonChangeType) => changes.filter((c) => c.type === t).length
-    return { kind: 'json', changes, added: count('added'), removed: count('removed'), changed: count('changed'), identical }
+    return {
+      kind: 'json',
+      changes,
+      added: count('added'),
+      removed: count('removed'),
+      changed: count('changed'),
+      moved: count('moved'),
+      identical,
+    }
   }
   return textDiff(before, after)
 }
@@ -228,6 +154,10 @@ function shortId(id: string, max = 40): string {
 
 function items(n: number): string {
   return `${n} item${n === 1 ? '' : 's'}`
+}
+
+function jsonChangePhrase(c: JsonChange): string {
+  return c.type === 'moved' ? `moved ${c.from} → ${c.path}` : `${c.type} ${c.path}`
 }
 
 /** A short human summary: "added item-121", "added 3 items, removed 1", "changed $.cursor", "+2 −1 lines", "no change". */
@@ -248,12 +178,19 @@ export function describeDiff(d: ContentDiff): string {
     case 'json': {
       const { changes } = d
       if (changes.length === 0) return d.identical ? 'no change' : 'formatting only'
-      if (changes.length <= 2) return changes.map((c) => `${c.type} ${c.path}`).join(', ')
+      if (changes.length <= 2) return changes.map(jsonChangePhrase).join(', ')
+      // Many elements added to (or removed from) one array: say so once.
+      const parent = arrayParent(changes[0].path)
+      const type = changes[0].type
+      if (parent !== null && (type === 'added' || type === 'removed') && changes.every((c) => c.type === type && arrayParent(c.path) === parent)) {
+        return `${type} ${items(changes.length)} ${type === 'added' ? 'to' : 'from'} ${parent}`
+      }
       const counts = (
         [
           ['changed', d.changed],
           ['added', d.added],
           ['removed', d.removed],
+          ['moved', d.moved],
         ] as const
       )
         .filter(([, n]) => n > 0)
