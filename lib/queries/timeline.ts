@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, type RunRef } from '../loom/identity'
+import { runParams, versionString, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
-import { detectResumePoints, type ResumePoint } from '../resume'
+import { detectResumePoints, type ResumePoint, type RunBegin } from '../resume'
 import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
 import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
@@ -169,8 +169,57 @@ export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, s
   const checkpoints = events
     .filter((e) => e.blockKey === 'checkpoint' && (e.kind === 'checkpoint' || e.kind === 'checkpoint.cleared'))
     .filter((e) => !own || (e.userId === own.userId && e.sessionId === own.sessionId))
-    .map((e) => ({ version: e.version ?? '0', updatedAt: e.at, actor: e.actor, sourceTrace: e.ref, content: e.detail, isDeleted: e.kind === 'checkpoint.cleared' }))
-  const resumes = detectResumePoints(checkpoints, { begins: runPart.begins })
+    .map((e) => ({
+      version: e.version ?? '0',
+      updatedAt: e.at,
+      actor: e.actor,
+      sourceTrace: e.ref,
+      content: e.detail,
+      isDeleted: e.kind === 'checkpoint.cleared',
+      userId: e.userId,
+      sessionId: e.sessionId,
+    }))
+  const resumes = await withWholeStates(run, checkpoints, runPart.begins, signal)
   return { events, resumes, total, truncated: total > events.length, limit }
+}
+
+type CheckpointInput = Parameters<typeof detectResumePoints>[0][number] & { userId: string; sessionId: string }
+
+const wholeStateSchema = z.object({ user_id: z.string(), session_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso), content: z.string() })
+
+/**
+ * Resume points whose summaries and unit counts come from whole versions, not from the timeline's
+ * cut payloads: two states equal in their first TIMELINE_STATE_CHARS characters would otherwise
+ * read "no change". Where points may compare cut states, the versions they compare (a handful)
+ * are read again in full and the points computed once more; which rows are points does not
+ * depend on contents.
+ */
+async function withWholeStates(run: RunRef, rows: CheckpointInput[], begins: RunBegin[], signal?: AbortSignal): Promise<ResumePoint[]> {
+  const points = detectResumePoints(rows, { begins })
+  const cut = (r: CheckpointInput) => !r.isDeleted && Array.from(r.content).length >= TIMELINE_STATE_CHARS
+  const wanted = new Set<string>()
+  for (const p of points) for (const v of [p.fromVersion, p.firstWrite?.version]) if (v) wanted.add(v)
+  const needed = rows.filter((r) => wanted.has(r.version) && cut(r))
+  if (needed.length === 0) return points
+  const tables = await existingTables(signal)
+  const t = tableNames()
+  const table = tables.has(t.history) ? t.history : t.workingMemory
+  const whole = await queryRows(
+    `SELECT user_id, session_id, toString(version) AS version, toString(updated_at) AS updated_at, content FROM ${source(table)}
+     WHERE ${RUN_SCOPE} AND block_key = 'checkpoint' AND toString(version) IN {versions:Array(String)}`,
+    { ...runParams(run), versions: [...new Set(needed.map((r) => r.version))] },
+    wholeStateSchema,
+    { signal },
+  )
+  const key = (userId: string, sessionId: string, version: string) => JSON.stringify([userId, sessionId, version])
+  const byRow = new Map(whole.map((w) => [`${key(w.user_id, w.session_id, w.version)}|${w.updated_at}`, w.content]))
+  const byVersion = new Map(whole.map((w) => [key(w.user_id, w.session_id, w.version), w.content]))
+  const full = rows.map((r) => {
+    if (!needed.includes(r)) return r
+    const k = key(r.userId, r.sessionId, r.version)
+    const content = byRow.get(`${k}|${r.updatedAt}`) ?? byVersion.get(k)
+    return content === undefined ? r : { ...r, content }
+  })
+  return detectResumePoints(full, { begins })
 }
 

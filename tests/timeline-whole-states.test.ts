@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+
+useFreshEngine('timeline-whole-states')
+
+const run = { org: 'acme', namespace: 'docs', agent: 'indexer', runId: 'long-state', userId: '', sessionId: '' }
+const notes = 'n'.repeat(2500)
+const state = (done: string[]) => JSON.stringify({ notes, done })
+
+before(async () => {
+  const { createMissingSchema } = await import('../lib/loom/init')
+  await createMissingSchema({ history: true })
+  const { runBegin } = await import('../lib/loom/runs')
+  const { wmSet } = await import('../lib/loom/working-memory')
+  const t0 = Date.parse('2026-11-20T10:00:00.000Z')
+  const at = (ms: number) => () => new Date(t0 + ms)
+  const ref = { ...run, blockKey: 'checkpoint' }
+  await runBegin({ ...run, goal: 'index with long notes' }, at(0))
+  await wmSet(ref, state(['a']), { actor: 'indexer', sourceTrace: 'host-a/pid-1', now: at(1_000) })
+  await wmSet(ref, state(['a', 'b']), { actor: 'indexer', sourceTrace: 'host-a/pid-1', now: at(2_000) })
+  await runBegin({ ...run, goal: '' }, at(600_000))
+  await wmSet(ref, state(['a', 'b', 'c']), { actor: 'indexer', sourceTrace: 'host-b/pid-2', now: at(601_000) })
+})
+
+describe('timeline resume summaries come from whole versions', () => {
+  test('states that differ only past the cut payload are summarized from the whole versions', async () => {
+    const { runTimeline } = await import('../lib/queries/timeline')
+    const res = { body: await runTimeline(run) }
+    const cps = res.body.events.filter((e) => e.kind === 'checkpoint')
+    assert.equal(cps.length, 3)
+    assert.ok(cps.every((e) => e.detail.length === 2000), 'the event payloads are cut')
+    assert.equal(res.body.resumes.length, 1)
+    const [p] = res.body.resumes
+    assert.equal(p.fromVersion, '2')
+    assert.equal(p.unitsDone, 2)
+    assert.deepEqual(p.firstWrite, { version: '3', at: '2026-11-20T10:10:01.000Z', summary: 'added $.done[2]' })
+  })
+})
