@@ -1,7 +1,7 @@
 'use client'
 
 import { useState } from 'react'
-import type { JsonDiff, SetDiff, TextDiff, TextPart } from '@/lib/diff'
+import type { JsonDiff, SetDiff, TextDiff, TextPart, WordSegment } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { JsonInline } from './json-highlight'
 
@@ -71,14 +71,18 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
           </tr>
         </thead>
         <tbody>
-          {diff.changes.map((c) => (
-            <tr key={`${c.type}:${c.path}`} className={`ck-json-${c.type}`}>
+          {diff.changes.map((c, i) => (
+            <tr key={`${i}:${c.type}:${c.path}`} className={`ck-json-${c.type}`}>
               <td className="mono">{c.path}</td>
               <td>
                 <span className={`tag ${c.type === 'added' ? 'ck-tag-add' : c.type === 'removed' ? 'ck-tag-del' : ''}`}>{c.type}</span>
               </td>
               <td>
-                {c.type === 'added' ? (
+                {c.type === 'moved' ? (
+                  <span className="ck-change">
+                    <JsonInline value={c.after} /> <span className="small muted">from</span> <span className="mono">{c.from}</span>
+                  </span>
+                ) : c.type === 'added' ? (
                   <JsonInline value={c.after} />
                 ) : c.type === 'removed' ? (
                   <del>
@@ -107,14 +111,14 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
 
 const CONTEXT = 3
 
-type Line = { type: TextPart['type']; text: string } | { type: 'fold'; part: number; hidden: number }
+type Line = { type: TextPart['type']; text: string; words?: WordSegment[] } | { type: 'fold'; part: number; hidden: number }
 
 function textLines(parts: TextPart[], open: ReadonlySet<number>): Line[] {
   const out: Line[] = []
   parts.forEach((p, pi) => {
     const long = p.type === 'same' && p.lines.length > CONTEXT * 2 + 2 && !open.has(pi)
     if (!long) {
-      for (const text of p.lines) out.push({ type: p.type, text })
+      p.lines.forEach((text, li) => out.push({ type: p.type, text, words: p.words?.[li] }))
       return
     }
     const head = pi === 0 ? [] : p.lines.slice(0, CONTEXT)
@@ -127,6 +131,24 @@ function textLines(parts: TextPart[], open: ReadonlySet<number>): Line[] {
 }
 
 const GUTTER = { added: '+', removed: '−', same: ' ' } as const
+
+/** A changed line with the words that differ marked (ins on the added side, del on the removed side). */
+function LineWords({ type, words }: { type: 'added' | 'removed'; words: WordSegment[] }) {
+  const Mark = type === 'added' ? 'ins' : 'del'
+  return (
+    <>
+      {words.map((w, i) =>
+        w.changed ? (
+          <Mark key={i} className="ck-word">
+            {w.text}
+          </Mark>
+        ) : (
+          <span key={i}>{w.text}</span>
+        ),
+      )}
+    </>
+  )
+}
 
 export function TextDiffView({ diff }: { diff: TextDiff }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set())
@@ -155,7 +177,7 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
                 {GUTTER[l.type]}
               </span>
               <span role="cell" className="ck-line-text">
-                {l.text || '\u00a0'}
+                {l.words && l.type !== 'same' && l.words.length > 0 ? <LineWords type={l.type} words={l.words} /> : l.text || '\u00a0'}
               </span>
             </div>
           ),
