@@ -55,6 +55,25 @@ function keyLink(runRef: RunRef, key: string) {
   )
 }
 
+/** What is known about a memory's versions: which are still stored, and how many earlier numbers are not. */
+function StoredVersions({ m }: { m: WrittenMemory }) {
+  const latest = Number(m.version)
+  const missing = Number.isSafeInteger(latest) ? Math.max(0, latest - m.versionCount) : 0
+  const shown = m.versionsStored.length === m.versionCount ? m.versionsStored.map((v) => `v${v}`).join(', ') : null
+  return (
+    <span className="mem-stored">
+      <span className="small">
+        {count(m.versionCount)} stored{shown ? <span className="muted mono"> ({shown})</span> : null}
+      </span>
+      {missing > 0 ? (
+        <span className="small muted">
+          {missing === 1 ? `v${latest - 1} is` : `${count(missing)} earlier versions are`} not stored: merged away, or written by another run
+        </span>
+      ) : null}
+    </span>
+  )
+}
+
 function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenMemory[]; target: string | null }) {
   return (
     <div className="table-wrap">
@@ -62,8 +81,10 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
         <thead>
           <tr>
             <th scope="col">memory_key</th>
-            <th scope="col">latest version</th>
-            <th scope="col" className="num">versions</th>
+            <th scope="col" title="The version number counts every write to this key, by any run">latest version</th>
+            <th scope="col" title="Rows of this run still stored for the key: older versions disappear when ClickHouse merges parts">
+              versions stored
+            </th>
             <th scope="col">status</th>
             <th scope="col">confidence</th>
             <th scope="col">type</th>
@@ -76,8 +97,8 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
             <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
               <td>{keyLink(runRef, m.memoryKey)}</td>
               <td className="mono">v{m.version}</td>
-              <td className="num" title="Physical versions this run wrote that are not merged away yet">
-                {count(m.versionCount)}
+              <td>
+                <StoredVersions m={m} />
               </td>
               <td>
                 <StatusTag status={m.status} />

@@ -3,10 +3,10 @@
 import { useQuery } from '@tanstack/react-query'
 import dynamic from 'next/dynamic'
 import Link from 'next/link'
-import { absoluteTime, count } from '@/lib/format'
+import { absoluteTime, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
-import type { LoggedSearch, SearchHit } from '@/lib/queries/searches'
+import type { LoggedSearch, MemoryWrite, SearchHit } from '@/lib/queries/searches'
 import { runSearchesQueryOptions } from '../data/run-queries'
 import { prettyContent } from '../ui/content-view'
 import { ErrorBanner } from '../ui/error-banner'
@@ -44,7 +44,42 @@ function filtersText(filters: string): string | null {
   return pretty.isJson ? JSON.stringify(JSON.parse(pretty.text)) : t
 }
 
-function HitsTable({ runRef, hits }: { runRef: RunRef; hits: SearchHit[] }) {
+function WriterLink({ runRef, w, memoryKey }: { runRef: RunRef; w: MemoryWrite; memoryKey: string }) {
+  if (w.runId === runRef.runId && w.agent === runRef.agent) return <>this run</>
+  return (
+    <Link
+      href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: memoryKey })}
+      aria-label={`Writer run ${w.runId} (${w.agent})`}
+    >
+      <span className="mono">{w.runId}</span>
+    </Link>
+  )
+}
+
+/** Who had written the hit when the search ran, and any write that came after it (labelled as later). */
+function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: string }) {
+  const later = hit.writtenAfter
+  return (
+    <span className="sr-writers">
+      {hit.writtenBy ? (
+        <span className="small">
+          <WriterLink runRef={runRef} w={hit.writtenBy} memoryKey={hit.memoryKey} /> <span className="muted">v{hit.writtenBy.version}</span>
+        </span>
+      ) : (
+        <span className="small muted" title="No stored version of this memory is as old as the search">
+          {hit.searchedVersionGone ? 'unknown: the version it found is merged away' : 'unknown'}
+        </span>
+      )}
+      {later ? (
+        <span className="small muted sr-later" title={absoluteTime(later.at)}>
+          later: v{later.version} by <WriterLink runRef={runRef} w={later} memoryKey={hit.memoryKey} />, {duration(Date.parse(later.at) - Date.parse(at))} after the search
+        </span>
+      ) : null}
+    </span>
+  )
+}
+
+function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at: string }) {
   return (
     <table className="data sr-hits" aria-label="Ranked hits">
       <thead>
@@ -53,7 +88,7 @@ function HitsTable({ runRef, hits }: { runRef: RunRef; hits: SearchHit[] }) {
           <th scope="col">memory_key</th>
           <th scope="col" className="num">score</th>
           <th scope="col" title="Listed in the run's memories_used">in memories_used</th>
-          <th scope="col">written by</th>
+          <th scope="col" title="Who had written the memory when the search ran; writes after it are labelled later">written by (at search time)</th>
         </tr>
       </thead>
       <tbody>
@@ -74,20 +109,7 @@ function HitsTable({ runRef, hits }: { runRef: RunRef; hits: SearchHit[] }) {
               )}
             </td>
             <td>
-              {h.writtenBy ? (
-                h.writtenBy.runId === runRef.runId && h.writtenBy.agent === runRef.agent ? (
-                  <span className="small muted">this run</span>
-                ) : (
-                  <Link
-                    href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: h.writtenBy.agent, runId: h.writtenBy.runId }, { tab: 'memories', memory: h.memoryKey })}
-                    aria-label={`Writer run ${h.writtenBy.runId} (${h.writtenBy.agent})`}
-                  >
-                    <span className="mono">{h.writtenBy.runId}</span>
-                  </Link>
-                )
-              ) : (
-                <span className="small muted">unknown</span>
-              )}
+              <HitWriters runRef={runRef} hit={h} at={at} />
             </td>
           </tr>
         ))}
@@ -141,7 +163,7 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
       ) : (
         <div className="sr-body">
           <HitsChart hits={s.hits} />
-          <HitsTable runRef={runRef} hits={s.hits} />
+          <HitsTable runRef={runRef} hits={s.hits} at={s.at} />
         </div>
       )}
     </article>

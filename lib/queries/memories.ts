@@ -16,8 +16,10 @@ export type WrittenMemory = {
   userId: string
   sessionId: string
   updatedAt: string
-  /** Physical versions this run wrote (unmerged ones only). */
+  /** Rows of this run still stored for the key (versions not merged away yet); not the number of versions ever written. */
   versionCount: number
+  /** The version numbers of those rows, ascending (at most 50). The latest version number counts every write to the key, by any run. */
+  versionsStored: string[]
 }
 
 export type UsedMemory = {
@@ -39,6 +41,7 @@ const writtenSchema = z.object({
   latest_session: z.string(),
   latest_at: z.string().transform(chTimeToIso),
   versions: z.coerce.number(),
+  stored: z.array(z.string()),
 })
 
 const writerSchema = z.object({
@@ -58,7 +61,8 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
       `SELECT memory_key, max(version) AS latest_version, argMax(value, version) AS latest_value,
           toString(argMax(status, version)) AS latest_status, argMax(confidence, version) AS latest_confidence,
           toString(argMax(memory_type, version)) AS latest_type, argMax(user_id, version) AS latest_user,
-          argMax(session_id, version) AS latest_session, toString(max(updated_at)) AS latest_at, count() AS versions
+          argMax(session_id, version) AS latest_session, toString(max(updated_at)) AS latest_at, count() AS versions,
+          arrayMap(v -> toString(v), arraySlice(arraySort(groupArray(version)), -50)) AS stored
        FROM ${source(t.memory)} WHERE ${RUN_SCOPE}
        GROUP BY memory_key ORDER BY memory_key LIMIT 5000`,
       runParams(run),
@@ -97,6 +101,7 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
       sessionId: w.latest_session,
       updatedAt: w.latest_at,
       versionCount: w.versions,
+      versionsStored: w.stored,
     })),
     used: usedKeys,
     recalled: recalledKeys,

@@ -13,8 +13,15 @@ export type SearchHit = {
   rank: number
   /** The run listed this memory in memories_used at run.complete. */
   usedByRun: boolean
-  writtenBy: { agent: string; runId: string; version: string } | null
+  /** Who had written the memory when the search ran: its latest stored version written at or before the search. */
+  writtenBy: MemoryWrite | null
+  /** The newest stored version written after the search (the search could not have returned it), if any. */
+  writtenAfter: MemoryWrite | null
+  /** No stored version is as old as the search: the version it returned was merged away (or written without a run). */
+  searchedVersionGone: boolean
 }
+
+export type MemoryWrite = { agent: string; runId: string; version: string; at: string }
 
 export type LoggedSearch = {
   searchId: string
@@ -43,7 +50,30 @@ const searchSchema = z.object({
   result_scores: z.array(z.coerce.number()),
 })
 
-const writerSchema = z.object({ memory_key: z.string(), writer_agent: z.string(), writer_run: z.string(), latest_version: versionString })
+const writeSchema = z.object({ memory_key: z.string(), agent: z.string(), run_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso) })
+type WriteRow = z.infer<typeof writeSchema>
+
+/** Stored versions kept per memory key when placing writes before or after each search. */
+const WRITES_PER_KEY = 500
+
+/**
+ * A hit's writers relative to the search's time: a memory written after the search was not
+ * written by whoever wrote it later, whatever its latest version says now.
+ */
+export function writersAt(writes: readonly WriteRow[], at: string): Pick<SearchHit, 'writtenBy' | 'writtenAfter' | 'searchedVersionGone'> {
+  const t = Date.parse(at)
+  const toWrite = (w: WriteRow): MemoryWrite => ({ agent: w.agent, runId: w.run_id, version: w.version, at: w.updated_at })
+  // `writes` is in version order (the last one is the memory's latest).
+  const before = writes.filter((w) => Date.parse(w.updated_at) <= t)
+  const after = writes.filter((w) => Date.parse(w.updated_at) > t)
+  const seen = before[before.length - 1]
+  const later = after[after.length - 1]
+  return {
+    writtenBy: seen && seen.run_id ? toWrite(seen) : null,
+    writtenAfter: later ? toWrite(later) : null,
+    searchedVersionGone: !seen && writes.length > 0,
+  }
+}
 
 /** Every logged search of the run with its ranked hits; says when the trace log is not there. */
 export async function runSearches(run: RunRef, signal?: AbortSignal) {
@@ -65,18 +95,23 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
   ])
   const used = new Set(runRow?.memories_used ?? [])
   const keys = [...new Set(rows.flatMap((r) => r.result_keys))]
-  const writers = new Map<string, z.infer<typeof writerSchema>>()
+  const writes = new Map<string, WriteRow[]>()
   if (keys.length > 0) {
     const found = await queryRows(
-      `SELECT memory_key, argMax(agent, version) AS writer_agent, argMax(run_id, version) AS writer_run, max(version) AS latest_version
+      `SELECT memory_key, agent, run_id, toString(version) AS version, toString(updated_at) AS updated_at
        FROM ${source(t.memory)}
        WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
-       GROUP BY memory_key`,
+       ORDER BY memory_key, version DESC, updated_at DESC
+       LIMIT ${WRITES_PER_KEY} BY memory_key`,
       { org: run.org, namespace: run.namespace, keys: keys.slice(0, 10_000) },
-      writerSchema,
+      writeSchema,
       { signal },
     )
-    for (const w of found) writers.set(w.memory_key, w)
+    for (const w of found.reverse()) {
+      const list = writes.get(w.memory_key)
+      if (list) list.push(w)
+      else writes.set(w.memory_key, [w])
+    }
   }
   const searches: LoggedSearch[] = rows.map((r) => ({
     searchId: r.search_id,
@@ -88,16 +123,13 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
     latencyMs: r.latency_ms,
     userId: r.user_id,
     sessionId: r.session_id,
-    hits: r.result_keys.map((k, i) => {
-      const w = writers.get(k)
-      return {
-        memoryKey: k,
-        score: r.result_scores[i] ?? 0,
-        rank: i + 1,
-        usedByRun: used.has(k),
-        writtenBy: w && w.writer_run ? { agent: w.writer_agent, runId: w.writer_run, version: w.latest_version } : null,
-      }
-    }),
+    hits: r.result_keys.map((k, i) => ({
+      memoryKey: k,
+      score: r.result_scores[i] ?? 0,
+      rank: i + 1,
+      usedByRun: used.has(k),
+      ...writersAt(writes.get(k) ?? [], r.event_time),
+    })),
   }))
   return { searches, traceLog: rows.length > 0 ? ('on' as const) : ('empty' as const) }
 }
