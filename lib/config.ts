@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { z } from 'zod'
 import { parseSchemaMap, type SchemaMap } from './loom/schema-map'
+import { normalizeHost } from './server/network'
 
 const identifier = z
   .string()
@@ -24,6 +25,8 @@ const envSchema = z.object({
   LOOM_RUNS_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOOM_RUNS_SCHEMA_MAP: z.string().optional(),
   LOOM_RUNS_SCHEMA_MAP_FILE: z.string().optional(),
+  LOOM_RUNS_ALLOWED_HOSTS: z.string().optional(),
+  LOOM_RUNS_TRUSTED_PROXIES: z.coerce.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').default(0),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 })
@@ -41,6 +44,10 @@ export type AppConfig = {
   readOnly: boolean
   users: ConfiguredUser[]
   sessionSecret?: string
+  /** Host names (`host[:port]`, normalized) the console answers to besides its loopback names. */
+  allowedHosts: string[]
+  /** How many reverse proxies stand in front (0: the socket's address is the client's). */
+  trustedProxies: number
   host: string
   port: number
 }
@@ -51,11 +58,11 @@ export type ConfiguredUser = { name: string; role: Role; secret: string }
 const userEntry = z
   .string()
   .regex(
-    /^[A-Za-z0-9_.@-]{1,64}:(viewer|operator):scrypt\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/,
-    'each user is name:role:scrypt$salt$hash (role viewer or operator; make the hash with npm run user:hash)',
+    /^[A-Za-z0-9_.@-]{1,64}:(viewer|operator):scrypt(\$\d{1,8}\$\d{1,3}\$\d{1,3})?\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/,
+    'each user is name:role:scrypt$N$r$p$salt$hash (role viewer or operator; make the hash with npm run user:hash)',
   )
 
-/** LOOM_RUNS_USERS: comma-separated `name:role:scrypt$salt$hash` entries. */
+/** LOOM_RUNS_USERS: comma-separated `name:role:<hash>` entries (`scrypt$N$r$p$salt$hash`, or the older `scrypt$salt$hash`). */
 function parseUsers(text: string | undefined): ConfiguredUser[] {
   if (!text) return []
   const users = text
@@ -71,6 +78,20 @@ function parseUsers(text: string | undefined): ConfiguredUser[] {
   const names = new Set(users.map((u) => u.name))
   if (names.size !== users.length) throw new ConfigError(['LOOM_RUNS_USERS: a user name appears twice'])
   return users
+}
+
+/** LOOM_RUNS_ALLOWED_HOSTS: comma-separated `host[:port]` entries, each checked. */
+function parseAllowedHosts(text: string | undefined): string[] {
+  if (!text) return []
+  return text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((entry, i) => {
+      const host = normalizeHost(entry)
+      if (!host) throw new ConfigError([`LOOM_RUNS_ALLOWED_HOSTS entry ${i + 1}: "${entry}" is not a host[:port] (e.g. loom.example.com or 10.1.2.3:3000)`])
+      return host
+    })
 }
 
 /** LOOM_RUNS_SCHEMA_MAP (JSON) or LOOM_RUNS_SCHEMA_MAP_FILE (a JSON file): see lib/loom/schema-map.ts. */
@@ -128,6 +149,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     readOnly: e.LOOM_RUNS_READ_ONLY === '1',
     users: parseUsers(e.LOOM_RUNS_USERS),
     sessionSecret: e.LOOM_RUNS_SESSION_SECRET,
+    allowedHosts: parseAllowedHosts(e.LOOM_RUNS_ALLOWED_HOSTS),
+    trustedProxies: e.LOOM_RUNS_TRUSTED_PROXIES,
     host: e.HOST,
     port: e.PORT,
   }
@@ -138,4 +161,9 @@ let cached: AppConfig | undefined
 export function getConfig(): AppConfig {
   cached ??= parseConfig(process.env)
   return cached
+}
+
+/** Reads the environment again on next use (a changed user list, in tests or after an operator edits it). */
+export function resetConfig(): void {
+  cached = undefined
 }

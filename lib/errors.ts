@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'invalid'
   | 'unauthorized'
   | 'forbidden'
+  | 'misdirected'
+  | 'rate_limited'
   | 'not_found'
   | 'conflict'
   | 'run_active'
@@ -18,6 +20,8 @@ const STATUS: Record<ErrorCode, number> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
+  misdirected: 421,
+  rate_limited: 429,
   not_found: 404,
   conflict: 409,
   run_active: 409,

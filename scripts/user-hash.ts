@@ -6,4 +6,4 @@ if (!password) {
   console.error('usage: npm run user:hash -- <password>   (or LOOM_RUNS_PASSWORD=... npm run user:hash)')
   process.exit(2)
 }
-console.log(hashPassword(password))
+hashPassword(password).then((hash) => console.log(hash))

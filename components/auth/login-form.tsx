@@ -3,11 +3,7 @@
 import { useSearchParams } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
 import { ApiRequestError, fetchJson } from '@/lib/api-client/fetch-json'
-
-/** Only same-site paths are followed after login (no open redirect). */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/'
-}
+import { safeNextPath } from '@/lib/auth/next-path'
 
 export function LoginForm() {
   const params = useSearchParams()
@@ -25,7 +21,7 @@ export function LoginForm() {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: form.get('name'), password: form.get('password') }),
       })
-      window.location.assign(safeNext(params.get('next')))
+      window.location.assign(safeNextPath(params.get('next'), window.location.origin))
     } catch (err) {
       setError(err instanceof ApiRequestError ? err.message : 'Login failed')
       setBusy(false)

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { AppError } from '../errors'
 import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
 import { ensureReady } from '../server/ready'
-import { requireViewer } from '../auth/current'
+import { requestOrigin, requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
 
 type RouteContext<P> = { params: Promise<P> }
@@ -57,7 +57,10 @@ export function errorResponse(err: unknown): NextResponse<ApiErrorBody> {
   const field = e.details?.field
   if (typeof field === 'string') body.error.field = field
   if ('current' in (e.details ?? {})) body.current = e.details?.current as ApiErrorBody['current']
-  return NextResponse.json(body, { status: e.status, headers: { 'cache-control': 'no-store' } })
+  const headers: Record<string, string> = { 'cache-control': 'no-store' }
+  const retryAfter = e.details?.retryAfter
+  if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter)
+  return NextResponse.json(body, { status: e.status, headers })
 }
 
 /**
@@ -71,7 +74,9 @@ export function route<S extends z.ZodType>(
 ) {
   return async (req: NextRequest, ctx: RouteContext<unknown>) => {
     try {
-      if (!options.public) requireViewer(req)
+      // The request gate refuses other hosts before Next runs; this holds even if it was bypassed.
+      if (!requestOrigin(req).hostAllowed) throw new AppError('misdirected', 'This console does not answer to that host name')
+      if (!options.public) await requireViewer(req)
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
       await ensureReady()

@@ -1,4 +1,5 @@
 import { ConfigError, getConfig } from '../config'
+import { installRequestGate } from './gate'
 import { ensureReady } from './ready'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
@@ -21,6 +22,8 @@ export async function startServer() {
     )
     process.exit(1)
   }
+  // Every request passes the gate first: host allow-list, and loopback clients only without users.
+  installRequestGate(getConfig)
   if (config.users.length > 0 && !config.sessionSecret) {
     console.warn('[loom-runs] LOOM_RUNS_SESSION_SECRET is not set: logins last until the server restarts.')
   }

@@ -87,6 +87,7 @@ type Handler = (req: import('next/server').NextRequest, ctx: { params: Promise<u
 /** Calls the route handlers in this process (needs LOOM_RUNS_DATA_DIR / LOOM_RUNS_BENCH set first). */
 export async function inProcessFetcher(): Promise<Fetcher> {
   const { NextRequest } = await import('next/server')
+  const { loopbackRequestHeaders } = await import('../../lib/server/peer')
   const R = '../../app/api/runs'
   const health = (await import('../../app/api/health/route')).GET as Handler
   const extra: Record<string, Handler> = {}
@@ -126,7 +127,7 @@ export async function inProcessFetcher(): Promise<Fetcher> {
       if (!handler) throw new Error(`no in-process route for ${path}`)
     }
     const started = performance.now()
-    const res = await handler(new NextRequest(url), { params: Promise.resolve(params) })
+    const res = await handler(new NextRequest(url, { headers: loopbackRequestHeaders() }), { params: Promise.resolve(params) })
     const text = await res.text()
     const ms = performance.now() - started
     const headers: Record<string, string> = {}

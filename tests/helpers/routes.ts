@@ -1,4 +1,5 @@
 import { NextRequest } from 'next/server'
+import { loopbackRequestHeaders } from '../../lib/server/peer'
 
 type Handler = (req: NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
 
@@ -11,11 +12,13 @@ export async function call(
 ) {
   const req = new NextRequest(new URL(url, 'http://127.0.0.1:3000'), {
     method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+    // As if from a loopback client that passed the request gate; a test may override any header.
+    headers: { 'content-type': 'application/json', ...loopbackRequestHeaders(), ...(init.headers ?? {}) },
     body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
   })
   const res = await handler(req, { params: Promise.resolve(params) })
   const text = await res.text()
+  const headers = Object.fromEntries(res.headers.entries())
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined }
+  return { status: res.status, headers, setCookie: res.headers.get('set-cookie'), body: text ? (JSON.parse(text) as any) : undefined }
 }

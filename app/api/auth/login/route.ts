@@ -2,9 +2,8 @@ import { NextResponse } from 'next/server'
 import { z } from 'zod'
 import { getConfig } from '@/lib/config'
 import { AppError } from '@/lib/errors'
-import { verifyPassword } from '@/lib/auth/passwords'
-import { takeAttempt } from '@/lib/auth/rate-limit'
-import { createSessionToken, SESSION_COOKIE, SESSION_TTL_MS } from '@/lib/auth/session'
+import { checkCredentials, requestOrigin, requireSameOrigin, sessionCookieFor } from '@/lib/auth/current'
+import { createSessionToken, SESSION_TTL_MS } from '@/lib/auth/session'
 import { readJsonBody } from '@/lib/http/body'
 import { route } from '@/lib/http/handler'
 
@@ -18,26 +17,17 @@ const loginSchema = z.strictObject({
 export const POST = route(
   null,
   async (req) => {
-    const { users } = getConfig()
-    if (users.length === 0) throw new AppError('invalid', 'No users are configured: this console needs no login')
-    const client = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local'
-    const wait = takeAttempt(client)
-    if (wait > 0) {
-      return NextResponse.json(
-        { error: { code: 'rate_limited', message: `Too many login attempts; try again in ${wait} s` } },
-        { status: 429, headers: { 'retry-after': String(wait) } },
-      )
-    }
+    requireSameOrigin(req)
+    if (getConfig().users.length === 0) throw new AppError('invalid', 'No users are configured: this console needs no login')
     const { name, password } = await readJsonBody(req, loginSchema)
-    const user = users.find((u) => u.name === name)
-    // Verify against a dummy hash for unknown names so timing does not reveal which names exist.
-    const ok = verifyPassword(password, user?.secret ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')
-    if (!user || !ok) throw new AppError('unauthorized', 'Wrong name or password')
+    const origin = requestOrigin(req)
+    const user = await checkCredentials(name, password, origin.client)
+    const cookie = sessionCookieFor(origin)
     const res = NextResponse.json({ user: { name: user.name, role: user.role } })
-    res.cookies.set(SESSION_COOKIE, createSessionToken(user.name, user.role), {
+    res.cookies.set(cookie.name, createSessionToken(user), {
       httpOnly: true,
       sameSite: 'strict',
-      secure: req.nextUrl.protocol === 'https:',
+      secure: cookie.secure,
       path: '/',
       maxAge: SESSION_TTL_MS / 1000,
     })

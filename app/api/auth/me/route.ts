@@ -9,9 +9,9 @@ export const GET = route(
   null,
   async (req) => {
     const config = getConfig()
-    const p = principalOf(req)
+    const p = await principalOf(req)
     return {
-      user: p,
+      user: p ? { name: p.name, role: p.role } : null,
       authRequired: config.users.length > 0,
       canWrite: !!p && p.role === 'operator' && !config.readOnly,
       readOnly: config.readOnly,

@@ -17,7 +17,7 @@ export const GET = route(blockPathSchema, (req, path) => getBlockDetail(blockRef
 
 /** Edit: `{content, expectedVersion, reason, force?}` → the new version. */
 export const PUT = route(blockPathSchema, async (req, path) => {
-  const who = requireOperatorWrite(req)
+  const who = await requireOperatorWrite(req)
   const ref = blockRef(req, path)
   const body = await readJsonBody(req, editBodySchema)
   return editBlock({ ref, operator: who.name, ...body })
@@ -25,7 +25,7 @@ export const PUT = route(blockPathSchema, async (req, path) => {
 
 /** Clear: `{expectedVersion, reason, force?}` → the tombstone. */
 export const DELETE = route(blockPathSchema, async (req, path) => {
-  const who = requireOperatorWrite(req)
+  const who = await requireOperatorWrite(req)
   const ref = blockRef(req, path)
   const body = await readJsonBody(req, clearBodySchema)
   return clearBlock({ ref, operator: who.name, ...body })

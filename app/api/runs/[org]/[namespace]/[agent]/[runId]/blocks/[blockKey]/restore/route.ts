@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic'
 
 /** Restore: `{version, expectedVersion, reason, force?}` → the new version with that version's content. */
 export const POST = route(blockPathSchema, async (req, path) => {
-  const who = requireOperatorWrite(req)
+  const who = await requireOperatorWrite(req)
   const { userId, sessionId } = parseWith(blockSelectorSchema, searchParamsObject(req), 'query')
   const body = await readJsonBody(req, restoreBodySchema)
   return restoreBlock({ ref: { ...path, userId, sessionId }, operator: who.name, ...body })

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { safeNextPath } from '../auth/next-path'
+import { gateDecision } from './gate'
+import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isSecureRequest, normalizeHost } from './network'
+
+describe('loopback addresses', () => {
+  test('127.0.0.0/8, ::1 and IPv4-mapped loopback are loopback', () => {
+    for (const a of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '::ffff:127.0.0.1', '[::1]', '0:0:0:0:0:0:0:1']) {
+      assert.equal(isLoopbackAddress(a), true, a)
+    }
+  })
+  test('everything else is not, including look-alikes and nothing', () => {
+    for (const a of ['10.0.0.1', '192.168.1.2', '0.0.0.0', '::', '::ffff:10.0.0.1', '128.0.0.1', '127.0.0.1.evil', 'localhost', '', null, undefined]) {
+      assert.equal(isLoopbackAddress(a), false, String(a))
+    }
+  })
+})
+
+describe('allowed hosts', () => {
+  const allowed = allowedHosts(3000, ['loom.example.com', 'Console.Internal:8443'])
+  test('the loopback names on the console port, and the configured names', () => {
+    for (const h of ['127.0.0.1:3000', 'localhost:3000', 'LOCALHOST:3000', '[::1]:3000', 'loom.example.com', 'loom.example.com:80', 'loom.example.com:443', 'console.internal:8443']) {
+      assert.equal(isHostAllowed(h, allowed), true, h)
+    }
+  })
+  test('a rebound name, another port, or garbage is refused', () => {
+    for (const h of ['rebind.example:3000', 'rebind.example', '127.0.0.1:3001', 'localhost', '127.0.0.1', 'loom.example.com:3000', 'console.internal', 'a b', 'evil.com@127.0.0.1:3000', '', null]) {
+      assert.equal(isHostAllowed(h, allowed), false, String(h))
+    }
+  })
+  test('normalizeHost drops the default port and refuses what is not a host', () => {
+    assert.equal(normalizeHost('Example.COM:80'), 'example.com')
+    assert.equal(normalizeHost('example.com:443', 443), 'example.com')
+    assert.equal(normalizeHost('[::1]:3000'), '[::1]:3000')
+    assert.equal(normalizeHost('example.com:99999'), null)
+    assert.equal(normalizeHost('http://example.com'), null)
+  })
+  test('isLoopbackHost names only loopback names', () => {
+    assert.equal(isLoopbackHost('localhost:3000'), true)
+    assert.equal(isLoopbackHost('127.0.0.1:3000'), true)
+    assert.equal(isLoopbackHost('[::1]:3000'), true)
+    assert.equal(isLoopbackHost('loom.example.com'), false)
+    assert.equal(isLoopbackHost('127.0.0.1.nip.io:3000'), false)
+  })
+  test('an Origin is compared with the allowed hosts, not with the Host header', () => {
+    assert.equal(isOriginAllowed('http://127.0.0.1:3000', allowed), true)
+    assert.equal(isOriginAllowed('https://loom.example.com', allowed), true)
+    assert.equal(isOriginAllowed('http://rebind.example:3000', allowed), false)
+    assert.equal(isOriginAllowed('null', allowed), false)
+    assert.equal(isOriginAllowed('file://', allowed), false)
+  })
+})
+
+describe('client address', () => {
+  test('with no trusted proxy it is the socket peer, whatever X-Forwarded-For says', () => {
+    assert.equal(clientAddress('127.0.0.1', '203.0.113.9', 0), '127.0.0.1')
+    assert.equal(clientAddress('10.0.0.5', null, 0), '10.0.0.5')
+  })
+  test('behind N proxies it is the entry N hops from the right; entries the client wrote are ignored', () => {
+    // client forged "1.1.1.1", proxy appended the real client 203.0.113.9, socket peer is the proxy
+    assert.equal(clientAddress('10.0.0.2', '1.1.1.1, 203.0.113.9', 1), '203.0.113.9')
+    assert.equal(clientAddress('10.0.0.3', '1.1.1.1, 203.0.113.9, 10.0.0.2', 2), '203.0.113.9')
+    assert.equal(clientAddress('10.0.0.2', null, 1), '10.0.0.2')
+  })
+  test('TLS is believed from the socket, or from the nearest trusted proxy only', () => {
+    assert.equal(isSecureRequest(true, null, 0), true)
+    assert.equal(isSecureRequest(false, 'https', 0), false)
+    assert.equal(isSecureRequest(false, 'http, https', 1), true)
+    assert.equal(isSecureRequest(false, 'https, http', 1), false)
+  })
+})
+
+describe('the request gate', () => {
+  const noUsers = { users: [], allowedHosts: [], trustedProxies: 0, port: 3000 }
+  const withUsers = { ...noUsers, users: [{ name: 'a', role: 'viewer' as const, secret: 'x' }], allowedHosts: ['loom.example.com'] }
+  test('no users: a loopback client on an allowed host passes', () => {
+    assert.deepEqual(gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: undefined }, noUsers), { ok: true })
+    assert.deepEqual(gateDecision({ remoteAddress: '::ffff:127.0.0.1', localPort: 4100, host: 'localhost:4100', forwardedFor: undefined }, noUsers), { ok: true })
+  })
+  test('no users: a client off loopback is refused whatever the bind address, even with a loopback Host or X-Forwarded-For', () => {
+    for (const remoteAddress of ['10.1.2.3', '192.168.0.7', '::ffff:172.16.0.1', '2001:db8::1']) {
+      const d = gateDecision({ remoteAddress, localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '127.0.0.1' }, noUsers)
+      assert.equal(d.ok, false, remoteAddress)
+      assert.equal(!d.ok && d.status, 403)
+    }
+  })
+  test('no users behind a trusted proxy on loopback: the forwarded client must be loopback too', () => {
+    const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '203.0.113.9' }, { ...noUsers, trustedProxies: 1 })
+    assert.equal(d.ok, false)
+  })
+  test('a rebound Host is refused with 421, on the real port', () => {
+    const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: 'rebind.example:3000', forwardedFor: undefined }, noUsers)
+    assert.equal(!d.ok && d.status, 421)
+    const wrongPort = gateDecision({ remoteAddress: '127.0.0.1', localPort: 4100, host: '127.0.0.1:3000', forwardedFor: undefined }, noUsers)
+    assert.equal(wrongPort.ok, false)
+  })
+  test('with users: other clients pass on an allowed host', () => {
+    assert.deepEqual(gateDecision({ remoteAddress: '10.1.2.3', localPort: 3000, host: 'loom.example.com', forwardedFor: undefined }, withUsers), { ok: true })
+    assert.equal(gateDecision({ remoteAddress: '10.1.2.3', localPort: 3000, host: 'other.example.com', forwardedFor: undefined }, withUsers).ok, false)
+  })
+})
+
+describe('where to go after login', () => {
+  const origin = 'http://127.0.0.1:3000'
+  test('same-origin paths are kept with query and hash', () => {
+    assert.equal(safeNextPath('/runs/a/b/c/d?tab=blocks#x', origin), '/runs/a/b/c/d?tab=blocks#x')
+    assert.equal(safeNextPath(null, origin), '/')
+  })
+  test('anything that leaves the origin goes home instead', () => {
+    for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/', 'http://127.0.0.1:3001/', 'javascript:alert(1)', '\\\\evil.example']) {
+      assert.equal(safeNextPath(next, origin), '/', JSON.stringify(next))
+    }
+  })
+})
