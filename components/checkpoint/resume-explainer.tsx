@@ -4,7 +4,7 @@ import type { BlockDetail } from '@/lib/api/types'
 import { unitsDone } from '@/lib/diff'
 import { count } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
-import type { ResumePoint, ResumeReason } from '@/lib/resume'
+import type { ResumePoint, ResumeReason } from '@/lib/resume/types'
 import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './identity'
 import { VersionContent } from './version-content'
@@ -15,6 +15,7 @@ const REASONS: Record<ResumeReason, { label: string; title: string; cls: string 
   'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: 'ck-reason-gap' },
   'operator-edit': { label: 'operator edit', title: 'A console edit', cls: 'ck-reason-operator' },
   'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: 'ck-reason-operator' },
+  'operator-restore': { label: 'operator restore', title: 'A console restore: an earlier version put back as a new one', cls: 'ck-reason-operator' },
 }
 
 function items(n: number) {
@@ -84,6 +85,11 @@ function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined;
             {REASONS[r].label}
           </span>
         ))}
+        {point?.missed ? (
+          <span className="tag tag-warn" title="A newer checkpoint of this run existed under another identity, which this resume could not see">
+            near miss
+          </span>
+        ) : null}
         {point?.historyGap ? (
           <span className="tag tag-warn" title="Versions just before this write are missing (merged away)">
             history gap
@@ -126,6 +132,7 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
         <h3 id="ck-points-title">
           Resume points <span className="tag">{resume.explanation.length}</span>
         </h3>
+        {resume.attemptsText ? <p className="small ck-attempts">{resume.attemptsText}</p> : null}
         {resume.explanation.length === 0 ? (
           <p className="small muted">
             None: {detail.block || resume.segments.length ? 'one process wrote every version, with no restart, new source_trace or long pause.' : 'nothing was written.'}

@@ -1,6 +1,6 @@
 import type { Block, BlockDetail } from '@/lib/api/types'
 import { describeDiff, diffContents } from '@/lib/diff'
-import { sortVersions } from '@/lib/resume'
+import { sortVersions } from '@/lib/resume/rows'
 
 export type VersionSource = 'history' | 'physical' | 'both'
 

@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
-import { isOperatorActor } from '@/lib/resume'
+import { isOperatorActor } from '@/lib/resume/rows'
 import { sourceLabel, sourceTitle, type VersionEntry } from './version-rows'
 
 const ROW_HEIGHT = 38

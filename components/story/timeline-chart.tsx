@@ -17,7 +17,7 @@ import {
   type TooltipContentProps,
 } from 'recharts'
 import type { ScatterShapeProps } from 'recharts/types/util/ScatterUtils'
-import type { ResumePoint } from '@/lib/resume'
+import type { ResumePoint } from '@/lib/resume/types'
 import { KIND_LABEL, axisTicks, clockLabel, kindColor, resumeLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
 
 type Props = {

@@ -1,7 +1,7 @@
 import { duration } from '@/lib/format'
 import { TIMELINE_KINDS, type TimelineKind } from '@/lib/api/timeline-kinds'
 import type { TimelineEvent } from '@/lib/queries/timeline'
-import type { ResumePoint } from '@/lib/resume'
+import type { ResumePoint } from '@/lib/resume/types'
 
 /** Lane order, top to bottom: the order a run usually does things in. */
 export const KIND_ORDER = TIMELINE_KINDS

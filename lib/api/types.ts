@@ -1,4 +1,5 @@
-import type { ResumePoint, Segment } from '../resume'
+import type { AttemptNote } from '../resume/attempts'
+import type { ResumePoint, Segment } from '../resume/types'
 
 /** Shapes of the HTTP API (field names are part of the contract: add, never rename). */
 
@@ -94,6 +95,10 @@ export type BlockDetail = {
     fromVersion: string | null
     points: ResumePoint[]
     explanation: string[]
+    /** Every attempt (run.begin) of the run and what it wrote under this identity; [] for another identity. */
+    attempts: AttemptNote[]
+    /** The same as one sentence, or null for fewer than two attempts. */
+    attemptsText: string | null
     segments: Segment[]
     mermaid: string
     source: 'history' | 'physical'

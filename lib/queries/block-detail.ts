@@ -6,15 +6,16 @@ import { identityParams, versionString, type BlockRef } from '../loom/identity'
 import { runLatestRow, type RunRow } from '../loom/runs'
 import { WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
-import {
-  detectResumePoints,
-  explainResume,
-  findVersionTies,
-  isNearLimit,
-  resumeFlowMermaid,
-  segments,
-} from '../resume'
+import { accountAttempts, describeAttempts } from '../resume/attempts'
+import { detectResumePoints, findVersionTies, isNearLimit } from '../resume/detect'
+import { markMissedCheckpoints } from '../resume/elsewhere'
+import { explainResume } from '../resume/explain'
+import { resumeFlowMermaid } from '../resume/mermaid'
+import { segments } from '../resume/segments'
+import type { OperatorAction } from '../resume/types'
 import { notFound } from '../errors'
+import { runAudit } from './audit'
+import { blockElsewhere } from './checkpoint-elsewhere'
 import { wmRunIdentities, wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
 import { toBlock } from './working-memory'
@@ -116,6 +117,15 @@ async function blobFlag(ref: BlockRef, content: string, signal?: AbortSignal): P
   return { blobKey, state: Date.parse(expiresAt) <= Date.now() ? 'expired' : 'live', expiresAt }
 }
 
+/** What the audit log says each operator write to this block was (a restore looks like an edit in working memory). */
+async function operatorActions(ref: BlockRef, signal?: AbortSignal): Promise<OperatorAction[]> {
+  const { entries } = await runAudit(ref, signal)
+  return entries
+    .filter((e) => e.blockKey === ref.blockKey && e.userId === ref.userId && e.sessionId === ref.sessionId)
+    .filter((e): e is typeof e & { action: OperatorAction['action'] } => e.action === 'edit' || e.action === 'clear' || e.action === 'restore')
+    .map((e) => ({ version: e.afterVersion, action: e.action }))
+}
+
 async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal) {
   if (run) return true
   const [row] = await queryRows(
@@ -134,12 +144,15 @@ async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal
  */
 export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promise<BlockDetail> {
   const historyInstalled = await tableExists(tableNames().history, signal)
-  const [finalRow, physical, history, run, misses] = await Promise.all([
+  const own = { agent: ref.agent, userId: ref.userId, sessionId: ref.sessionId }
+  const [finalRow, physical, history, run, misses, elsewhere, actions] = await Promise.all([
     wmLatestRow(ref, signal),
     physicalVersions(ref, signal),
     historyInstalled ? historyVersions(ref, signal) : Promise.resolve(null),
     runLatestRow(ref, signal),
     nearMisses(ref, signal),
+    blockElsewhere(ref, own, signal),
+    operatorActions(ref, signal),
   ])
   if (!finalRow && !(await runExists(ref, run, signal))) {
     throw notFound(`No run ${ref.runId} under ${ref.org}/${ref.namespace}/${ref.agent}`)
@@ -164,8 +177,24 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
   // run.begin calls belong to the run row's identity: a block under another user/session never saw them.
   const ownIdentity = !!run && run.user_id === ref.userId && run.session_id === ref.sessionId
   const begins = run && ownIdentity ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
-  const points = detectResumePoints(basis, { begins })
-  const segs = segments(basis, points, { runStatus: run?.status ?? null, now: Date.now() })
+  const points = markMissedCheckpoints(detectResumePoints(basis, { begins, operatorActions: actions }), basis, own, elsewhere)
+  const segs = segments(basis, points, {
+    runStatus: run?.status ?? null,
+    completedAt: run?.completed_at ?? null,
+    now: Date.now(),
+    identity: own,
+    elsewhere,
+  })
+  const attempts =
+    run && ownIdentity
+      ? accountAttempts(segs, points, {
+          attempts: run.attempt,
+          startedAt: run.started_at,
+          begins: [{ attempt: run.attempt, at: run.last_begin_at }],
+          identity: own,
+          elsewhere,
+        })
+      : []
   const block = finalRow ? toBlock(finalRow) : null
   const ties = [...new Set([...findVersionTies(versions), ...(historyBlocks ? findVersionTies(historyBlocks) : [])])]
   return {
@@ -177,9 +206,11 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
       value: block && !block.isDeleted ? block.content : null,
       fromVersion: block && !block.isDeleted ? block.version : null,
       points,
-      explanation: explainResume(points),
+      explanation: explainResume(points, own),
+      attempts,
+      attemptsText: describeAttempts(attempts, own),
       segments: segs,
-      mermaid: resumeFlowMermaid(segs, points),
+      mermaid: resumeFlowMermaid(segs, points, { identity: own }),
       source,
     },
     flags: {

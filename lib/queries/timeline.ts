@@ -4,7 +4,12 @@ import { chTimeToIso } from '../clickhouse/time'
 import { runParams, versionString, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
-import { detectResumePoints, type ResumePoint, type RunBegin } from '../resume'
+import { accountAttempts, describeAttempts, type AttemptNote } from '../resume/attempts'
+import { detectResumePoints } from '../resume/detect'
+import { markMissedCheckpoints } from '../resume/elsewhere'
+import { segments } from '../resume/segments'
+import type { DetectOptions, Identity, OperatorAction, ResumePoint } from '../resume/types'
+import { blockElsewhere } from './checkpoint-elsewhere'
 import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
 import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
@@ -87,7 +92,16 @@ function sources(tables: Set<string>, wmScope: string) {
 }
 
 /** run.begin per attempt (from the run row's unmerged versions, best effort) and run.complete. */
-async function runEvents(run: RunRef, signal?: AbortSignal): Promise<{ events: TimelineEvent[]; begins: { attempt: number; at: string }[]; status: string | null }> {
+type RunPart = {
+  events: TimelineEvent[]
+  begins: { attempt: number; at: string }[]
+  status: string | null
+  attempts: number
+  completedAt: string | null
+  identity: Identity | null
+}
+
+async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
   const rows = await queryRows(
     `SELECT ${RUN_COLUMNS} FROM ${source(tableNames().runs)} WHERE org = {org:String} AND namespace = {namespace:String}
        AND agent = {agent:String} AND run_id = {run_id:String} ORDER BY version`,
@@ -95,7 +109,7 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<{ events: T
     runRowSchema,
     { signal },
   )
-  if (rows.length === 0) return { events: [], begins: [], status: null }
+  if (rows.length === 0) return { events: [], begins: [], status: null, attempts: 0, completedAt: null, identity: null }
   const latest = rows[rows.length - 1]
   const begins = new Map<number, string>([[1, latest.started_at]])
   for (const r of rows) begins.set(r.attempt, r.last_begin_at)
@@ -119,12 +133,24 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<{ events: T
   if (last.completed_at) {
     events.push({ ...mk(last.completed_at, 'run.complete', `run.complete: ${last.status}`, 'complete'), detail: last.reflection || last.outcome })
   }
-  return { events, begins: [...begins.entries()].map(([attempt, at]) => ({ attempt, at })), status: last.status }
+  return {
+    events,
+    begins: [...begins.entries()].map(([attempt, at]) => ({ attempt, at })),
+    status: last.status,
+    attempts: last.attempt,
+    completedAt: last.completed_at,
+    identity: { agent: run.agent, userId: latest.user_id, sessionId: latest.session_id },
+  }
 }
 
 export type Timeline = {
   events: TimelineEvent[]
+  /** Resume points of the run's checkpoint; `missed` names a newer checkpoint the resume could not see. */
   resumes: ResumePoint[]
+  /** Every attempt and what it wrote ([] for a run without a run row). */
+  attempts: AttemptNote[]
+  /** The attempts as one sentence (null for fewer than two). */
+  attemptsText: string | null
   total: number
   truncated: boolean
   limit: number
@@ -165,10 +191,11 @@ export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, s
   if (events.length > limit) events.length = limit
   // Resume points come from the checkpoint block(s) in the events we have.
   // Under the run's own identity when it has a run row (a resume sees only that one).
-  const own = runPart.events[0]
+  const own = runPart.identity
+  const mine = (e: TimelineEvent) => !own || (e.userId === own.userId && e.sessionId === own.sessionId)
   const checkpoints = events
     .filter((e) => e.blockKey === 'checkpoint' && (e.kind === 'checkpoint' || e.kind === 'checkpoint.cleared'))
-    .filter((e) => !own || (e.userId === own.userId && e.sessionId === own.sessionId))
+    .filter(mine)
     .map((e) => ({
       version: e.version ?? '0',
       updatedAt: e.at,
@@ -179,8 +206,20 @@ export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, s
       userId: e.userId,
       sessionId: e.sessionId,
     }))
-  const resumes = await withWholeStates(run, checkpoints, runPart.begins, signal)
-  return { events, resumes, total, truncated: total > events.length, limit }
+  // The audit rows say which operator writes were restores (working memory cannot tell them from edits).
+  const operatorActions: OperatorAction[] = events
+    .filter((e) => e.kind === 'operator' && e.blockKey === 'checkpoint' && e.version !== null && mine(e))
+    .flatMap((e) => (e.ref === 'edit' || e.ref === 'clear' || e.ref === 'restore' ? [{ version: e.version as string, action: e.ref }] : []))
+  let resumes = await withWholeStates(run, checkpoints, { begins: runPart.begins, operatorActions }, signal)
+  let attempts: AttemptNote[] = []
+  if (own) {
+    // The same run's checkpoints under other identities: what a resume here could not see.
+    const elsewhere = await blockElsewhere({ org: run.org, namespace: run.namespace, runId: run.runId, blockKey: 'checkpoint' }, own, signal)
+    resumes = markMissedCheckpoints(resumes, checkpoints, own, elsewhere)
+    const segs = segments(checkpoints, resumes, { runStatus: runPart.status, completedAt: runPart.completedAt, identity: own, elsewhere })
+    attempts = accountAttempts(segs, resumes, { attempts: runPart.attempts, begins: runPart.begins, identity: own, elsewhere })
+  }
+  return { events, resumes, attempts, attemptsText: describeAttempts(attempts, own), total, truncated: total > events.length, limit }
 }
 
 type CheckpointInput = Parameters<typeof detectResumePoints>[0][number] & { userId: string; sessionId: string }
@@ -194,8 +233,8 @@ const wholeStateSchema = z.object({ user_id: z.string(), session_id: z.string(),
  * are read again in full and the points computed once more; which rows are points does not
  * depend on contents.
  */
-async function withWholeStates(run: RunRef, rows: CheckpointInput[], begins: RunBegin[], signal?: AbortSignal): Promise<ResumePoint[]> {
-  const points = detectResumePoints(rows, { begins })
+async function withWholeStates(run: RunRef, rows: CheckpointInput[], opts: DetectOptions, signal?: AbortSignal): Promise<ResumePoint[]> {
+  const points = detectResumePoints(rows, opts)
   const cut = (r: CheckpointInput) => !r.isDeleted && Array.from(r.content).length >= TIMELINE_STATE_CHARS
   const wanted = new Set<string>()
   for (const p of points) for (const v of [p.fromVersion, p.firstWrite?.version]) if (v) wanted.add(v)
@@ -220,6 +259,6 @@ async function withWholeStates(run: RunRef, rows: CheckpointInput[], begins: Run
     const content = byRow.get(`${k}|${r.updatedAt}`) ?? byVersion.get(k)
     return content === undefined ? r : { ...r, content }
   })
-  return detectResumePoints(full, { begins })
+  return detectResumePoints(full, opts)
 }
 

@@ -1,16 +1,36 @@
 /**
- * The resume flow of a block as mermaid `flowchart` text: one node per segment, edges labelled
- * with the reason the next segment started. Every label is escaped, since source_trace and actor
- * values are arbitrary text.
+ * The resume flow of a block: one node per segment (operator actions folded), edges labelled with
+ * what started the next segment. Built once as a node list, then written as mermaid `flowchart`
+ * text or shown as a plain list, so both say the same. Every label is escaped for mermaid, since
+ * source_trace and actor values are arbitrary text.
  */
-import type { ResumePoint, ResumeReason, Segment } from './index'
+import { identityPhrase } from './elsewhere'
 import { timeMs } from './time'
+import type { Identity, OperatorStep, ResumePoint, ResumeReason, Segment } from './types'
 
 export type FlowOptions = {
   direction?: 'TD' | 'LR'
   /** Longest label line before it is cut with "…" (default 48). */
   maxLineLength?: number
+  /** The block's identity, to name where an abandoned run went on. */
+  identity?: Identity | null
 }
+
+export type FlowShape = 'process' | 'operator' | 'operator-clear' | 'tombstone' | 'empty'
+
+export type FlowNode = {
+  id: string
+  shape: FlowShape
+  lines: string[]
+  /** The node this one follows and what started it ('' when nothing is known). */
+  from: { id: string; label: string } | null
+}
+
+/** Beyond this many nodes a diagram is shown as a list (the same lines), so text keeps its size. */
+export const FLOW_LIST_THRESHOLD = 12
+
+/** Operator actions named in a folded node before "+N more". */
+const STEPS_SHOWN = 4
 
 /** Characters replaced by mermaid entity codes (`#quot;`, `#35;`, …) inside quoted labels. */
 const ESCAPES: Record<string, string> = {
@@ -56,6 +76,7 @@ const REASON_LABEL: Record<ResumeReason, string> = {
   'long-gap': 'long gap',
   'operator-edit': 'operator edit',
   'operator-clear': 'operator clear',
+  'operator-restore': 'operator restore',
 }
 
 function reasonLabel(reasons: readonly ResumeReason[], point: ResumePoint | null): string {
@@ -64,47 +85,98 @@ function reasonLabel(reasons: readonly ResumeReason[], point: ResumePoint | null
     .join(' · ')
 }
 
+/** The last line(s) of a process node, how it ended (a newline separates lines). */
+export function endLabel(s: Segment, own: Identity | null = null): string {
+  switch (s.endedBy) {
+    case 'completed':
+      return s.endStatus ? `ended: run ${s.endStatus}` : 'ended: run completed'
+    case 'crashed':
+      return 'ended: crashed, a later process resumed'
+    case 'abandoned':
+      return s.continuedUnder ? `ended: abandoned\nthe run went on under ${identityPhrase(s.continuedUnder, own)}` : 'ended: abandoned'
+    case 'cleared':
+      return 'ended: cleared its checkpoint'
+    case 'stalled':
+      return 'ended: stalled, no write since'
+    case 'running':
+      return 'still running'
+    case 'operator':
+      return 'ended: operator action'
+    default:
+      return 'ended: no later write'
+  }
+}
+
+export function stepLabel(step: OperatorStep): string {
+  if (step.kind === 'clear') return `cleared: tombstone v${step.version}`
+  if (step.kind === 'restore') return step.restoredFrom !== null ? `restored v${step.restoredFrom} as v${step.version}` : `restored an earlier version as v${step.version}`
+  return `edited: v${step.version}`
+}
+
+function operatorLines(s: Segment): string[] {
+  const actors = [...new Set(s.steps.map((x) => x.actor))]
+  const lines = [actors.join(', ') || 'operator']
+  if (s.steps.length > 1) lines.push(`${s.steps.length} operator actions`)
+  for (const step of s.steps.slice(0, STEPS_SHOWN)) lines.push(stepLabel(step))
+  if (s.steps.length > STEPS_SHOWN) lines.push(`+${s.steps.length - STEPS_SHOWN} more`)
+  return lines
+}
+
+/** The flow as nodes in order (a segment's tombstone gets a node of its own). */
+export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint[], own: Identity | null = null): FlowNode[] {
+  const nodes: FlowNode[] = []
+  let exit: string | null = null
+  let prev: Segment | null = null
+  for (const s of segs) {
+    const time = s.startAt === s.endAt ? shortTime(s.startAt) : `${shortTime(s.startAt)} → ${shortTime(s.endAt)}`
+    const point = s.startPoint !== null ? (points[s.startPoint] ?? null) : null
+    const label = s.startReasons.length ? reasonLabel(s.startReasons, point) : prev?.kind === 'operator' ? 'continues' : ''
+    const from = exit ? { id: exit, label } : null
+    if (s.kind === 'operator') {
+      nodes.push({ id: s.id, shape: s.endsWithTombstone ? 'operator-clear' : 'operator', lines: [...operatorLines(s), `${time} UTC`], from })
+      exit = s.id
+    } else {
+      const lines = [s.sourceTrace === null ? 'resumed, no write yet' : s.sourceTrace || '(no source_trace)', versions(s)]
+      if (s.writes > 0) lines[1] += ` · ${s.writes} write${s.writes === 1 ? '' : 's'}`
+      if (s.unitsDone !== null) lines.push(`${s.unitsDone} item${s.unitsDone === 1 ? '' : 's'} done`)
+      lines.push(`${time} UTC`, ...endLabel(s, own).split('\n'))
+      nodes.push({ id: s.id, shape: s.writes === 0 ? 'empty' : 'process', lines, from })
+      exit = s.id
+      if (s.endsWithTombstone) {
+        const t = `${s.id}_tombstone`
+        nodes.push({ id: t, shape: 'tombstone', lines: [`tombstone v${s.toVersion}`], from: { id: s.id, label: '' } })
+        exit = t
+      }
+    }
+    prev = s
+  }
+  return nodes
+}
+
+const OPEN: Record<FlowShape, [string, string]> = {
+  process: ['["', '"]'],
+  empty: ['["', '"]'],
+  // Hexagon for edits and restores, trapezoid for a clear, circle for a process's own tombstone.
+  operator: ['{{"', '"}}'],
+  'operator-clear': ['[/"', '"\\]'],
+  tombstone: ['(("', '"))'],
+}
+
 /** Mermaid flowchart text of segments (from `segments()`) and the points they start at. */
 export function resumeFlowMermaid(segs: readonly Segment[], points: readonly ResumePoint[], opts: FlowOptions = {}): string {
   const max = opts.maxLineLength ?? 48
-  const label = (lines: string[]) => lines.map((l) => mermaidText(l, max)).join('<br/>')
   const out = [`flowchart ${opts.direction ?? 'TD'}`]
-  if (segs.length === 0) {
+  const nodes = flowNodes(segs, points, opts.identity ?? null)
+  if (nodes.length === 0) {
     out.push('  empty(["no versions"])')
     return out.join('\n')
   }
-  /** The node an outgoing edge leaves from (a segment's tombstone node when it has one). */
-  const exitOf = new Map<string, string>()
   const edges: string[] = []
-  for (const s of segs) {
-    const time = s.startAt === s.endAt ? shortTime(s.startAt) : `${shortTime(s.startAt)} → ${shortTime(s.endAt)}`
-    if (s.kind === 'operator') {
-      const what = s.endsWithTombstone ? `cleared: tombstone v${s.toVersion}` : `edited: ${versions(s)}`
-      const text = label([s.actor ?? 'operator', what, `${time} UTC`])
-      // Hexagon for an edit, trapezoid for a clear.
-      out.push(s.endsWithTombstone ? `  ${s.id}[/"${text}"\\]` : `  ${s.id}{{"${text}"}}`)
-      exitOf.set(s.id, s.id)
-      continue
-    }
-    const lines = [s.sourceTrace === null ? 'resumed, no write yet' : s.sourceTrace || '(no source_trace)', versions(s)]
-    if (s.writes > 0) lines[1] += ` · ${s.writes} write${s.writes === 1 ? '' : 's'}`
-    if (s.unitsDone !== null) lines.push(`${s.unitsDone} item${s.unitsDone === 1 ? '' : 's'} done`)
-    lines.push(`${time} UTC`, s.endedBy === 'completed' && s.endStatus ? `ended: run ${s.endStatus}` : `ended: ${s.endedBy}`)
-    out.push(`  ${s.id}["${label(lines)}"]`)
-    if (s.endsWithTombstone) {
-      const t = `${s.id}_tombstone`
-      out.push(`  ${t}(("${label([`tombstone v${s.toVersion}`])}"))`)
-      edges.push(`  ${s.id} --> ${t}`)
-      exitOf.set(s.id, t)
-    } else exitOf.set(s.id, s.id)
-  }
-  for (let i = 1; i < segs.length; i++) {
-    const prev = segs[i - 1]
-    const s = segs[i]
-    const point = s.startPoint !== null ? (points[s.startPoint] ?? null) : null
-    const text = s.startReasons.length ? reasonLabel(s.startReasons, point) : prev.kind === 'operator' ? 'continues' : ''
-    const from = exitOf.get(prev.id) ?? prev.id
-    edges.push(text ? `  ${from} -->|"${mermaidText(text, 80)}"| ${s.id}` : `  ${from} --> ${s.id}`)
+  for (const n of nodes) {
+    const [open, close] = OPEN[n.shape]
+    out.push(`  ${n.id}${open}${n.lines.map((l) => mermaidText(l, max)).join('<br/>')}${close}`)
+    if (!n.from) continue
+    edges.push(n.from.label ? `  ${n.from.id} -->|"${mermaidText(n.from.label, 80)}"| ${n.id}` : `  ${n.from.id} --> ${n.id}`)
   }
   return [...out, ...edges].join('\n')
 }

@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import {
-  currentResume,
-  detectResumePoints,
-  explainResume,
-  findVersionTies,
-  gapStats,
-  isNearLimit,
-  mermaidText,
-  normalizeBegins,
-  resumeFlowMermaid,
-  segments,
-  sortVersions,
-  type ResumePoint,
-  type VersionInput,
-} from './index'
+import { currentResume, detectResumePoints, findVersionTies, gapStats, isNearLimit, normalizeBegins } from './detect'
+import { explainResume } from './explain'
+import { mermaidText, resumeFlowMermaid } from './mermaid'
+import { sortVersions } from './rows'
+import { segments } from './segments'
+import type { ResumePoint, VersionInput } from './types'
 
 const AGENT = 'batch-indexer'
 const HOST_A = 'host-a/pid-4242'
@@ -138,7 +129,7 @@ describe('the seed batch run', () => {
     assert.deepEqual(
       segs.map((s) => [s.id, s.kind, s.sourceTrace, s.fromVersion, s.toVersion, s.writes, s.endedBy, s.endsWithTombstone, s.unitsDone]),
       [
-        ['s1', 'process', HOST_A, '1', '120', 120, 'crash', false, 120],
+        ['s1', 'process', HOST_A, '1', '120', 120, 'crashed', false, 120],
         ['s2', 'process', HOST_B, '121', '301', 181, 'completed', true, 300],
       ],
     )
@@ -161,7 +152,7 @@ describe('the seed batch run', () => {
     const text = resumeFlow(versions, points)
     const lines = text.split('\n')
     assert.equal(lines[0], 'flowchart TD')
-    assert.ok(lines.some((l) => /^ {2}s1\["host-a\/pid-4242<br\/>v1–v120 · 120 writes<br\/>120 items done<br\/>.*ended: crash"\]$/.test(l)), text)
+    assert.ok(lines.some((l) => /^ {2}s1\["host-a\/pid-4242<br\/>v1–v120 · 120 writes<br\/>120 items done<br\/>.*ended: crashed, a later process resumed"\]$/.test(l)), text)
     assert.ok(lines.some((l) => /^ {2}s2\[".*ended: run succeeded"\]$/.test(l)), text)
     assert.ok(lines.includes('  s2_tombstone(("tombstone v301"))'), text)
     assert.ok(lines.includes('  s2 --> s2_tombstone'), text)
@@ -197,13 +188,14 @@ describe('long gaps', () => {
     assert.equal(points[0].unitsDone, 5)
     assert.equal(points[0].firstWrite?.summary, 'added item-006')
     assert.equal(points[0].gapMs, 3_600_000)
-    assert.match(explainResume(points)[0], /^Process host-a\/pid-4242 resumed at 2026-11-22 10:00:50 UTC from v5 \(5 items done\); .* — 1h 0m without a write$/)
+    assert.match(explainResume(points)[0], /^Process host-a\/pid-4242 resumed at 2026-11-22 10:00:50 UTC from v5 \(5 items done\); .* — 1h 0m without a write \(the last: v5 by batch-indexer\)$/)
     const segs = segments(paused(3_600_000), points)
     assert.deepEqual(
       segs.map((s) => [s.sourceTrace, s.fromVersion, s.toVersion, s.endedBy]),
       [
-        [HOST_A, '1', '5', 'crash'],
-        [HOST_A, '6', '10', 'running'],
+        [HOST_A, '1', '5', 'crashed'],
+        // Nothing after it and no run status: how it ended is not known.
+        [HOST_A, '6', '10', 'unknown'],
       ],
     )
   })
@@ -225,11 +217,11 @@ describe('long gaps', () => {
     assert.deepEqual(detectResumePoints(rows), [])
   })
 
-  test('a silent last segment of a running run is a crash once the gap is long', () => {
+  test('a silent last segment of a running run is stalled once the gap is long (no later process: not a crash)', () => {
     const versions = paused(10_000)
     const last = at(versions[versions.length - 1].updatedAt)
     assert.equal(segments(versions, [], { runStatus: 'running', now: last + 30_000 })[0].endedBy, 'running')
-    assert.equal(segments(versions, [], { runStatus: 'running', now: last + 3_600_000 })[0].endedBy, 'crash')
+    assert.equal(segments(versions, [], { runStatus: 'running', now: last + 3_600_000 })[0].endedBy, 'stalled')
     const failed = segments(versions, [], { runStatus: 'failed', now: last + 3_600_000 })
     assert.deepEqual([failed[0].endedBy, failed[0].endStatus], ['completed', 'failed'])
     assert.match(resumeFlowMermaid(failed, []), /ended: run failed/)
@@ -281,7 +273,9 @@ describe('operator writes', () => {
     assert.deepEqual(edit.firstWrite, { version: '6', at: iso(t0 + 3_600_000), summary: 'changed $.cursor' })
     assert.equal(resume.fromVersion, '6', 'the resume read the operator’s version')
     assert.equal(resume.fromTrace, HOST_A, 'not the console trace')
-    assert.equal(resume.gapMs, 3_700_000 - 50_000, 'gap from the last agent write')
+    // A gap counts every write: the resume came 100 s after the operator's v6, not an hour after v5.
+    assert.equal(resume.gapMs, 100_000)
+    assert.deepEqual(resume.gapFrom, { version: '6', actor: 'operator:alice', at: iso(t0 + 3_600_000) })
     const sentences = explainResume(points)
     assert.equal(sentences[0], 'operator:alice edited the block at 2026-11-22 13:00:00 UTC: v5 → v6 (changed $.cursor)')
     assert.ok(sentences[1].startsWith('Process host-b/pid-5150 resumed at 2026-11-22 13:01:40 UTC from v6 (0 items done);'), sentences[1])
@@ -290,7 +284,7 @@ describe('operator writes', () => {
     assert.deepEqual(
       segs.map((s) => [s.kind, s.fromVersion, s.toVersion, s.endedBy, s.startReasons.join('+')]),
       [
-        ['process', '1', '5', 'operator', ''],
+        ['process', '1', '5', 'crashed', ''],
         ['operator', '6', '6', 'operator', 'operator-edit'],
         ['process', '7', '7', 'running', 'new-process+long-gap'],
       ],
@@ -344,7 +338,7 @@ describe('operator writes', () => {
     assert.deepEqual(
       segs.map((s) => [s.kind, s.endedBy, s.endsWithTombstone]),
       [
-        ['process', 'operator', false],
+        ['process', 'completed', false],
         ['operator', 'cleared', true],
       ],
     )
@@ -433,7 +427,7 @@ describe('run.begin edge cases', () => {
     assert.deepEqual(
       segs.map((s) => [s.sourceTrace, s.writes, s.endedBy]),
       [
-        [HOST_A, 3, 'crash'],
+        [HOST_A, 3, 'crashed'],
         [null, 0, 'running'],
       ],
     )

@@ -1,0 +1,96 @@
+/**
+ * Which attempt (run.begin) wrote which versions of a block, so that "3 attempts" never stands
+ * next to an account where one of them is missing: every attempt is listed, with what it wrote,
+ * or with the fact that it wrote nothing here.
+ */
+import { identityPhrase, sameIdentity } from './elsewhere'
+import { ms, sortVersions } from './rows'
+import { formatUtc } from './time'
+import type { ElsewhereRow, Identity, ResumePoint, Segment } from './types'
+
+export type AttemptNote = {
+  attempt: number
+  /** When its run.begin happened; null when the run row no longer keeps it (only the first and latest are kept). */
+  beganAt: string | null
+  /** Versions this identity's processes wrote during the attempt (null: none). */
+  wrote: { from: string; to: string; writes: number } | null
+  /** When it wrote nothing here: what it wrote under another identity of the run, if anything. */
+  elsewhere: (Identity & { from: string; to: string }) | null
+  /** Its begin time is not kept and some process here wrote with no run.begin matched: it may have been that one. */
+  unattributed: boolean
+}
+
+export type AttemptInput = {
+  attempts: number
+  startedAt?: string | null
+  /** Every run.begin time known (attempt 1 included when known). */
+  begins?: readonly { attempt: number; at: string }[]
+  identity?: Identity
+  elsewhere?: readonly ElsewhereRow[]
+}
+
+/** One note per attempt 1…N, from the segments and the points they start at. */
+export function accountAttempts(segs: readonly Segment[], points: readonly ResumePoint[], input: AttemptInput): AttemptNote[] {
+  const n = Math.max(0, Math.floor(input.attempts))
+  if (n === 0) return []
+  const beganAt = new Map<number, string>()
+  if (input.startedAt) beganAt.set(1, input.startedAt)
+  for (const b of input.begins ?? []) beganAt.set(b.attempt, b.at)
+  for (const p of points) if (p.attempt !== null && p.reasons.includes('run-begin')) beganAt.set(p.attempt, p.at)
+
+  const wrote = new Map<number, { from: string; to: string; writes: number }>()
+  let current: number | null = null
+  let seenProcess = false
+  let unattributed = false
+  for (const s of segs) {
+    if (s.kind !== 'process') continue
+    const point = s.startPoint !== null ? points[s.startPoint] : null
+    if (point?.attempt != null) current = point.attempt
+    else if (!seenProcess) current = 1
+    // A new process with no run.begin of its own: which attempt it was is not known.
+    else if (point?.reasons.includes('new-process')) current = null
+    seenProcess = true
+    if (current === null && s.writes > 0) unattributed = true
+    if (current === null || s.writes === 0 || s.fromVersion === null || s.toVersion === null) continue
+    const w = wrote.get(current)
+    wrote.set(current, w ? { from: w.from, to: s.toVersion, writes: w.writes + s.writes } : { from: s.fromVersion, to: s.toVersion, writes: s.writes })
+  }
+
+  return Array.from({ length: n }, (_, k): AttemptNote => {
+    const attempt = k + 1
+    const at = beganAt.get(attempt) ?? null
+    const mine = wrote.get(attempt) ?? null
+    let elsewhere: AttemptNote['elsewhere'] = null
+    if (!mine && at && input.identity && input.elsewhere?.length) {
+      const next = [...beganAt.entries()].filter(([a]) => a > attempt).sort((x, y) => x[0] - y[0])[0]
+      const until = next ? ms(next[1]) : Infinity
+      const own = input.identity
+      const rows = sortVersions(input.elsewhere.filter((r) => !sameIdentity(r, own) && ms(r.updatedAt) >= ms(at) && ms(r.updatedAt) < until))
+      if (rows.length) {
+        const first = rows[0]
+        const same = rows.filter((r) => sameIdentity(r, first))
+        elsewhere = { agent: first.agent, userId: first.userId, sessionId: first.sessionId, from: same[0].version, to: same[same.length - 1].version }
+      }
+    }
+    return { attempt, beganAt: at, wrote: mine, elsewhere, unattributed: !mine && !at && unattributed }
+  })
+}
+
+function range(from: string, to: string): string {
+  return from === to ? `v${from}` : `v${from}–v${to}`
+}
+
+/** "3 attempts: 1 wrote v1–v11; 2 (run.begin time not kept) wrote no checkpoint here; 3 (began …) wrote v13–v20". */
+export function describeAttempts(notes: readonly AttemptNote[], own: Identity | null = null): string | null {
+  if (notes.length < 2) return null
+  const parts = notes.map((a) => {
+    const began = a.beganAt ? `began ${formatUtc(a.beganAt)}` : 'run.begin time not kept'
+    let what: string
+    if (a.wrote) what = `wrote ${range(a.wrote.from, a.wrote.to)}`
+    else if (a.elsewhere) what = `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here`
+    else if (a.unattributed) what = 'may be a process here with no run.begin of its own'
+    else what = 'wrote no checkpoint here'
+    return `attempt ${a.attempt} (${began}) ${what}`
+  })
+  return `${notes.length} attempts: ${parts.join('; ')}.`
+}
