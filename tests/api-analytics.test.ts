@@ -173,7 +173,22 @@ describe('GET /api/runs/analytics', () => {
     assert.deepEqual(body.costliest.map((r: { costUsd: number }) => r.costUsd), [5, 2, 1, 0.5, 0.1])
     assert.deepEqual(
       { ...body.slowest[0] },
-      { org: 'acme', namespace: 'prod', agent: 'alpha', runId: 'a3', goal: 'Invoice export', status: 'succeeded', startedAt: '2026-11-20T11:10:00.000Z', durationMs: (22 * 60 + 20) * MIN, costUsd: 1 },
+      {
+        org: 'acme',
+        namespace: 'prod',
+        agent: 'alpha',
+        runId: 'a3',
+        goal: 'Invoice export',
+        status: 'succeeded',
+        startedAt: '2026-11-20T11:10:00.000Z',
+        durationMs: (22 * 60 + 20) * MIN,
+        costUsd: 1,
+        attempt: 3,
+        // Idle from its last write before the latest begin (12:10) to that begin (09:00 next day).
+        activeMs: 90 * MIN,
+        idleMs: (20 * 60 + 50) * MIN,
+        idleKnown: 'partial',
+      },
     )
   })
 

@@ -56,7 +56,7 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
               <StatusChart data={a} />
               <ResumesChart data={a} />
               <SizesChart data={a} />
-              <TopRuns title="Slowest runs" runs={a.slowest} metric="duration" empty="No finished run with a duration." />
+              <TopRuns title="Slowest runs (active time)" runs={a.slowest} metric="duration" empty="No finished run with a duration." />
               <TopRuns title="Costliest runs" runs={a.costliest} metric="cost" empty="No run with a recorded cost." />
             </div>
           )}

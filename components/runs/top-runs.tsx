@@ -4,6 +4,21 @@ import { links } from '@/lib/links'
 import type { TopRun } from '@/lib/queries/analytics'
 import { statusColor } from './summary-model'
 
+/** Active and idle time of a run, and its wall-clock span when idle time was subtracted from it. */
+function TimeSplit({ r }: { r: TopRun }) {
+  if (r.idleMs === null) {
+    return r.attempt > 1 ? <span title="No write before the latest resume is stored, so the idle gap is unknown"> · {r.attempt} attempts, idle time unknown</span> : null
+  }
+  if (r.idleMs === 0) return null
+  return (
+    <span className="sum-top-split" title={r.idleKnown === 'partial' ? 'Idle before the latest resume only; earlier gaps are not recorded' : undefined}>
+      {' '}
+      · active {duration(r.activeMs)} · idle {duration(r.idleMs)}
+      {r.idleKnown === 'partial' ? '+' : ''} · {duration(r.durationMs)} wall clock
+    </span>
+  )
+}
+
 /** A ranked list of at most five runs, each linking to its run page. */
 export function TopRuns({ title, runs, metric, empty }: {
   title: string
@@ -11,8 +26,10 @@ export function TopRuns({ title, runs, metric, empty }: {
   metric: 'duration' | 'cost'
   empty: string
 }) {
-  const value = (r: TopRun) => (metric === 'duration' ? duration(r.durationMs) : cost(r.costUsd))
-  const top = metric === 'duration' ? (runs[0]?.durationMs ?? 0) : (runs[0]?.costUsd ?? 0)
+  // Slowest runs rank by active time (time in process segments), never by time spent dead between a crash and a resume.
+  const active = (r: TopRun) => r.activeMs ?? r.durationMs ?? 0
+  const value = (r: TopRun) => (metric === 'duration' ? duration(active(r)) : cost(r.costUsd))
+  const top = metric === 'duration' ? (runs[0] ? active(runs[0]) : 0) : (runs[0]?.costUsd ?? 0)
   return (
     <section className="sum-card sum-card-wide" aria-label={title}>
       <div className="sum-card-head">
@@ -23,7 +40,7 @@ export function TopRuns({ title, runs, metric, empty }: {
       ) : (
         <ol className="sum-top">
           {runs.map((r) => {
-            const v = metric === 'duration' ? (r.durationMs ?? 0) : r.costUsd
+            const v = metric === 'duration' ? active(r) : r.costUsd
             return (
               <li key={JSON.stringify([r.org, r.namespace, r.agent, r.runId])}>
                 <span className="sum-dot" style={{ background: statusColor(r.status) }} title={r.status} aria-hidden />
@@ -33,6 +50,7 @@ export function TopRuns({ title, runs, metric, empty }: {
                   </Link>
                   <span className="sum-top-meta">
                     {r.agent} · {r.org}/{r.namespace}
+                    {metric === 'duration' ? <TimeSplit r={r} /> : null}
                   </span>
                   <span className="sum-top-bar" aria-hidden>
                     <span style={{ width: `${top > 0 ? Math.max(4, (v / top) * 100) : 0}%` }} />

@@ -19,6 +19,8 @@ import {
 } from './run-filter-sql'
 import { indexNames, runIndexReady, runIndexRunsSql } from './run-index'
 import type { RunsFilter } from './runs'
+import { activeTime, type ActiveTime } from './active-time'
+import { existingTables } from './schema-presence'
 
 export type { BucketUnit, ResumeDay, StatusBucket }
 
@@ -39,6 +41,12 @@ export type TopRun = {
   startedAt: string
   durationMs: number | null
   costUsd: number
+  attempt: number
+  /** Time in process segments (see active-time.ts); what "slowest" ranks by. Null for a run without a duration. */
+  activeMs: number | null
+  /** Time between a crash and the next begin; null when the data cannot tell. */
+  idleMs: number | null
+  idleKnown: ActiveTime['idleKnown'] | null
 }
 
 export type RunsAnalytics = {
@@ -64,6 +72,12 @@ export type RunsAnalytics = {
 /** A range of at most this many hours is charted per hour; longer ones per day. */
 export const MAX_HOURLY_SPAN_HOURS = 72
 const TOP_N = 5
+/**
+ * Slowest runs are ranked by active time among this many runs with the longest wall-clock
+ * durations (active time never exceeds the duration, so a run outside them could only enter the
+ * top five if more than this many long runs were mostly idle).
+ */
+const SLOW_CANDIDATES = 200
 const HOUR = 3_600_000
 
 const statusRowSchema = z.object({
@@ -92,6 +106,10 @@ const topRowSchema = z.object({
   started_text: z.string(),
   duration_ms: z.coerce.number().nullable(),
   cost_usd: z.coerce.number(),
+  attempt: z.coerce.number().default(1),
+  last_begin_text: z.string().default(''),
+  completed_text: z.string().nullable().default(null),
+  last_write_text: z.string().nullable().default(null),
 })
 
 /** Hours the filter's time range spans, or -1 when it is open at the start (the data decides). */
@@ -142,25 +160,80 @@ function resumesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) 
   )
 }
 
-/** Top runs by duration and by cost, ties broken by the run key so the order is stable. */
-function topQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
+/** Top runs by cost, ties broken by the run key so the order is stable. */
+function costliestQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
   if (!filterParts(f).withRuns) return Promise.resolve([])
-  const t = tableNames()
-  const conds = runRowConditions(f)
-  const pick = (kind: string, extra: string, order: string) => `SELECT * FROM (
-      SELECT '${kind}' AS kind, org, namespace, agent, run_id, goal, toString(status) AS status,
-        toString(started_at) AS started_text, duration_ms, cost_usd
-      FROM ${source(t.runs, { final: true })} ${whereSql([...conds, extra])}
-      ORDER BY ${order}, org, namespace, agent, run_id
-      LIMIT {top:UInt32})`
   return queryRows(
-    `${pick('slowest', 'duration_ms IS NOT NULL', 'duration_ms DESC')}
-     UNION ALL
-     ${pick('costliest', 'cost_usd > 0', 'cost_usd DESC')}`,
+    `SELECT 'costliest' AS kind, org, namespace, agent, run_id, goal, toString(status) AS status,
+        toString(started_at) AS started_text, duration_ms, cost_usd, attempt
+      FROM ${source(tableNames().runs, { final: true })} ${whereSql([...runRowConditions(f), 'cost_usd > 0'])}
+      ORDER BY cost_usd DESC, org, namespace, agent, run_id
+      LIMIT {top:UInt32}`,
     { ...params, top: TOP_N },
     topRowSchema,
     { signal },
   )
+}
+
+/**
+ * The longest finished runs by wall clock, each with the agent's latest working-memory write
+ * before its latest begin (the crash point of a resumed run), from the history table when it
+ * is installed (merges remove older rows from working memory itself).
+ */
+async function slowCandidatesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
+  if (!filterParts(f).withRuns) return []
+  const t = tableNames()
+  const writes = (await existingTables(signal)).has(t.history) ? t.history : t.workingMemory
+  return queryRows(
+    `WITH cand AS (
+       SELECT org, namespace, agent, run_id, goal, status, started_at, last_begin_at, completed_at, duration_ms, cost_usd, attempt
+       FROM ${source(t.runs, { final: true })} ${whereSql([...runRowConditions(f), 'duration_ms IS NOT NULL'])}
+       ORDER BY duration_ms DESC, org, namespace, agent, run_id
+       LIMIT {candidates:UInt32}
+     )
+     SELECT 'slowest' AS kind, c.org AS org, c.namespace AS namespace, c.agent AS agent, c.run_id AS run_id, c.goal AS goal,
+       toString(c.status) AS status, toString(c.started_at) AS started_text, toString(c.last_begin_at) AS last_begin_text,
+       if(c.completed_at IS NULL, NULL, toString(c.completed_at)) AS completed_text, c.duration_ms AS duration_ms,
+       c.cost_usd AS cost_usd, c.attempt AS attempt, if(w.last_write IS NULL, NULL, toString(w.last_write)) AS last_write_text
+     FROM cand AS c
+     LEFT JOIN (
+       SELECT w.org AS org, w.namespace AS namespace, w.agent AS agent, w.run_id AS run_id, toNullable(max(w.updated_at)) AS last_write
+       FROM ${source(writes)} AS w
+       INNER JOIN (SELECT org, namespace, agent, run_id, last_begin_at FROM cand WHERE attempt > 1) AS r
+         ON w.org = r.org AND w.namespace = r.namespace AND w.agent = r.agent AND w.run_id = r.run_id
+       WHERE (w.org, w.namespace, w.agent, w.run_id) IN (SELECT org, namespace, agent, run_id FROM cand WHERE attempt > 1)
+         AND w.updated_at < r.last_begin_at AND NOT startsWith(w.actor, 'operator:')
+       GROUP BY org, namespace, agent, run_id
+     ) AS w ON c.org = w.org AND c.namespace = w.namespace AND c.agent = w.agent AND c.run_id = w.run_id`,
+    { ...params, candidates: SLOW_CANDIDATES },
+    topRowSchema,
+    { signal },
+  )
+}
+
+/** The slowest runs by active time (ties: longer duration, then the run key). */
+function rankSlowest(rows: z.infer<typeof topRowSchema>[]): TopRun[] {
+  const ms = (text: string | null) => (text ? Date.parse(chTimeToIso(text)) : null)
+  return rows
+    .map(toTopRun)
+    .map((run, i) => {
+      const r = rows[i]
+      const a = activeTime({
+        startedAt: Date.parse(run.startedAt),
+        lastBeginAt: ms(r.last_begin_text) ?? Date.parse(run.startedAt),
+        completedAt: ms(r.completed_text),
+        durationMs: r.duration_ms,
+        attempt: r.attempt,
+        lastWriteBeforeResume: ms(r.last_write_text),
+      })
+      return { ...run, activeMs: a?.activeMs ?? null, idleMs: a?.idleMs ?? null, idleKnown: a?.idleKnown ?? null }
+    })
+    .sort((x, y) => (y.activeMs ?? -1) - (x.activeMs ?? -1) || (y.durationMs ?? -1) - (x.durationMs ?? -1) || runKey(x).localeCompare(runKey(y)))
+    .slice(0, TOP_N)
+}
+
+function runKey(r: TopRun): string {
+  return JSON.stringify([r.org, r.namespace, r.agent, r.runId])
 }
 
 /** Bucket of a checkpoint: 0..9 by 10 % of char_limit, 10 over the limit, -1 a tombstone. */
@@ -221,6 +294,10 @@ function toTopRun(r: z.infer<typeof topRowSchema>): TopRun {
     startedAt: chTimeToIso(r.started_text),
     durationMs: r.duration_ms,
     costUsd: r.cost_usd,
+    attempt: r.attempt,
+    activeMs: null,
+    idleMs: null,
+    idleKnown: null,
   }
 }
 
@@ -230,11 +307,12 @@ export async function runsAnalytics(f: RunsFilter, signal?: AbortSignal, now = D
   // The run index holds the list's runs without grouping working memory; the union query is the fallback.
   const fromIndex = await runIndexReady(signal)
   const runsSql = fromIndex ? runIndexRunsSql(f) : filteredRunsSql(f)
-  const [statusRows, resumeRows, sizeRows, topRows] = await Promise.all([
+  const [statusRows, resumeRows, sizeRows, slowRows, costRows] = await Promise.all([
     statusQuery(runsSql, params, spanHours, signal),
     resumesQuery(f, params, signal),
     sizesQuery(f, params, runsSql, fromIndex, signal),
-    topQuery(f, params, signal),
+    slowCandidatesQuery(f, params, signal),
+    costliestQuery(f, params, signal),
   ])
   const unit: BucketUnit = statusRows[0]?.unit ?? (spanHours >= 0 && spanHours <= MAX_HOURLY_SPAN_HOURS ? 'hour' : 'day')
   const buckets = fillStatusBuckets(
@@ -260,7 +338,7 @@ export async function runsAnalytics(f: RunsFilter, signal?: AbortSignal, now = D
       extraAttempts: resumeRows.reduce((s, r) => s + r.extra_attempts, 0),
     },
     checkpointSizes: sizeSummary(sizeRows),
-    slowest: topRows.filter((r) => r.kind === 'slowest').map(toTopRun),
-    costliest: topRows.filter((r) => r.kind === 'costliest').map(toTopRun),
+    slowest: rankSlowest(slowRows),
+    costliest: costRows.map(toTopRun),
   }
 }
