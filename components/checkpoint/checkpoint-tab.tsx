@@ -109,7 +109,9 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
               <ResumeExplainer runRef={runRef} choice={choice} detail={data} onCompareVersions={compareVersions} />
               <CheckpointFlags runRef={runRef} choice={choice} detail={data} entries={entries} onSelect={select} onCompare={compare} />
             </div>
-            {data.resume.segments.length ? <ResumeFlowDiagram text={data.resume.mermaid} /> : null}
+            {data.resume.segments.length ? (
+              <ResumeFlowDiagram resume={data.resume} identity={{ agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId }} />
+            ) : null}
           </div>
         </section>
         <VersionsPanel detail={data} entries={entries} a={a} b={b} onCompare={compare} />

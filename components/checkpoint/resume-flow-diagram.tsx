@@ -1,21 +1,69 @@
 'use client'
 
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
+import type { BlockDetail } from '@/lib/api/types'
+import { FLOW_LIST_THRESHOLD, flowNodes, type FlowNode } from '@/lib/resume/mermaid'
+import type { Identity } from '@/lib/resume/types'
+import styles from './resume-flow.module.css'
 import { useTheme } from './use-theme'
 
 type Rendered = { key: string; svg: string | null; error: string | null }
 
 let renderCount = 0
 
+/** Mermaid draws labels at 16 px; these zoom levels keep them at 12 px or more. */
+const ZOOMS = [0.75, 1, 1.25, 1.5] as const
+
 /**
- * The run's resume flow, drawn client-side by mermaid from the flowchart text the API built.
+ * The run's resume flow, drawn client-side by mermaid from the flowchart text the API built, at its
+ * natural size in a scrolling box (never shrunk to fit), with zoom steps that keep text readable.
+ * Past FLOW_LIST_THRESHOLD nodes it is a list of the same lines instead.
  * securityLevel 'strict' makes mermaid sanitize its own output, which is the only HTML this tab injects.
  */
-export function ResumeFlowDiagram({ text }: { text: string }) {
+export function ResumeFlowDiagram({ resume, identity }: { resume: BlockDetail['resume']; identity: Identity }) {
+  const nodes = useMemo(() => flowNodes(resume.segments, resume.points, identity), [resume.segments, resume.points, identity])
+  const asList = nodes.length > FLOW_LIST_THRESHOLD
+  return (
+    <figure className="ck-flow" aria-label="Resume flow diagram">
+      {asList ? <FlowList nodes={nodes} /> : <FlowSvg text={resume.mermaid} />}
+      <figcaption className="small muted">
+        {asList
+          ? `${nodes.length} steps, listed in order (too many to draw readably): each box a process segment or operator actions, each arrow what started the next.`
+          : 'Process segments (boxes), operator actions (hexagons; a clear is a trapezoid), what started the next one (arrows), tombstones (circles).'}{' '}
+        <details className="ck-inline-details">
+          <summary>mermaid source</summary>
+          <pre className="content">{resume.mermaid}</pre>
+        </details>
+      </figcaption>
+    </figure>
+  )
+}
+
+function FlowList({ nodes }: { nodes: FlowNode[] }) {
+  return (
+    <ol className={styles.list} aria-label="Resume flow steps">
+      {nodes.map((n) => (
+        <li key={n.id}>
+          {n.from?.label ? <div className={styles.edge}>{n.from.label}</div> : null}
+          <div
+            className={`${styles.node} ${n.shape === 'operator' || n.shape === 'operator-clear' ? styles.operator : ''} ${n.shape === 'tombstone' ? styles.tombstone : ''}`}
+          >
+            {n.lines.map((line, i) => (
+              <p key={i}>{line}</p>
+            ))}
+          </div>
+        </li>
+      ))}
+    </ol>
+  )
+}
+
+function FlowSvg({ text }: { text: string }) {
   const theme = useTheme()
   const baseId = `ck-flow-${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const key = `${theme}\u0000${text}`
   const [rendered, setRendered] = useState<Rendered | null>(null)
+  const [zoom, setZoom] = useState<number>(1)
 
   useEffect(() => {
     if (theme === null) return
@@ -24,7 +72,8 @@ export function ResumeFlowDiagram({ text }: { text: string }) {
     const draw = async () => {
       try {
         const { default: mermaid } = await import('mermaid')
-        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default' })
+        // useMaxWidth off: the SVG keeps its natural size instead of shrinking its text to the box width.
+        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default', flowchart: { useMaxWidth: false } })
         const { svg } = await mermaid.render(id, text)
         if (!cancelled) setRendered({ key, svg, error: null })
       } catch (err) {
@@ -41,27 +90,37 @@ export function ResumeFlowDiagram({ text }: { text: string }) {
   }, [baseId, key, text, theme])
 
   const current = rendered?.key === key ? rendered : null
+  if (current?.error) {
+    return (
+      <p className="ck-bad small" role="alert">
+        Could not draw the diagram: {current.error}
+      </p>
+    )
+  }
+  if (!current?.svg) {
+    return (
+      <div className="ck-flow-loading" aria-busy="true" aria-label="Drawing the diagram">
+        <div className="skeleton" style={{ height: 60, width: '70%' }} />
+        <div className="skeleton" style={{ height: 60, width: '70%' }} />
+      </div>
+    )
+  }
+  const at = ZOOMS.indexOf(zoom as (typeof ZOOMS)[number])
   return (
-    <figure className="ck-flow" aria-label="Resume flow diagram">
-      {current?.svg ? (
-        <div className="ck-flow-svg" dangerouslySetInnerHTML={{ __html: current.svg }} />
-      ) : current?.error ? (
-        <p className="ck-bad small" role="alert">
-          Could not draw the diagram: {current.error}
-        </p>
-      ) : (
-        <div className="ck-flow-loading" aria-busy="true" aria-label="Drawing the diagram">
-          <div className="skeleton" style={{ height: 60, width: '70%' }} />
-          <div className="skeleton" style={{ height: 60, width: '70%' }} />
-        </div>
-      )}
-      <figcaption className="small muted">
-        Process segments (boxes), what started the next one (arrows), clears (circles).{' '}
-        <details className="ck-inline-details">
-          <summary>mermaid source</summary>
-          <pre className="content">{text}</pre>
-        </details>
-      </figcaption>
-    </figure>
+    <>
+      <div className={styles.toolbar} role="group" aria-label="Diagram zoom">
+        <button type="button" className="btn btn-small" onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])} disabled={at <= 0} aria-label="Zoom out">
+          −
+        </button>
+        <span className={`small muted ${styles.zoomValue}`}>{Math.round(zoom * 100)}%</span>
+        <button type="button" className="btn btn-small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
+          +
+        </button>
+        <span className="small muted">Scroll the box to pan.</span>
+      </div>
+      <div className={styles.viewport} tabIndex={0} aria-label="Resume flow, scrollable">
+        <div className={styles.canvas} style={{ zoom }} dangerouslySetInnerHTML={{ __html: current.svg }} />
+      </div>
+    </>
   )
 }

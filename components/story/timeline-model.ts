@@ -1,6 +1,7 @@
 import { duration } from '@/lib/format'
 import { TIMELINE_KINDS, type TimelineKind } from '@/lib/api/timeline-kinds'
 import type { TimelineEvent } from '@/lib/queries/timeline'
+import { missedPhrase } from '@/lib/resume/explain'
 import type { ResumePoint } from '@/lib/resume/types'
 
 /** Lane order, top to bottom: the order a run usually does things in. */
@@ -192,13 +193,19 @@ export function resumeTags(events: TimelineEvent[], resumes: ResumePoint[]): Map
     if (!fw) continue
     const e = events.find((ev) => ev.blockKey === 'checkpoint' && (ev.kind === 'checkpoint' || ev.kind === 'checkpoint.cleared') && ev.version === fw.version && ev.at === fw.at)
       ?? events.find((ev) => ev.blockKey === 'checkpoint' && ev.version === fw.version)
-    if (e) tags.set(e.id, r.fromVersion ? `resume · from v${r.fromVersion}` : 'resume · from nothing')
+    if (e) tags.set(e.id, resumeTag(r))
   }
   for (const e of events) {
     const attempt = e.kind === 'run.begin' ? /attempt (\d+)/.exec(e.label)?.[1] : undefined
     if (attempt && attempt !== '1' && !tags.has(e.id)) tags.set(e.id, `resume · attempt ${attempt}`)
   }
   return tags
+}
+
+/** "resume · from nothing; v40 under session s1 existed: 40 items redone". */
+export function resumeTag(r: ResumePoint): string {
+  const from = r.fromVersion ? `resume · from v${r.fromVersion}` : 'resume · from nothing'
+  return r.missed ? `${from}; ${missedPhrase(r.missed)}` : from
 }
 
 export function resumeLabel(r: ResumePoint): string {

@@ -196,6 +196,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             </button>
           </div>
         </div>
+        {data.attemptsText ? <p className="small tl-attempts">{data.attemptsText}</p> : null}
         <TimelineChart
           prepared={prepared}
           axis={axis}

@@ -69,6 +69,7 @@ export function markMissedCheckpoints(
       updatedAt: newer.updatedAt,
       unitsDone: units,
       unitsRedone: redone,
+      under: identityPhrase(newer, own),
     }
     return { ...p, missed }
   })

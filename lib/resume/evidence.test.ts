@@ -43,7 +43,7 @@ describe('the near miss: s1 wrote v1–v40, the retry under s2 resumed from noth
     const begins = [{ attempt: 2, at: iso(retry) }]
     const points = markMissedCheckpoints(detectResumePoints(s2, { begins }), s2, S2, asElsewhere(s1, 's1'))
     assert.equal(points.length, 1)
-    assert.deepEqual(points[0].missed, { ...S1, version: '40', updatedAt: s1[39].updatedAt, unitsDone: 40, unitsRedone: 40 })
+    assert.deepEqual(points[0].missed, { ...S1, version: '40', updatedAt: s1[39].updatedAt, unitsDone: 40, unitsRedone: 40, under: 'session s1' })
     const [sentence] = explainResume(points, S2)
     assert.match(sentence, /resumed at .* from nothing \(no earlier version, so resume returned None\); v40 under session s1 existed: 40 items redone; its first write v1/)
     const segs = segments(s2, points, { runStatus: 'succeeded', completedAt, identity: S2, elsewhere: asElsewhere(s1, 's1') })

@@ -20,8 +20,8 @@ function writePhrase(summary: string): string {
 }
 
 /** "v40 under session s1 existed: 40 items redone". */
-export function missedPhrase(m: MissedCheckpoint, own: Identity | null): string {
-  const where = `v${m.version} under ${identityPhrase(m, own)} existed`
+export function missedPhrase(m: MissedCheckpoint, own: Identity | null = null): string {
+  const where = `v${m.version} under ${own ? identityPhrase(m, own) : m.under} existed`
   if (m.unitsRedone !== null && m.unitsRedone > 0) return `${where}: ${m.unitsRedone} item${m.unitsRedone === 1 ? '' : 's'} redone`
   if (m.unitsDone !== null) return `${where} (${itemsDone(m.unitsDone)} there)`
   return `${where}, unseen by this resume`

@@ -41,6 +41,8 @@ export type MissedCheckpoint = Identity & {
   unitsDone: number | null
   /** Units this identity did again after the resume that the missed version already had (null when unknown). */
   unitsRedone: number | null
+  /** Where it sat, as the parts that differ from the resuming identity: "session s1". */
+  under: string
 }
 
 export type ResumePoint = {
