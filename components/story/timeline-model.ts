@@ -211,6 +211,7 @@ export function resumeTag(r: ResumePoint): string {
 export function resumeLabel(r: ResumePoint): string {
   if (r.reasons.includes('operator-clear')) return 'operator clear'
   if (r.reasons.includes('operator-edit')) return 'operator edit'
+  if (r.reasons.includes('operator-restore')) return r.restoredFrom ? `operator restore of v${r.restoredFrom}` : 'operator restore'
   const attempt = r.attempt && r.attempt > 1 ? ` · attempt ${r.attempt}` : ''
   return `resume${attempt}${r.fromVersion ? ` from v${r.fromVersion}` : ''}`
 }
