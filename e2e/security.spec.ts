@@ -1,21 +1,54 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { EDGE_CASE } from '../lib/demo/scenarios'
+import { DEMO_RUNS, EDGE_CASE } from '../lib/demo/scenarios'
 import { encodeSegment, links } from '../lib/links'
 
 const runApi = `/api/runs/${[EDGE_CASE.org, EDGE_CASE.namespace, EDGE_CASE.agent, EDGE_CASE.runId].map(encodeSegment).join('/')}`
 
-test('pages and API answers carry the security headers', async ({ request }) => {
-  for (const url of ['/', '/api/runs?limit=1']) {
+test('pages and API answers carry the security headers; scripts need a fresh nonce, never unsafe-inline', async ({ request }) => {
+  const nonces = new Set<string>()
+  for (const url of ['/', '/', '/api/runs?limit=1']) {
     const res = await request.get(url)
     const h = res.headers()
-    expect(h['content-security-policy']).toContain("default-src 'self'")
-    expect(h['content-security-policy']).toContain("frame-ancestors 'none'")
+    const csp = h['content-security-policy'] ?? ''
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? ''
+    expect(scriptSrc).not.toContain("'unsafe-inline'")
+    expect(scriptSrc).not.toContain("'unsafe-eval'")
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc)?.[1]
+    expect(nonce, url).toBeTruthy()
+    nonces.add(nonce!)
+    if (url === '/') {
+      // Every script of the page, Next's inline ones and the theme bootstrap included, carries it.
+      const html = await res.text()
+      const tags = html.match(/<script\b[^>]*>/g) ?? []
+      expect(tags.length).toBeGreaterThan(2)
+      for (const tag of tags) expect(tag, tag).toContain(`nonce="${nonce}"`)
+    }
     expect(h['x-content-type-options']).toBe('nosniff')
     expect(h['referrer-policy']).toBe('same-origin')
     expect(h['x-frame-options']).toBe('DENY')
+    expect(h['strict-transport-security'], 'no HSTS over plain HTTP').toBeUndefined()
   }
+  expect(nonces.size, 'a new nonce per request').toBe(3)
+})
+
+test('under that policy the pages still work: charts, the resume diagram, the theme toggle; nothing is blocked', async ({ page }) => {
+  const violations: string[] = []
+  page.on('console', (m) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(m.text())) violations.push(m.text())
+  })
+  await page.goto('/')
+  await expect(page.locator('svg.recharts-surface').first()).toBeVisible()
+  const html = page.locator('html')
+  const before = await html.getAttribute('data-theme')
+  await page.getByRole('button', { name: /Switch to (light|dark) mode/ }).click()
+  await expect(html).not.toHaveAttribute('data-theme', before ?? '')
+  await page.goto(links.run(DEMO_RUNS.batch))
+  await expect(page.getByRole('figure', { name: 'Resume flow diagram' }).locator('svg').first()).toBeVisible()
+  expect(violations).toEqual([])
 })
 
 test('a cross-origin write is refused with 403', async ({ request }) => {
