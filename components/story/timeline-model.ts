@@ -213,5 +213,6 @@ export function resumeLabel(r: ResumePoint): string {
   if (r.reasons.includes('operator-edit')) return 'operator edit'
   if (r.reasons.includes('operator-restore')) return r.restoredFrom ? `operator restore of v${r.restoredFrom}` : 'operator restore'
   const attempt = r.attempt && r.attempt > 1 ? ` · attempt ${r.attempt}` : ''
+  if (r.missed) return `resume${attempt} from ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'}; v${r.missed.version} under ${r.missed.under} existed`
   return `resume${attempt}${r.fromVersion ? ` from v${r.fromVersion}` : ''}`
 }
