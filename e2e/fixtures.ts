@@ -19,3 +19,15 @@ export const EDITABLE_RUN = {
   sessionId: '',
   runId: 'run-editable',
 } as const
+
+/** A finished run with a JSON checkpoint that two browser tabs edit at once (the merge spec). */
+export const MERGE_RUN = {
+  org: 'e2e',
+  namespace: 'console',
+  agent: 'merge-agent',
+  userId: '',
+  sessionId: '',
+  runId: 'run-merge',
+  /** The checkpoint the agent wrote last (v3). */
+  state: { cursor: 'inv-0420', processed: 20, skipped: ['inv-0412'], options: { currency: 'EUR', dry_run: false } },
+} as const

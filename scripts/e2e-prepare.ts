@@ -4,7 +4,7 @@
  * virtualization. Usage: tsx scripts/e2e-prepare.ts <data-dir>
  */
 import fs from 'node:fs'
-import { BIG_RUN, EDITABLE_RUN } from '../e2e/fixtures'
+import { BIG_RUN, EDITABLE_RUN, MERGE_RUN } from '../e2e/fixtures'
 
 async function main() {
   const dir = process.argv[2]
@@ -44,6 +44,18 @@ async function main() {
     await wmSet({ ...EDITABLE_RUN, blockKey: 'checkpoint' }, done.join(' '), { ...agent, now: at(i * 60_000) })
   }
   await runComplete({ ...EDITABLE_RUN, status: 'failed', outcome: 'ticket-004 timed out' }, at(5 * 60_000))
+
+  // A stopped run with a JSON checkpoint, for the two-tab merge spec.
+  const { state, ...mergeRun } = MERGE_RUN
+  await runBegin({ ...mergeRun, goal: 'Reconcile invoices (stopped at inv-0420)' }, at(0))
+  const merger = { actor: MERGE_RUN.agent, sourceTrace: 'host-m/pid-9' }
+  for (let i = 1; i <= 3; i++) {
+    const written = { ...state, cursor: `inv-04${17 + i}`, processed: 17 + i }
+    await wmSet({ ...mergeRun, blockKey: 'checkpoint' }, JSON.stringify(written), { ...merger, now: at(i * 60_000) })
+  }
+  await runComplete({ ...mergeRun, status: 'failed', outcome: 'stopped by the operator at inv-0420' }, at(5 * 60_000))
+  // Runs with many resumes, for the resume flow's readability.
+  await (await import('./e2e-long-resume')).seedLongResumeRuns(t0)
   await getClient().close()
   console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
 }

@@ -1,16 +1,19 @@
 'use client'
 
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { editBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { parseIdList } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { charCount } from '@/lib/loom/identity'
+import { hasConflictMarkers } from '@/lib/merge/merge-contents'
 import { TimeAgo } from '../ui/time-ago'
 import { ContentDiff } from './content-diff'
 import { IdListEditor } from './id-list-editor'
+import { MergePanel } from './merge-panel'
 import { Modal } from './modal'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
+import { contentOf, useMergeDraft } from './use-merge-draft'
 
 function jsonState(text: string): { isJson: boolean; error: string | null } {
   const t = text.trim()
@@ -26,13 +29,18 @@ function jsonState(text: string): { isJson: boolean; error: string | null } {
 /** Edit a block: start from the version on screen, see the diff, give a reason; never overwrite a newer version. */
 export function CheckpointEditor({ target, block, onClose }: { target: BlockTarget; block: Block; onClose: () => void }) {
   const [base, setBase] = useState(block)
-  const [draft, setDraft] = useState(block.isDeleted ? '' : block.content)
+  const edit = useMergeDraft(contentOf(block))
+  const draft = edit.text
+  const setDraft = edit.edit
   const [reason, setReason] = useState('')
   const [force, setForce] = useState(false)
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
   const write = useBlockWrite(target.run, (b: Parameters<typeof editBlockRequest>[1]) => editBlockRequest(target, b), (r) => `Saved ${target.blockKey} as version ${r.block.version}`)
 
-  const baseContent = base.isDeleted ? '' : base.content
+  const baseContent = contentOf(base)
+  const merge = edit.merge
+  const lockedNote = useId()
+  const contentId = useId()
   const chars = charCount(draft)
   const over = chars > base.charLimit
   const wasJson = jsonState(baseContent).isJson
@@ -40,6 +48,8 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   const ids = parseIdList(draft) ?? (draft.trim() === '' && parseIdList(baseContent) ? [] : null)
   const changed = draft !== baseContent
   const problems = [
+    edit.locked && `${merge!.result.unresolved} conflict${merge!.result.unresolved === 1 ? '' : 's'} to resolve (keep mine or keep theirs, or edit by hand)`,
+    merge?.byHand && merge.result.kind === 'text' && hasConflictMarkers(draft) && 'conflict markers (<<<<<<< … >>>>>>>) are still in the content',
     !changed && 'nothing changed yet',
     over && `over the char_limit by ${count(chars - base.charLimit)} characters`,
     (wasJson || json.isJson) && json.error && `not valid JSON: ${json.error}`,
@@ -79,6 +89,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
                   type="button"
                   className="btn btn-primary"
                   onClick={() => {
+                    edit.reapply(base, refusal.current!)
                     setBase(refusal.current!)
                     setRefusal(null)
                   }}
@@ -90,7 +101,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
                   className="btn"
                   onClick={() => {
                     setBase(refusal.current!)
-                    setDraft(refusal.current!.isDeleted ? '' : refusal.current!.content)
+                    edit.reset(refusal.current!)
                     setRefusal(null)
                   }}
                 >
@@ -115,32 +126,56 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
           {refusal.message}
         </div>
       ) : null}
-      <label className="field">
-        <span className="row">
-          New content
+      {merge ? (
+        <MergePanel
+          fromVersion={merge.from.version}
+          onto={merge.onto}
+          theirChange={merge.theirChange}
+          myChange={merge.myChange}
+          result={merge.result}
+          byHand={merge.byHand}
+          onChoose={edit.choose}
+          onChooseAll={edit.chooseAll}
+          onEditByHand={edit.editByHand}
+          onBackToChoices={edit.backToChoices}
+        />
+      ) : null}
+      <div className="stack" style={{ gap: 3 }}>
+        <div className="row">
+          <label htmlFor={contentId} className="small muted">
+            {merge ? 'Merged content' : 'New content'}
+          </label>
           <span className="spacer" />
           <span className={over ? 'tag tag-bad' : chars > base.charLimit * 0.9 ? 'tag tag-warn' : 'small muted'} aria-live="polite">
             {count(chars)} / {count(base.charLimit)} characters
           </span>
-          {json.isJson && !json.error ? (
+          {json.isJson && !json.error && !edit.locked ? (
             <button type="button" className="btn btn-ghost" onClick={() => setDraft(JSON.stringify(JSON.parse(draft), null, 2))}>
               Pretty-print JSON
             </button>
           ) : null}
-        </span>
+        </div>
         <textarea
+          id={contentId}
           className="mono editor-text"
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           rows={8}
           spellCheck={false}
+          readOnly={edit.locked}
           aria-invalid={over || !!json.error}
+          aria-describedby={edit.locked ? lockedNote : undefined}
         />
-      </label>
+        {edit.locked ? (
+          <span id={lockedNote} className="small muted">
+            Follows your choices above; resolve every conflict, or choose Edit by hand to type in it.
+          </span>
+        ) : null}
+      </div>
       {json.error && (wasJson || json.isJson) ? <p className="small" style={{ color: 'var(--bad)', margin: 0 }}>JSON error: {json.error}</p> : null}
-      {ids ? <IdListEditor ids={ids} onChange={(next) => setDraft(next.join(' '))} /> : null}
+      {ids && !edit.locked ? <IdListEditor ids={ids} onChange={(next) => setDraft(next.join(' '))} /> : null}
       <div className="panel" style={{ padding: 10 }}>
-        <h3>Preview: v{base.version} → your version</h3>
+        <h3>Preview: v{base.version} → {merge ? 'the merged content' : 'your version'}</h3>
         <ContentDiff before={baseContent} after={draft} label="Diff preview" />
       </div>
       <label className="field">
