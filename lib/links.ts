@@ -18,6 +18,7 @@ export const links = {
   schema: () => '/schema',
   api: {
     health: () => '/api/health',
+    schema: (refresh = false) => `/api/schema${refresh ? '?refresh=1' : ''}`,
     runs: (params: URLSearchParams) => `/api/runs${params.size ? `?${params}` : ''}`,
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
     blocks: (run: RunRef) => `/api/runs/${runSuffix(run)}/blocks`,

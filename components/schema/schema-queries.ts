@@ -1,12 +1,18 @@
 import { queryOptions } from '@tanstack/react-query'
 import { fetchJson } from '@/lib/api-client/fetch-json'
 import { schemaKeys } from '@/lib/api-client/keys'
+import { links } from '@/lib/links'
 import type { SchemaReport } from '@/lib/schema/types'
 
 export function schemaReportQueryOptions() {
   return queryOptions({
     queryKey: schemaKeys.report(),
-    queryFn: ({ signal }) => fetchJson<SchemaReport>('/api/schema', { signal }),
+    queryFn: ({ signal }) => fetchJson<SchemaReport>(links.api.schema(), { signal }),
     staleTime: 30_000,
   })
+}
+
+/** Asks the server to read the schema again (it may answer from a report under ten seconds old). */
+export function fetchFreshSchemaReport(): Promise<SchemaReport> {
+  return fetchJson<SchemaReport>(links.api.schema(true))
 }

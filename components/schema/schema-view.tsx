@@ -1,10 +1,10 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SchemaReport, TableGroup, TableReport } from '@/lib/schema/types'
 import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
-import { schemaReportQueryOptions } from './schema-queries'
+import { fetchFreshSchemaReport, schemaReportQueryOptions } from './schema-queries'
 import { HistoryCard, MappingCard, RunIndexCard, WorkingMemoryCard } from './state-cards'
 import { SummaryBanner } from './summary-banner'
 import { TableCard } from './table-card'
@@ -70,7 +70,14 @@ function Group({ title, note, tables, collapsed }: { title: string; note: string
 
 export function SchemaView() {
   const query = useQuery(schemaReportQueryOptions())
+  const queryClient = useQueryClient()
+  // The report is cached on the server; "Check again" asks it to read ClickHouse anew.
+  const recheck = useMutation({
+    mutationFn: fetchFreshSchemaReport,
+    onSuccess: (fresh) => queryClient.setQueryData(schemaReportQueryOptions().queryKey, fresh),
+  })
   const report = query.data
+  const busy = query.isFetching || recheck.isPending
   return (
     <div className="stack sd-page">
       <div className="row">
@@ -87,11 +94,12 @@ export function SchemaView() {
             Checked <TimeAgo iso={report.checkedAt} />
           </span>
         ) : null}
-        <button type="button" className="btn" onClick={() => query.refetch()} disabled={query.isFetching}>
-          {query.isFetching ? 'Checking…' : 'Check again'}
+        <button type="button" className="btn" onClick={() => recheck.mutate()} disabled={busy}>
+          {busy ? 'Checking…' : 'Check again'}
         </button>
       </div>
       {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!report} /> : null}
+      {recheck.isError ? <ErrorBanner error={recheck.error} onRetry={() => recheck.mutate()} stale={!!report} /> : null}
       {query.isPending ? (
         <div className="stack" aria-busy="true" aria-label="Loading the schema report">
           <div className="panel">

@@ -1,41 +1,163 @@
-import type { RunRef } from '../loom/identity'
+import { z } from 'zod'
+import { queryRows } from '../clickhouse/query'
+import type { Block } from '../api/types'
+import { runParams, type RunRef } from '../loom/identity'
+import { tableNames, source } from '../loom/tables'
+import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
+import { findVersionTies, isNearLimit } from '../resume/detect'
 import { runAudit } from './audit'
 import { runBlobs } from './blobs'
 import { getBlockDetail } from './block-detail'
 import { runConversations } from './conversations'
 import { runMemories } from './memories'
 import { getRunDetail } from './run-detail'
+import { wmRunScope } from './run-index'
+import { tableExists } from './schema-presence'
 import { runSearches } from './searches'
 import { MAX_TIMELINE_LIMIT, runTimeline } from './timeline'
-import { runBlocks } from './working-memory'
+import { toBlock } from './working-memory'
 
-/** One JSON document with everything the console knows about a run. */
-export async function exportRun(run: RunRef, signal?: AbortSignal) {
+/** Blocks read per query: the export holds one page of blocks (and their versions) at a time. */
+export const EXPORT_PAGE_BLOCKS = 500
+
+type BlockKey = { userId: string; sessionId: string; blockKey: string }
+
+const keyOf = (r: WmRow): BlockKey => ({ userId: r.user_id, sessionId: r.session_id, blockKey: r.block_key })
+const sameBlock = (r: WmRow, k: BlockKey) => r.user_id === k.userId && r.session_id === k.sessionId && r.block_key === k.blockKey
+
+/** One page of the run's blocks (latest version each), in key order, after `after`. */
+async function blockPage(run: RunRef, after: BlockKey | null, signal?: AbortSignal): Promise<WmRow[]> {
+  return queryRows(
+    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
+     WHERE ${await wmRunScope(signal)}
+       AND ${after ? '(user_id, session_id, block_key) > ({a_user:String}, {a_session:String}, {a_block:String})' : '1'}
+     ORDER BY user_id, session_id, block_key
+     LIMIT {page:UInt32}`,
+    { ...runParams(run), page: EXPORT_PAGE_BLOCKS, ...(after ? { a_user: after.userId, a_session: after.sessionId, a_block: after.blockKey } : {}) },
+    wmRowSchema,
+    { signal },
+  )
+}
+
+/** Every row (physical, or captured history) of the blocks from `first` to `last`, newest first per block. */
+async function rowsInRange(run: RunRef, table: 'physical' | 'history', first: BlockKey, last: BlockKey, signal?: AbortSignal) {
+  const t = tableNames()
+  const from = table === 'physical' ? source(t.workingMemory, { part: true }) : t.history
+  const schema = table === 'physical' ? wmRowSchema.extend({ part: z.string() }) : wmRowSchema
+  return queryRows(
+    `SELECT ${WM_COLUMNS}${table === 'physical' ? ', _part AS part' : ''} FROM ${from}
+     WHERE ${await wmRunScope(signal)}
+       AND (user_id, session_id, block_key) >= ({f_user:String}, {f_session:String}, {f_block:String})
+       AND (user_id, session_id, block_key) <= ({l_user:String}, {l_session:String}, {l_block:String})
+     ORDER BY user_id, session_id, block_key, version DESC, updated_at DESC`,
+    {
+      ...runParams(run),
+      f_user: first.userId,
+      f_session: first.sessionId,
+      f_block: first.blockKey,
+      l_user: last.userId,
+      l_session: last.sessionId,
+      l_block: last.blockKey,
+    },
+    schema,
+    { signal },
+  )
+}
+
+/** Pages of blocks until the run has no more. */
+async function* blockPages(run: RunRef, signal?: AbortSignal): AsyncGenerator<WmRow[]> {
+  let after: BlockKey | null = null
+  for (;;) {
+    const page = await blockPage(run, after, signal)
+    if (page.length > 0) yield page
+    if (page.length < EXPORT_PAGE_BLOCKS) return
+    after = keyOf(page[page.length - 1])
+  }
+}
+
+/**
+ * Each block's versions and captured history; checkpoint blocks also carry the resume
+ * explanation and flags of the Checkpoint tab. Two queries per page of blocks (plus the block
+ * detail of each checkpoint block), however many blocks the run has.
+ */
+async function* blockDetails(run: RunRef, historyInstalled: boolean, signal?: AbortSignal): AsyncGenerator<unknown> {
+  for await (const page of blockPages(run, signal)) {
+    const first = keyOf(page[0])
+    const last = keyOf(page[page.length - 1])
+    const [physical, history] = await Promise.all([
+      rowsInRange(run, 'physical', first, last, signal),
+      historyInstalled ? rowsInRange(run, 'history', first, last, signal) : Promise.resolve(null),
+    ])
+    let p = 0
+    let h = 0
+    for (const latest of page) {
+      const key = keyOf(latest)
+      const versions: (Block & { part: string })[] = []
+      while (p < physical.length && sameBlock(physical[p], key)) versions.push({ ...toBlock(physical[p]), part: (physical[p++] as WmRow & { part: string }).part })
+      let captured: Block[] | null = null
+      if (history) {
+        captured = []
+        while (h < history.length && sameBlock(history[h], key)) captured.push(toBlock(history[h++]))
+      }
+      if (key.blockKey === 'checkpoint') {
+        const d = await getBlockDetail({ ...run, ...key }, signal)
+        yield {
+          ...key,
+          versions: d.versions,
+          history: d.history,
+          resume: { value: d.resume.value, fromVersion: d.resume.fromVersion, points: d.resume.points, explanation: d.resume.explanation },
+          flags: d.flags,
+        }
+      } else {
+        yield {
+          ...key,
+          versions,
+          history: captured,
+          flags: { ties: findVersionTies(versions), nearLimit: isNearLimit(latest.content, latest.char_limit) },
+        }
+      }
+    }
+  }
+}
+
+/**
+ * One JSON document with everything the console knows about a run, written as it is read:
+ * blocks and their versions a page at a time, so memory and the number of queries grow with
+ * pages, not with blocks. Unknown runs fail before the first byte (404).
+ */
+export async function exportRunStream(run: RunRef, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   const detail = await getRunDetail(run, signal)
-  const blocks = await runBlocks(run, signal)
-  const blockDetails = []
-  for (const b of blocks) {
-    const d = await getBlockDetail({ ...run, userId: b.userId, sessionId: b.sessionId, blockKey: b.blockKey }, signal)
-    blockDetails.push({ userId: b.userId, sessionId: b.sessionId, blockKey: b.blockKey, versions: d.versions, history: d.history, resume: { value: d.resume.value, fromVersion: d.resume.fromVersion, points: d.resume.points, explanation: d.resume.explanation }, flags: d.flags })
+  const historyInstalled = await tableExists(tableNames().history, signal)
+  const encoder = new TextEncoder()
+  async function* document(): AsyncGenerator<string> {
+    yield `{"exportedAt":${JSON.stringify(new Date().toISOString())},${JSON.stringify(detail).slice(1, -1)}`
+    yield ',"blocks":['
+    let n = 0
+    for await (const page of blockPages(run, signal)) for (const row of page) yield `${n++ ? ',' : ''}${JSON.stringify(toBlock(row))}`
+    yield '],"blockDetails":['
+    n = 0
+    for await (const d of blockDetails(run, historyInstalled, signal)) yield `${n++ ? ',' : ''}${JSON.stringify(d)}`
+    yield `],"timeline":${JSON.stringify(await runTimeline(run, MAX_TIMELINE_LIMIT, signal))}`
+    yield `,"conversations":${JSON.stringify((await runConversations(run, signal)).conversations)}`
+    yield `,"memories":${JSON.stringify(await runMemories(run, signal))}`
+    yield `,"searches":${JSON.stringify((await runSearches(run, signal)).searches)}`
+    yield `,"blobs":${JSON.stringify(await runBlobs(run, signal))}`
+    yield `,"audit":${JSON.stringify((await runAudit(run, signal)).entries)}}`
   }
-  const [timeline, conversations, memories, searches, blobs, audit] = [
-    await runTimeline(run, MAX_TIMELINE_LIMIT, signal),
-    await runConversations(run, signal),
-    await runMemories(run, signal),
-    await runSearches(run, signal),
-    await runBlobs(run, signal),
-    await runAudit(run, signal),
-  ]
-  return {
-    exportedAt: new Date().toISOString(),
-    ...detail,
-    blocks,
-    blockDetails,
-    timeline,
-    conversations: conversations.conversations,
-    memories,
-    searches: searches.searches,
-    blobs,
-    audit: audit.entries,
-  }
+  const parts = document()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await parts.next()
+        if (next.done) controller.close()
+        else controller.enqueue(encoder.encode(next.value))
+      } catch (err) {
+        // Headers are gone already: end the download broken rather than pretend it is whole.
+        controller.error(err)
+      }
+    },
+    async cancel() {
+      await parts.return(undefined)
+    },
+  })
 }

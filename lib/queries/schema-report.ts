@@ -12,6 +12,7 @@ import { AppError } from '../errors'
 import { compareObject, withIssue, type Found, type FoundColumn, type FoundIndex, type FoundParts, type FoundTable } from '../schema/compare'
 import { schemaContract, WORKING_MEMORY_KEY } from '../schema/contract'
 import { source } from '../loom/tables'
+import { SharedResult } from '../server/shared-result'
 import type {
   Contract,
   DatabaseState,
@@ -246,6 +247,7 @@ function disabledFeatures(tables: TableReport[]): SchemaReport['disabled'] {
   return out
 }
 
+/** Reads the whole report; full-table counts included, so callers go through `cachedSchemaReport`. */
 export async function getSchemaReport(signal?: AbortSignal): Promise<SchemaReport> {
   const config = getConfig()
   const contract = schemaContract(config.databases)
@@ -301,4 +303,20 @@ export async function getSchemaReport(signal?: AbortSignal): Promise<SchemaRepor
     },
     disabled: disabledFeatures(tables),
   }
+}
+
+const SCHEMA_REPORT_TTL_MS = 5 * 60_000
+const SCHEMA_REPORT_MIN_REFRESH_MS = 10_000
+const g = globalThis as typeof globalThis & { __loomRunsSchemaReport?: SharedResult<SchemaReport> }
+
+/**
+ * The report, computed at most once per five minutes (or per ten seconds when asked to
+ * refresh), and once for any number of viewers asking at the same time. Its counts scan
+ * whole tables, so a viewer must not be able to make every page load pay for them.
+ */
+export async function cachedSchemaReport(options: { refresh?: boolean } = {}): Promise<SchemaReport & { cached: boolean }> {
+  // Not tied to one request's signal: the computation is shared by everyone waiting for it.
+  g.__loomRunsSchemaReport ??= new SharedResult(() => getSchemaReport(), SCHEMA_REPORT_TTL_MS, SCHEMA_REPORT_MIN_REFRESH_MS)
+  const { data, fresh } = await g.__loomRunsSchemaReport.get({ refresh: options.refresh })
+  return { ...data, cached: !fresh }
 }

@@ -1,14 +1,18 @@
-import { NextResponse } from 'next/server'
 import { runPathSchema } from '@/lib/api/schemas'
 import { route } from '@/lib/http/handler'
-import { exportRun } from '@/lib/queries/export'
+import { exportRunStream } from '@/lib/queries/export'
 
 export const dynamic = 'force-dynamic'
 
+/** The run as one JSON download, streamed while it is read. */
 export const GET = route(runPathSchema, async (req, run) => {
-  const doc = await exportRun(run, req.signal)
+  const body = await exportRunStream(run, req.signal)
   const name = `loom-run-${run.runId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80)}.json`
-  return NextResponse.json(doc, {
-    headers: { 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' },
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'no-store',
+    },
   })
 })

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import { SharedResult } from '../lib/server/shared-result'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+// LOOM_RUNS_BENCH=1 turns on the per-request query statistics this test counts queries with.
+useFreshEngine('expensive-reads', { LOOM_RUNS_BENCH: '1' })
+
+/*
+ * Reads a viewer can trigger that used to cost in proportion to the data: the schema report's
+ * full-table scans (now shared and cached) and the export of a run with thousands of blocks
+ * (now streamed a page of blocks at a time, with a number of queries that grows by page).
+ */
+
+const RUN = { org: 'big', namespace: 'export', agent: 'many-blocks', runId: 'run-many-blocks' }
+const BLOCKS = 1_203
+const who = { actor: 'many-blocks', sourceTrace: 'host-a/pid-1' }
+
+before(async () => {
+  const { ensureReady } = await import('../lib/server/ready')
+  await ensureReady()
+  const { insertRows } = await import('../lib/clickhouse/query')
+  const { tableNames } = await import('../lib/loom/tables')
+  const { wmSet } = await import('../lib/loom/working-memory')
+  const base = { ...RUN, user_id: '', session_id: '', run_id: RUN.runId, char_limit: 4096, is_deleted: 0, actor: who.actor, source_trace: who.sourceTrace }
+  const at = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0, i)).toISOString().replace('T', ' ').replace('Z', '')
+  // Many small blocks in one insert (the write path is tested elsewhere); three versions of one of them.
+  const rows = Array.from({ length: BLOCKS }, (_, i) => ({ ...base, block_key: `note-${String(i).padStart(5, '0')}`, content: `note ${i}`, version: '1', updated_at: at(i) }))
+  rows.push({ ...base, block_key: 'note-00600', content: 'note 600 v2', version: '2', updated_at: at(5000) })
+  rows.push({ ...base, block_key: 'note-00600', content: 'note 600 v3', version: '3', updated_at: at(5001) })
+  await insertRows(tableNames().workingMemory, rows)
+  const ref = { ...RUN, userId: '', sessionId: '', blockKey: 'checkpoint' }
+  await wmSet(ref, 'done: a', who)
+  await wmSet(ref, 'done: a b', who)
+})
+
+describe('export of a run with thousands of blocks', () => {
+  test('is one whole document, every block with all its versions, in a number of queries bounded by pages', async () => {
+    const { withQueryStats } = await import('../lib/clickhouse/query')
+    const { exportRunStream, EXPORT_PAGE_BLOCKS } = await import('../lib/queries/export')
+    const [text, stats] = await withQueryStats(async () => new Response(await exportRunStream(RUN)).text())
+    const doc = JSON.parse(text)
+    assert.equal(doc.blocks.length, BLOCKS + 1)
+    assert.equal(doc.blockDetails.length, BLOCKS + 1)
+    const keys = doc.blockDetails.map((d: { blockKey: string }) => d.blockKey)
+    assert.equal(new Set(keys).size, BLOCKS + 1, 'no block twice')
+    const multi = doc.blockDetails.find((d: { blockKey: string }) => d.blockKey === 'note-00600')
+    // Physical rows may already be merged; the captured history keeps every version.
+    assert.equal(multi.versions[0].version, '3')
+    assert.equal(multi.versions[0].content, 'note 600 v3')
+    assert.deepEqual(multi.history.map((v: { version: string }) => v.version), ['3', '2', '1'])
+    const cp = doc.blockDetails.find((d: { blockKey: string }) => d.blockKey === 'checkpoint')
+    assert.equal(cp.resume.value, 'done: a b')
+    assert.equal(cp.resume.fromVersion, '2')
+    assert.equal(doc.blocks.find((b: { blockKey: string }) => b.blockKey === 'note-01202').content, 'note 1202')
+    // Before: one block-detail batch (7 queries) per block, over 8,000 here.
+    const pages = Math.ceil((BLOCKS + 1) / EXPORT_PAGE_BLOCKS)
+    assert.ok(stats && stats.queries <= 6 * pages + 30, `${stats?.queries} queries for ${BLOCKS + 1} blocks`)
+    console.log(`export: ${stats?.queries} queries, ${text.length} characters, ${BLOCKS + 1} blocks`)
+  })
+
+  test('through the route: a streamed download; an unknown run is 404 before any byte', async () => {
+    const route = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/export/route')).GET
+    const ok = await call(route, '/x', RUN)
+    assert.equal(ok.status, 200)
+    assert.match(ok.headers['content-disposition'] ?? '', /attachment; filename="loom-run-run-many-blocks.json"/)
+    assert.equal(ok.body.blockDetails.length, BLOCKS + 1)
+    const missing = await call(route, '/x', { ...RUN, runId: 'no-such-run' })
+    assert.equal(missing.status, 404)
+  })
+})
+
+describe('the schema report', () => {
+  test('is computed once for concurrent viewers and then served from the cache; a refresh is honoured at most every 10 s', async () => {
+    const route = (await import('../app/api/schema/route')).GET
+    const [a, b, c] = await Promise.all([call(route, '/api/schema'), call(route, '/api/schema'), call(route, '/api/schema')])
+    assert.equal(a.status, 200)
+    assert.equal(new Set([a.body.checkedAt, b.body.checkedAt, c.body.checkedAt]).size, 1, 'one computation shared')
+    const later = await call(route, '/api/schema')
+    assert.equal(later.body.cached, true)
+    assert.equal(later.body.checkedAt, a.body.checkedAt)
+    const refreshed = await call(route, '/api/schema?refresh=1')
+    assert.equal(refreshed.body.checkedAt, a.body.checkedAt, 'too soon to read again')
+    const bad = await call(route, '/api/schema?refresh=yes')
+    assert.equal(bad.status, 400)
+    assert.equal(bad.body.error.field, 'refresh')
+  })
+
+  test('SharedResult: one computation for concurrent callers, kept for its TTL, refreshed after the minimum age', async () => {
+    let computed = 0
+    const r = new SharedResult(async () => ++computed, 60_000, 10_000)
+    const all = await Promise.all([r.get(), r.get(), r.get()])
+    assert.deepEqual(all.map((x) => x.data), [1, 1, 1])
+    assert.equal(computed, 1)
+    const t0 = all[0].at
+    assert.equal((await r.get({ now: t0 + 30_000 })).data, 1)
+    assert.equal((await r.get({ refresh: true, now: t0 + 5_000 })).data, 1)
+    assert.equal((await r.get({ refresh: true, now: t0 + 11_000 })).data, 2)
+    assert.equal((await r.get({ now: Date.now() + 120_000 })).data, 3, 'past the TTL')
+  })
+})
