@@ -209,6 +209,14 @@ describe('sessions end on the server', () => {
     const out = await call(routes.logout, '/api/auth/logout', {}, { method: 'POST', headers: from('10.5.0.1', { cookie, origin: 'http://127.0.0.1:3000' }) })
     assert.equal(out.status, 200)
     assert.equal(out.body.endedSession, true)
+    assert.equal(out.body.remembered, 'stored')
+    assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.1', { cookie }) })).status, 401)
+    // A restart forgets the process's memory; the stored logout is read back and still refuses the cookie.
+    const g = globalThis as typeof globalThis & { __loomRunsSessions?: { revoked: Map<string, number> } }
+    g.__loomRunsSessions!.revoked.clear()
+    assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.1', { cookie }) })).status, 200, 'forgotten without the table')
+    const { loadRevocations } = await import('../lib/auth/revocations')
+    assert.ok((await loadRevocations()) >= 1)
     assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.1', { cookie }) })).status, 401)
   })
 

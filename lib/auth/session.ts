@@ -68,8 +68,8 @@ export function readSessionToken(token: string | undefined, now = Date.now()): S
   }
 }
 
-/** Ends a session on the server: its cookie is refused from now on, wherever it is replayed. */
-export function revokeSession(session: Session, now = Date.now()): void {
+/** Ends a session in this process: its cookie is refused from now on, wherever it is replayed. */
+export function revokeSession(session: Pick<Session, 'id' | 'expires'>, now = Date.now()): void {
   const { revoked } = store()
   revoked.set(session.id, session.expires)
   // Revocations matter only until the session would have expired anyway.

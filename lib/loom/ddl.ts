@@ -160,6 +160,17 @@ export function auditTableDdl(t: TableNames): string {
 ORDER BY (org, namespace, agent, run_id, at)`
 }
 
+/** Login sessions ended on the server (logout): refused until they would have expired anyway. */
+export function revokedSessionsDdl(t: TableNames): string {
+  return `CREATE TABLE IF NOT EXISTS ${t.revokedSessions} (
+    session_id String,
+    expires_at DateTime64(3, 'UTC'),
+    revoked_at DateTime64(3, 'UTC')
+) ENGINE = MergeTree
+ORDER BY session_id
+TTL toDateTime(expires_at)`
+}
+
 /** Append-only copy of every working-memory insert, complete from the moment it is installed. */
 export function historyDdl(t: TableNames, retentionDays = 90): string[] {
   return [

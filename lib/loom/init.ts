@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { getConfig } from '../config'
 import { getClient } from '../clickhouse/client'
 import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
-import { auditTableDdl, historyDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
+import { auditTableDdl, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
 import { tableNames } from './tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean }
@@ -17,7 +17,7 @@ async function existingTables(databases: string[]): Promise<Set<string>> {
 }
 
 /**
- * Creates what is missing: Loom's tables, the audit table and (optionally) the history capture.
+ * Creates what is missing: Loom's tables, the audit and session tables and (optionally) the history capture.
  * Existing tables are left exactly as they are: no ALTER, no DROP.
  */
 export async function createMissingSchema(options: { history: boolean; runIndex?: boolean }): Promise<SchemaInitReport> {
@@ -33,6 +33,7 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   const statements: { table: string; sql: string }[] = [
     ...loomTableDdl(t),
     { table: t.audit, sql: auditTableDdl(t) },
+    { table: t.revokedSessions, sql: revokedSessionsDdl(t) },
   ]
   if (options.history) {
     const [table, view] = historyDdl(t)

@@ -16,6 +16,7 @@ export type TableNames = {
   contextBlobs: string
   searchTrace: string
   audit: string
+  revokedSessions: string
   history: string
   historyView: string
 }
@@ -38,6 +39,7 @@ export function tableNames(databases: Databases = getConfig().databases, map: Sc
     contextBlobs: name('context_blobs', loom),
     searchTrace: name('search_trace_log', telemetry),
     audit: `${runs}.audit_log`,
+    revokedSessions: `${runs}.revoked_sessions`,
     history: `${runs}.working_memory_history`,
     historyView: `${runs}.working_memory_history_mv`,
   }

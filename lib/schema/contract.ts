@@ -227,6 +227,19 @@ function dashboardObjects(t: ReturnType<typeof tableNames>): ObjectSpec[] {
           request_id String`),
       ],
     }),
+    table(t.revokedSessions, {
+      key: 'revokedSessions',
+      group: 'dashboard',
+      purpose: 'Login sessions ended by logout, kept until they would have expired, so a copied cookie stays refused after a restart.',
+      whenMissing: 'warning',
+      disables: 'Logouts are remembered only by the running server process: after a restart a logged-out cookie is accepted until it expires',
+      engine: engine('MergeTree'),
+      sortingKey: ['session_id'],
+      columns: cols(`
+        session_id String
+        expires_at ${DT}
+        revoked_at ${DT}`),
+    }),
     table(t.history, {
       key: 'history',
       group: 'history',

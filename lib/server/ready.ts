@@ -1,4 +1,5 @@
 import { getConfig } from '../config'
+import { loadRevocations } from '../auth/revocations'
 import { createMissingSchema } from '../loom/init'
 
 export type ReadyState = { phase: 'starting' | 'seeding' | 'ready' | 'failed'; detail?: string }
@@ -16,18 +17,21 @@ export function readyState(): ReadyState {
 
 async function prepare(h: Holder) {
   const config = getConfig()
+  await prepareSchema(h, config)
+  // Logouts stored by this or another console process stay refused.
+  await loadRevocations()
+  h.state = { phase: 'ready' }
+}
+
+async function prepareSchema(h: Holder, config: ReturnType<typeof getConfig>) {
   // Remote databases are only changed by explicit commands; read-only mode writes nothing at all.
-  if (config.mode !== 'embedded' || config.readOnly) {
-    h.state = { phase: 'ready' }
-    return
-  }
+  if (config.mode !== 'embedded' || config.readOnly) return
   const report = await createMissingSchema({ history: true, runIndex: true })
   if (config.demo && report.loomWasEmpty) {
     h.state = { phase: 'seeding', detail: 'writing demo runs' }
     const { seedDemo } = await import('../demo/seed')
     await seedDemo({ seed: 42 })
   }
-  h.state = { phase: 'ready' }
 }
 
 /**

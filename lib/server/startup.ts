@@ -1,4 +1,5 @@
 import { ConfigError, getConfig } from '../config'
+import { followRevocations } from '../auth/revocations'
 import { installRequestGate } from './gate'
 import { ensureReady } from './ready'
 
@@ -33,6 +34,7 @@ export async function startServer() {
   ensureReady()
     .then(async () => {
       console.log('[loom-runs] database ready')
+      followRevocations()
       if (process.env.NODE_ENV === 'development' && config.demo) {
         const { startLiveDemo } = await import('../demo/live')
         startLiveDemo({})

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server'
 import { principalOf, requestOrigin, requireSameOrigin, sessionCookieFor } from '@/lib/auth/current'
-import { revokeSession } from '@/lib/auth/session'
+import { storeRevocation } from '@/lib/auth/revocations'
 import { route } from '@/lib/http/handler'
 
 export const dynamic = 'force-dynamic'
@@ -11,9 +11,10 @@ export const POST = route(
   async (req) => {
     requireSameOrigin(req)
     const p = await principalOf(req)
-    if (p?.session) revokeSession(p.session)
+    const ended = p?.session ? await storeRevocation(p.session) : null
     const cookie = sessionCookieFor(requestOrigin(req))
-    const res = NextResponse.json({ ok: true, endedSession: !!p?.session })
+    // `remembered`: 'stored' survives restarts and is seen by every console process; 'process-only' does not.
+    const res = NextResponse.json({ ok: true, endedSession: ended !== null, remembered: ended })
     res.cookies.set(cookie.name, '', { httpOnly: true, sameSite: 'strict', secure: cookie.secure, path: '/', maxAge: 0 })
     return res
   },

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { insertRows, queryRows } from '../clickhouse/query'
+import { toChTime, chTimeToIso } from '../clickhouse/time'
+import { getConfig } from '../config'
+import { tableNames } from '../loom/tables'
+import { revokeSession, type Session } from './session'
+
+/**
+ * Logouts outlive the process: each is stored in the dashboard's `revoked_sessions` table and
+ * read back at start and every half minute, so a copied cookie stays refused after a restart
+ * and by every console process that shares the database. Where the table cannot be written
+ * (read-only mode, a read-only ClickHouse user, a remote server not initialised) the logout
+ * still holds in this process, and the answer says so.
+ */
+export async function storeRevocation(session: Session): Promise<'stored' | 'process-only'> {
+  revokeSession(session)
+  if (getConfig().readOnly) return 'process-only'
+  try {
+    await insertRows(tableNames().revokedSessions, [
+      { session_id: session.id, expires_at: toChTime(new Date(session.expires)), revoked_at: toChTime(new Date()) },
+    ])
+    return 'stored'
+  } catch (err) {
+    console.warn('[loom-runs] logout remembered by this process only:', err instanceof Error ? err.message : err)
+    return 'process-only'
+  }
+}
+
+const rowSchema = z.object({ session_id: z.string(), until: z.string().transform(chTimeToIso) })
+
+/** Reads the stored logouts that have not expired yet into this process. */
+export async function loadRevocations(): Promise<number> {
+  if (getConfig().users.length === 0) return 0
+  try {
+    const rows = await queryRows(
+      `SELECT session_id, toString(max(expires_at)) AS until FROM ${tableNames().revokedSessions}
+       WHERE expires_at > now64(3) GROUP BY session_id`,
+      {},
+      rowSchema,
+    )
+    for (const r of rows) revokeSession({ id: r.session_id, expires: Date.parse(r.until) })
+    return rows.length
+  } catch {
+    // No table (a remote server not initialised yet): logouts hold per process until it is created.
+    return 0
+  }
+}
+
+const g = globalThis as typeof globalThis & { __loomRunsRevocationTimer?: NodeJS.Timeout }
+
+/** Keeps this process's list current with logouts made by other console processes. */
+export function followRevocations(everyMs = 30_000): void {
+  if (g.__loomRunsRevocationTimer || getConfig().users.length === 0) return
+  g.__loomRunsRevocationTimer = setInterval(() => void loadRevocations(), everyMs)
+  g.__loomRunsRevocationTimer.unref()
+}
