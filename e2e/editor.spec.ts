@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import type { RunSummary } from '../lib/api/types'
 import { encodeSegment, links } from '../lib/links'
 import { EDITABLE_RUN } from './fixtures'
@@ -17,6 +17,20 @@ function blockApi(run: RunSummary) {
   if (run.sessionId) qs.set('sessionId', run.sessionId)
   const base = `/api/runs/${[run.org, run.namespace, run.agent, run.runId].map(encodeSegment).join('/')}/blocks/checkpoint`
   return `${base}${qs.size ? `?${qs}` : ''}`
+}
+
+/** Screenshots at a wide and a phone width, light and dark (the theme the toggle would set). */
+async function shots(page: Page, name: string, target?: Locator) {
+  for (const width of [1400, 390]) {
+    for (const theme of ['light', 'dark']) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme)
+      await target?.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `test-results/screens/${name}-${width}-${theme}.png` })
+    }
+  }
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'))
 }
 
 test('edit in the browser, meet a conflict, re-apply on top, clear, restore', async ({ page, request }) => {
@@ -55,6 +69,12 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await expect(conflict).toContainText(`the latest is ${v(2)}`)
   await expect(conflict.getByLabel('Changes since you started')).toContainText('moved underneath')
   await conflict.getByRole('button', { name: `Re-apply my edit on top of v${v(2)}` }).click()
+  // The concurrent writer replaced the line this edit changed: a conflict, nothing saved until it is resolved.
+  const line = dialog.getByRole('region', { name: 'Merge' }).getByRole('group', { name: 'line 1' })
+  await expect(line).toContainText('moved underneath')
+  await expect(dialog.getByRole('button', { name: `Save as v${v(3)}` })).toBeDisabled()
+  await line.getByRole('radio', { name: 'Keep mine' }).check()
+  await expect(dialog.getByLabel('Merged content')).toHaveValue('e2e-item-001 e2e-item-002 e2e-item-003')
   await dialog.getByRole('button', { name: `Save as v${v(3)}` }).click()
   await expect(dialog).toBeHidden()
   api = await (await request.get(blockApi(run))).json()
@@ -64,16 +84,37 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   // 3. Clear, confirmed by typing the run id.
   await page.getByRole('button', { name: 'Clear', exact: true }).click()
   const clear = page.getByRole('dialog', { name: 'Clear checkpoint' })
+  const confirm = clear.getByRole('button', { name: 'Clear checkpoint' })
+  // The confirm button says, in visible text, what it still needs.
+  await expect(confirm).toBeDisabled()
+  await expect(clear.getByText('To clear: type the run_id above and give a reason.')).toBeVisible()
+  await shots(page, 'clear-dialog')
+  await expect(confirm).toHaveAccessibleDescription('To clear: type the run_id above and give a reason.')
+  await clear.getByLabel(/Type the run_id to confirm/).fill(run.runId.slice(0, -1))
+  await expect(clear.getByText('To clear: the typed run_id does not match yet and give a reason.')).toBeVisible()
   await clear.getByLabel(/Type the run_id to confirm/).fill(run.runId)
+  await expect(clear.getByText('To clear: give a reason.')).toBeVisible()
+  await expect(confirm).toBeDisabled()
   await clear.getByLabel('Reason (recorded in the audit log)').fill('e2e: start over')
-  await clear.getByRole('button', { name: 'Clear checkpoint' }).click()
+  await expect(clear.getByText('Ready to clear.')).toBeVisible()
+  await confirm.click()
   await expect(clear).toBeHidden()
   api = await (await request.get(blockApi(run))).json()
   expect(api.block.isDeleted).toBe(true)
   expect(api.resume.value).toBeNull()
 
+  // After the clear, B is the tombstone: Restore and Clear are off, and say why next to them.
+  const restoreOff = page.getByRole('button', { name: 'Restore…' })
+  await expect(restoreOff).toBeDisabled()
+  const why = `Restore is off: B is v${v(4)}, a tombstone. Pick an earlier version as B in the Versions table to put it back.`
+  await expect(page.getByText(why)).toBeVisible()
+  await expect(restoreOff).toHaveAccessibleDescription(why)
+  await expect(page.getByRole('button', { name: 'Clear', exact: true })).toHaveAccessibleDescription(`Clear is off: the block is already cleared (v${v(4)} is a tombstone).`)
+  await shots(page, 'restore-off', page.getByText(why))
+
   // 4. Restore the first edit from the version table.
   await page.getByRole('radio', { name: `Compare to v${v(1)} (B)` }).check()
+  await expect(page.getByText(why)).toBeHidden()
   await page.getByRole('button', { name: `Restore v${v(1)}` }).click()
   const restore = page.getByRole('dialog', { name: `Restore v${v(1)}` })
   await restore.getByLabel('Reason (recorded in the audit log)').fill('e2e: back to the two items')

@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { useMemo } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RunRef } from '@/lib/loom/identity'
 import { blockDetailQueryOptions, runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
 import { BlockActions } from '../editor/block-actions'
@@ -34,6 +34,15 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   const blocks = blocksQuery.data?.blocks
   const run = useQuery(runDetailQueryOptions(runRef))
   const groups = useMemo(() => groupByIdentity(blocks ?? []), [blocks])
+  const diffRef = useRef<HTMLElement>(null)
+  // Bumped by the Compare buttons above the versions: bring the diff into view and move focus to it.
+  const [reveal, setReveal] = useState(0)
+  useEffect(() => {
+    const el = diffRef.current
+    if (reveal === 0 || !el) return
+    el.scrollIntoView({ block: 'start', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' })
+    el.focus({ preventScroll: true })
+  }, [reveal])
 
   let choice: BlockChoice | null = null
   if (sel.block !== null) choice = { blockKey: sel.block, userId: sel.user ?? '', sessionId: sel.session ?? '' }
@@ -59,9 +68,13 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
     setSel({ block: c.blockKey, user: c.userId || null, session: c.sessionId || null, a: null, b: null })
   // Picking versions replaces the history entry: arrowing through radio buttons should not fill the back button.
   const compare = (na: string | null, nb: string | null) => setSel({ a: na, b: nb }, { history: 'replace' })
+  const compareAndShow = (na: string | null, nb: string | null) => {
+    compare(na, nb)
+    setReveal((n) => n + 1)
+  }
   const compareVersions = (from: string, to: string) => {
     const id = (v: string) => entries.find((e) => e.block.version === v)?.id ?? v
-    compare(id(from), id(to))
+    compareAndShow(id(from), id(to))
   }
 
   const picker =
@@ -107,7 +120,7 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
           <div className={data.resume.segments.length ? 'ck-explainer-grid' : undefined}>
             <div className="stack">
               <ResumeExplainer runRef={runRef} choice={choice} detail={data} onCompareVersions={compareVersions} />
-              <CheckpointFlags runRef={runRef} choice={choice} detail={data} entries={entries} onSelect={select} onCompare={compare} />
+              <CheckpointFlags runRef={runRef} choice={choice} detail={data} entries={entries} onSelect={select} onCompare={compareAndShow} />
             </div>
             {data.resume.segments.length ? (
               <ResumeFlowDiagram resume={data.resume} identity={{ agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId }} />
@@ -115,7 +128,7 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
           </div>
         </section>
         <VersionsPanel detail={data} entries={entries} a={a} b={b} onCompare={compare} />
-        {entries.length > 0 ? <DiffPanel entries={entries} a={a} b={b} onChange={compare} /> : null}
+        {entries.length > 0 ? <DiffPanel ref={diffRef} entries={entries} a={a} b={b} onChange={compare} /> : null}
       </>
     )
   }

@@ -1,6 +1,6 @@
 'use client'
 
-import { useMemo } from 'react'
+import { useMemo, type Ref } from 'react'
 import { describeDiff, diffContents, type ContentDiff } from '@/lib/diff'
 import { TimeAgo } from '../ui/time-ago'
 import { JsonDiffView, SetDiffView, TextDiffView } from './diff-views'
@@ -12,6 +12,8 @@ type Props = {
   a: string | null
   b: string | null
   onChange: (a: string | null, b: string | null) => void
+  /** The panel itself, so an action elsewhere can bring it into view and focus it. */
+  ref?: Ref<HTMLElement>
 }
 
 const KIND_LABEL: Record<ContentDiff['kind'], string> = {
@@ -55,12 +57,12 @@ function Side({ entry, side }: { entry: VersionEntry; side: 'A' | 'B' }) {
 }
 
 /** Two versions side by side: what changed from A to B, by the kind of content, then both contents. */
-export function DiffPanel({ entries, a, b, onChange }: Props) {
+export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
   const ea = entries.find((e) => e.id === a) ?? null
   const eb = entries.find((e) => e.id === b) ?? null
   const diff = useMemo(() => (ea && eb ? diffContents(ea.block.isDeleted ? '' : ea.block.content, eb.block.isDeleted ? '' : eb.block.content) : null), [ea, eb])
   return (
-    <section className="panel stack" aria-labelledby="ck-diff-title">
+    <section ref={ref} tabIndex={-1} className="panel stack" aria-labelledby="ck-diff-title" style={{ scrollMarginTop: 64 }}>
       <div className="row">
         <h2 id="ck-diff-title" style={{ margin: 0 }}>
           Compare versions

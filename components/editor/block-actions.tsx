@@ -1,6 +1,6 @@
 'use client'
 
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import type { Block } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { CheckpointEditor } from './checkpoint-editor'
@@ -21,12 +21,23 @@ type Props = {
 export function BlockActions({ runRef, choice, block, picked }: Props) {
   const { canWrite, readOnly } = usePermissions()
   const [open, setOpen] = useState<'edit' | 'clear' | 'restore' | null>(null)
+  const restoreNote = useId()
+  const clearNote = useId()
   if (!block) return null
   if (!canWrite) {
     return readOnly ? <span className="tag" title="LOOM_RUNS_READ_ONLY=1">read-only</span> : null
   }
   const target = { run: runRef, ...choice }
   const canRestore = !!picked && !picked.isDeleted && picked.version !== block.version
+  // Why a control is off, in words next to it (a tooltip alone is invisible to most operators).
+  const restoreWhy = canRestore
+    ? null
+    : !picked
+      ? 'Restore is off: pick the version to put back as B in the Versions table.'
+      : picked.isDeleted
+        ? `Restore is off: B is v${picked.version}, a tombstone. Pick an earlier version as B in the Versions table to put it back.`
+        : `Restore is off: B is v${picked.version}, the current version. Pick an earlier version as B in the Versions table to put it back.`
+  const clearWhy = block.isDeleted ? `Clear is off: the block is already cleared (v${block.version} is a tombstone).` : null
   return (
     <>
       <button type="button" className="btn btn-primary" onClick={() => setOpen('edit')}>
@@ -36,14 +47,21 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
         type="button"
         className="btn"
         disabled={!canRestore}
-        title={canRestore ? `Write v${picked!.version}'s content as a new version` : 'Pick an earlier, non-tombstone version as B in the version table'}
+        title={canRestore ? `Write v${picked!.version}'s content as a new version` : undefined}
+        aria-describedby={restoreWhy ? restoreNote : undefined}
         onClick={() => setOpen('restore')}
       >
         {canRestore ? `Restore v${picked!.version}` : 'Restore…'}
       </button>
-      <button type="button" className="btn btn-danger" disabled={block.isDeleted} onClick={() => setOpen('clear')}>
+      <button type="button" className="btn btn-danger" disabled={block.isDeleted} aria-describedby={clearWhy ? clearNote : undefined} onClick={() => setOpen('clear')}>
         Clear
       </button>
+      {restoreWhy || clearWhy ? (
+        <p className="small muted" style={{ flexBasis: '100%', order: 99, margin: 0 }}>
+          {clearWhy ? <span id={clearNote}>{clearWhy} </span> : null}
+          {restoreWhy ? <span id={restoreNote}>{restoreWhy}</span> : null}
+        </p>
+      ) : null}
       {open === 'edit' ? <CheckpointEditor target={target} block={block} onClose={() => setOpen(null)} /> : null}
       {open === 'clear' ? <ClearDialog target={target} block={block} onClose={() => setOpen(null)} /> : null}
       {open === 'restore' && picked ? <RestoreDialog target={target} current={block} from={picked} onClose={() => setOpen(null)} /> : null}

@@ -1,6 +1,6 @@
 'use client'
 
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { clearBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { Modal } from './modal'
@@ -15,6 +15,11 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
   const write = useBlockWrite(target.run, (b: Parameters<typeof clearBlockRequest>[1]) => clearBlockRequest(target, b), (r) => `Cleared ${target.blockKey} (tombstone v${r.block.version})`)
   const ok = typed === target.run.runId && reason.trim() !== ''
+  const whyId = useId()
+  const missing = [
+    typed !== target.run.runId && (typed === '' ? 'type the run_id above' : 'the typed run_id does not match yet'),
+    reason.trim() === '' && 'give a reason',
+  ].filter((m): m is string => typeof m === 'string')
   return (
     <Modal title={`Clear ${target.blockKey}`} onClose={onClose}>
       <p style={{ margin: 0 }}>
@@ -31,6 +36,9 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
         <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} />
       </label>
       <div className="row">
+        <span id={whyId} className="small muted" aria-live="polite">
+          {missing.length ? `To clear: ${missing.join(' and ')}.` : 'Ready to clear.'}
+        </span>
         <span className="spacer" />
         <button type="button" className="btn" onClick={onClose}>
           Cancel
@@ -39,6 +47,7 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
           type="button"
           className="btn btn-danger"
           disabled={!ok || write.isPending}
+          aria-describedby={whyId}
           onClick={() =>
             write.mutate(
               { expectedVersion: block.version, reason: reason.trim(), ...(force ? { force: true } : {}) },
