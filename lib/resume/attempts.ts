@@ -16,8 +16,8 @@ export type AttemptNote = {
   wrote: { from: string; to: string; writes: number } | null
   /** When it wrote nothing here: what it wrote under another identity of the run, if anything. */
   elsewhere: (Identity & { from: string; to: string }) | null
-  /** Its begin time is not kept and some process here wrote with no run.begin matched: it may have been that one. */
-  unattributed: boolean
+  /** Its begin time is not kept, and processes here wrote with no run.begin matched: it may be one of them. */
+  unattributed: { processes: number; from: string; to: string } | null
 }
 
 export type AttemptInput = {
@@ -41,7 +41,7 @@ export function accountAttempts(segs: readonly Segment[], points: readonly Resum
   const wrote = new Map<number, { from: string; to: string; writes: number }>()
   let current: number | null = null
   let seenProcess = false
-  let unattributed = false
+  let unattributed: AttemptNote['unattributed'] = null
   for (const s of segs) {
     if (s.kind !== 'process') continue
     const point = s.startPoint !== null ? points[s.startPoint] : null
@@ -50,7 +50,11 @@ export function accountAttempts(segs: readonly Segment[], points: readonly Resum
     // A new process with no run.begin of its own: which attempt it was is not known.
     else if (point?.reasons.includes('new-process')) current = null
     seenProcess = true
-    if (current === null && s.writes > 0) unattributed = true
+    if (current === null && s.writes > 0 && s.fromVersion !== null && s.toVersion !== null) {
+      unattributed = unattributed
+        ? { processes: unattributed.processes + 1, from: unattributed.from, to: s.toVersion }
+        : { processes: 1, from: s.fromVersion, to: s.toVersion }
+    }
     if (current === null || s.writes === 0 || s.fromVersion === null || s.toVersion === null) continue
     const w = wrote.get(current)
     wrote.set(current, w ? { from: w.from, to: s.toVersion, writes: w.writes + s.writes } : { from: s.fromVersion, to: s.toVersion, writes: s.writes })
@@ -72,7 +76,7 @@ export function accountAttempts(segs: readonly Segment[], points: readonly Resum
         elsewhere = { agent: first.agent, userId: first.userId, sessionId: first.sessionId, from: same[0].version, to: same[same.length - 1].version }
       }
     }
-    return { attempt, beganAt: at, wrote: mine, elsewhere, unattributed: !mine && !at && unattributed }
+    return { attempt, beganAt: at, wrote: mine, elsewhere, unattributed: !mine && !at ? unattributed : null }
   })
 }
 
@@ -80,17 +84,38 @@ function range(from: string, to: string): string {
   return from === to ? `v${from}` : `v${from}–v${to}`
 }
 
-/** "3 attempts: 1 wrote v1–v11; 2 (run.begin time not kept) wrote no checkpoint here; 3 (began …) wrote v13–v20". */
+/** Attempts whose begin time is lost and that wrote nothing attributable: told once for a run of them. */
+function unknownRun(notes: readonly AttemptNote[]): string {
+  const first = notes[0].attempt
+  const last = notes[notes.length - 1].attempt
+  const many = notes.length > 1
+  const which = many ? `attempts ${first}–${last} (run.begin times not kept)` : `attempt ${first} (run.begin time not kept)`
+  const u = notes[0].unattributed
+  if (!u) return `${which} wrote no checkpoint here`
+  const procs = `${u.processes} process${u.processes === 1 ? '' : 'es'} here with no run.begin matched wrote ${range(u.from, u.to)}`
+  return `${which}: ${procs}${many || u.processes > 1 ? '; which attempt wrote which is not known' : ''}`
+}
+
+/** "3 attempts: attempt 1 (began …) wrote v1–v11; attempt 2 (run.begin time not kept) wrote no checkpoint here; …". */
 export function describeAttempts(notes: readonly AttemptNote[], own: Identity | null = null): string | null {
   if (notes.length < 2) return null
-  const parts = notes.map((a) => {
+  const parts: string[] = []
+  for (let i = 0; i < notes.length; ) {
+    const a = notes[i]
+    if (!a.wrote && !a.elsewhere && !a.beganAt) {
+      let j = i
+      while (j + 1 < notes.length && !notes[j + 1].wrote && !notes[j + 1].elsewhere && !notes[j + 1].beganAt) j++
+      parts.push(unknownRun(notes.slice(i, j + 1)))
+      i = j + 1
+      continue
+    }
     const began = a.beganAt ? `began ${formatUtc(a.beganAt)}` : 'run.begin time not kept'
     let what: string
     if (a.wrote) what = `wrote ${range(a.wrote.from, a.wrote.to)}`
     else if (a.elsewhere) what = `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here`
-    else if (a.unattributed) what = 'may be a process here with no run.begin of its own'
     else what = 'wrote no checkpoint here'
-    return `attempt ${a.attempt} (${began}) ${what}`
-  })
+    parts.push(`attempt ${a.attempt} (${began}) ${what}`)
+    i++
+  }
   return `${notes.length} attempts: ${parts.join('; ')}.`
 }

@@ -164,3 +164,17 @@ describe('long runs stay readable', () => {
     assert.equal(segs[13].endStatus, 'failed')
   })
 })
+
+describe('many attempts whose begin times are lost', () => {
+  test('told once, with the versions the processes without a run.begin wrote', () => {
+    const rows: VersionInput[] = []
+    for (let p = 0; p < 5; p++) for (let k = 0; k < 2; k++) rows.push(row(p * 2 + k + 1, T0 + p * H + k * 10 * S, `host-${p}`, items(p * 2 + k + 1)))
+    const begins = { attempts: 5, startedAt: iso(T0 - S), lastBeginAt: iso(T0 + 4 * H - S) }
+    const points = detectResumePoints(rows, { begins })
+    const notes = accountAttempts(segments(rows, points), points, { attempts: 5, startedAt: begins.startedAt, begins: [{ attempt: 5, at: begins.lastBeginAt }] })
+    assert.match(
+      describeAttempts(notes) ?? '',
+      /^5 attempts: attempt 1 \(began .*\) wrote v1–v2; attempts 2–4 \(run\.begin times not kept\): 3 processes here with no run\.begin matched wrote v3–v8; which attempt wrote which is not known; attempt 5 \(began .*\) wrote v9–v10\.$/,
+    )
+  })
+})
