@@ -1,0 +1,125 @@
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { DEMO_RUNS } from '../lib/demo/scenarios'
+import { links } from '../lib/links'
+import type { RunRef } from '../lib/loom/identity'
+import { CRASH_LOOP_RUN, LONG_RESUME_RUN } from './resume-fixtures'
+
+/** Where screenshots go (SCREENS_DIR overrides, e.g. to keep them out of a shared test-results). */
+const SCREENS = process.env.SCREENS_DIR ?? 'test-results/screens'
+
+const runRef = (r: RunRef): RunRef => ({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId })
+
+async function shots(page: Page, name: string) {
+  for (const width of [1400, 390]) {
+    await page.setViewportSize({ width, height: 900 })
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => {
+        document.documentElement.dataset.theme = t
+      }, theme)
+      // The diagram is drawn again for the theme.
+      await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).not.toHaveAttribute('aria-busy', 'true')
+      await page.waitForTimeout(300)
+      await page.getByRole('figure', { name: 'Resume flow diagram' }).scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${SCREENS}/resume-flow-${name}-${width}-${theme}.png`, fullPage: false })
+    }
+  }
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await page.evaluate(() => {
+    document.documentElement.dataset.theme = 'light'
+  })
+}
+
+/** The smallest on-screen text size in px among the elements: computed size times any scaling of the SVG around it. */
+async function smallestText(elements: Locator): Promise<number> {
+  return elements.evaluateAll((els) => {
+    let min = Infinity
+    for (const el of els) {
+      const size = parseFloat(getComputedStyle(el).fontSize)
+      const svg = el.closest('svg')
+      let scale = 1
+      if (svg) {
+        const box = svg.getBoundingClientRect()
+        const vb = svg.viewBox.baseVal
+        scale = vb && vb.width > 0 ? box.width / vb.width : 1
+      }
+      if (el.getBoundingClientRect().height > 0) min = Math.min(min, size * scale)
+    }
+    return min
+  })
+}
+
+test('a run resumed 9 times: the 10-node diagram keeps its text at 11 px or more, and every ending says why', async ({ page }) => {
+  await page.goto(links.run(runRef(LONG_RESUME_RUN)))
+  const figure = page.getByRole('figure', { name: 'Resume flow diagram' })
+  const svg = figure.locator('svg').first()
+  await expect(svg).toBeVisible()
+  await expect(svg).toContainText('ended: run failed')
+  const labels = svg.locator('.nodeLabel, .edgeLabel, text')
+  expect(await labels.count()).toBeGreaterThan(10)
+  expect(await smallestText(labels)).toBeGreaterThanOrEqual(11)
+  // Zooming out keeps the text readable too.
+  await figure.getByRole('button', { name: 'Zoom out' }).click()
+  expect(await smallestText(labels)).toBeGreaterThanOrEqual(11)
+  await expect(figure.getByRole('button', { name: 'Zoom out' })).toBeDisabled()
+  await figure.getByRole('button', { name: 'Zoom in' }).click()
+  const explainer = page.getByRole('region', { name: 'Resume explainer' })
+  await expect(explainer).toContainText('10 attempts: attempt 1 (began')
+  await shots(page, 'ten-resumes')
+})
+
+test('past a dozen steps the flow is a list with the same content, text at 11 px or more', async ({ page }) => {
+  await page.goto(links.run(runRef(CRASH_LOOP_RUN)))
+  const figure = page.getByRole('figure', { name: 'Resume flow diagram' })
+  const list = figure.getByRole('list', { name: 'Resume flow steps' })
+  await expect(list).toBeVisible()
+  await expect(list.getByRole('listitem')).toHaveCount(CRASH_LOOP_RUN.processes)
+  await expect(list.getByRole('listitem').first()).toContainText('ended: crashed, a later process resumed')
+  await expect(list.getByRole('listitem').last()).toContainText('ended: run failed')
+  await expect(list.getByText('run.begin attempt 16 · new process · long gap')).toBeVisible()
+  expect(await smallestText(list.locator('p, div'))).toBeGreaterThanOrEqual(11)
+  await expect(figure.locator('svg')).toHaveCount(0)
+  await shots(page, 'crash-loop')
+})
+
+test('the near miss in the run’s history: the explainer and the timeline say what the resume could not see', async ({ page }) => {
+  await page.goto(links.run(runRef(DEMO_RUNS.nearMiss)))
+  const explainer = page.getByRole('region', { name: 'Resume explainer' })
+  await expect(explainer).toContainText(
+    /resumed at .* from nothing \(no earlier version, so resume returned None\); v40 under session s1 existed: 40 items redone/,
+  )
+  await expect(explainer.getByText('near miss', { exact: true })).toBeVisible()
+  await expect(explainer).toContainText('attempt 1 (began')
+  await expect(explainer).toContainText('wrote v1–v40 under session s1, not here')
+  await shots(page, 'near-miss')
+
+  // The timeline: the chart's resume marker, and the resume entry (the first write after it) in the list.
+  await page.goto(links.run(runRef(DEMO_RUNS.nearMiss), { tab: 'timeline' }))
+  const chart = page.getByRole('region', { name: 'Swimlane chart' })
+  await expect(chart.getByText('resume · attempt 2 from nothing; v40 under session s1 existed')).toBeVisible()
+  await expect(chart).toContainText('2 attempts: attempt 1 (began')
+  const tl = await (await page.request.get(links.api.timeline(runRef(DEMO_RUNS.nearMiss)))).json()
+  const first = tl.events.find((e: { kind: string; version: string; sessionId: string }) => e.kind === 'checkpoint' && e.version === '1' && e.sessionId === 's2')
+  await page.goto(links.run(runRef(DEMO_RUNS.nearMiss), { tab: 'timeline', event: first.id }))
+  await expect(page.getByText('resume · from nothing; v40 under session s1 existed: 40 items redone').first()).toBeVisible()
+
+  // The first session's own diagram: abandoned, not "run succeeded".
+  await page.goto(links.run(runRef(DEMO_RUNS.nearMiss), { block: 'checkpoint', user: 'u-7', session: 's1' }))
+  const svg = page.getByRole('figure', { name: 'Resume flow diagram' }).locator('svg').first()
+  await expect(svg).toContainText('ended: abandoned')
+  await expect(svg).toContainText('the run went on under session s2')
+  await expect(svg).not.toContainText('run succeeded')
+})
+
+test('the operator runs: the failed migration ends with the run, the clear is named; the invoice run accounts for attempt 2 and the gap after the edit', async ({ page }) => {
+  await page.goto(links.run(runRef(DEMO_RUNS.operatorCleared)))
+  const svg = page.getByRole('figure', { name: 'Resume flow diagram' }).locator('svg').first()
+  await expect(svg).toContainText('ended: run failed')
+  await expect(svg).toContainText('cleared: tombstone v6')
+  await expect(svg).not.toContainText('ended: operator')
+
+  await page.goto(links.run(runRef(DEMO_RUNS.operatorEdited)))
+  const explainer = page.getByRole('region', { name: 'Resume explainer' })
+  await expect(explainer).toContainText('attempt 2 (run.begin time not kept) wrote no checkpoint here')
+  await expect(explainer).toContainText(/\d+m \d+s without a write \(the last: v12 by operator:alice\)/)
+  await expect(explainer).not.toContainText('3h 39m')
+})

@@ -1,0 +1,26 @@
+/**
+ * Writes the browser tests' long-resume runs: each a chain of processes that begin, checkpoint a few
+ * items and die, the next one resuming an hour later from where the last left off.
+ */
+import { CRASH_LOOP_RUN, LONG_RESUME_RUN } from '../e2e/resume-fixtures'
+
+export async function seedLongResumeRuns(t0: Date) {
+  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  const { wmSet } = await import('../lib/loom/working-memory')
+  for (const run of [LONG_RESUME_RUN, CRASH_LOOP_RUN]) {
+    const at = (ms: number) => () => new Date(t0.getTime() + ms)
+    const done: string[] = []
+    let t = 0
+    for (let p = 0; p < run.processes; p++) {
+      t = p * 20 * 60_000
+      await runBegin({ ...run, goal: `Index a flaky source (${run.processes} processes)` }, at(t))
+      const actor = { actor: run.agent, sourceTrace: `host-${String.fromCharCode(97 + p)}/pid-${1000 + p}` }
+      for (let k = 0; k < 3; k++) {
+        t += 10_000
+        done.push(`item-${String(done.length + 1).padStart(3, '0')}`)
+        await wmSet({ ...run, blockKey: 'checkpoint' }, done.join(' '), { ...actor, now: at(t) })
+      }
+    }
+    await runComplete({ ...run, status: 'failed', outcome: `gave up after ${run.processes} attempts` }, at(t + 5_000))
+  }
+}
