@@ -23,10 +23,10 @@ export function identityPhrase(other: Identity, own: Identity | null): string {
   return parts.join(', ') || 'the same identity'
 }
 
-/** Each other identity's newest row written at or before `atMs`. */
-function latestElsewhere(rows: readonly ElsewhereRow[], own: Identity, atMs: number): ElsewhereRow[] {
+/** Each other identity's newest row written at or before `atMs` (`sorted` in version order). */
+function latestElsewhere(sorted: readonly ElsewhereRow[], own: Identity, atMs: number): ElsewhereRow[] {
   const byId = new Map<string, ElsewhereRow>()
-  for (const r of sortVersions(rows)) {
+  for (const r of sorted) {
     if (sameIdentity(r, own) || ms(r.updatedAt) > atMs) continue
     byId.set(`${r.agent}\u0000${r.userId}\u0000${r.sessionId}`, r)
   }
@@ -46,12 +46,13 @@ export function markMissedCheckpoints(
 ): ResumePoint[] {
   if (elsewhere.length === 0) return [...points]
   const rows = sortVersions(versions)
+  const others = sortVersions(elsewhere)
   return points.map((p) => {
     if (!isResume(p)) return p
     const at = ms(p.at)
     const fromRow = p.fromVersion !== null ? rows.find((r) => r.version === p.fromVersion && !r.isDeleted) ?? null : null
     const fromAt = fromRow ? ms(fromRow.updatedAt) : -Infinity
-    const newer = latestElsewhere(elsewhere, own, at)
+    const newer = latestElsewhere(others, own, at)
       .filter((r) => !r.isDeleted && ms(r.updatedAt) > fromAt)
       .sort((a, b) => ms(b.updatedAt) - ms(a.updatedAt))[0]
     if (!newer) return p

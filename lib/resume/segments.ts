@@ -45,9 +45,9 @@ function group(rows: readonly VersionInput[], points: readonly ResumePoint[]): G
   return groups
 }
 
-function operatorSteps(g: Group, points: readonly ResumePoint[]): OperatorStep[] {
+function operatorSteps(g: Group, pointAt: ReadonlyMap<string, ResumePoint>): OperatorStep[] {
   return g.rows.map((r) => {
-    const p = points.find((x) => x.firstWrite?.version === r.version && x.actor === r.actor)
+    const p = pointAt.get(`${r.version}\u0000${r.actor}`)
     const restore = !!p?.reasons.includes('operator-restore')
     return {
       kind: r.isDeleted ? 'clear' : restore ? 'restore' : 'edit',
@@ -75,6 +75,9 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
   const elsewhere = opts.elsewhere ?? []
   const own = opts.identity ?? null
   const finished = !!opts.runStatus && FINISHED.has(opts.runStatus)
+  const lastProcess = groups.findLastIndex((g) => g.kind === 'process')
+  const pointAt = new Map<string, ResumePoint>()
+  for (const p of points) if (p.firstWrite && p.actor !== null) pointAt.set(`${p.firstWrite.version}\u0000${p.actor}`, p)
 
   // The one process segment that wrote last before run.complete, if it is under this identity.
   let finalGroup = -1
@@ -95,7 +98,7 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
     const last = g.rows[g.rows.length - 1]
     const endAt = last ? ms(last.updatedAt) : g.at ? ms(g.at) : 0
     const endsWithTombstone = last?.isDeleted ?? false
-    const laterProcess = groups.some((x, xi) => xi > gi && x.kind === 'process')
+    const laterProcess = gi < lastProcess
     let endedBy: SegmentEnd
     let continuedUnder: Identity | null = null
     if (g.kind === 'operator') endedBy = endsWithTombstone ? 'cleared' : 'operator'
@@ -129,7 +132,7 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
       unitsDone: lastLive ? countUnits(lastLive.content) : null,
       startReasons: point ? [...point.reasons] : [],
       startPoint: g.startPoint,
-      steps: g.kind === 'operator' ? operatorSteps(g, points) : [],
+      steps: g.kind === 'operator' ? operatorSteps(g, pointAt) : [],
     }
   })
 }
