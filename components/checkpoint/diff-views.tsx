@@ -132,7 +132,10 @@ function textLines(parts: TextPart[], open: ReadonlySet<number>): Line[] {
 
 const GUTTER = { added: '+', removed: '−', same: ' ' } as const
 
-/** A changed line with the words that differ marked (ins on the added side, del on the removed side). */
+/**
+ * A changed line with the words that differ marked (ins on the added side, del on the removed side).
+ * Only for lines that kept some words: a line new or gone as a whole is marked by its row alone.
+ */
 function LineWords({ type, words }: { type: 'added' | 'removed'; words: WordSegment[] }) {
   const Mark = type === 'added' ? 'ins' : 'del'
   return (
@@ -177,7 +180,7 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
                 {GUTTER[l.type]}
               </span>
               <span role="cell" className="ck-line-text">
-                {l.words && l.type !== 'same' && l.words.length > 0 ? <LineWords type={l.type} words={l.words} /> : l.text || '\u00a0'}
+                {l.type !== 'same' && l.words?.some((w) => !w.changed && w.text.trim() !== '') ? <LineWords type={l.type} words={l.words} /> : l.text || '\u00a0'}
               </span>
             </div>
           ),

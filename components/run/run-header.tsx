@@ -63,7 +63,14 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         </div>
         <div>
           <dt>Turns</dt>
-          <dd>{count(run.turns)}</dd>
+          <dd>
+            {/* Two sources that need not agree: the counter the agent reports, and the transcripts bound to the run_id. */}
+            <span title="loom.runs.turns: the turn counter the agent reported with its run">{run.hasRunRow ? `${count(run.turns)} counted by the run` : '—'}</span>
+            <br />
+            <span className="small muted">
+              {detail.counts.turns === 0 ? 'no transcript bound' : `${count(detail.counts.turns)} in bound transcripts`}
+            </span>
+          </dd>
         </div>
         <div>
           <dt>Tokens in / out</dt>

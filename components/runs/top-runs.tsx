@@ -7,13 +7,16 @@ import { statusColor } from './summary-model'
 /** Active and idle time of a run, and its wall-clock span when idle time was subtracted from it. */
 function TimeSplit({ r }: { r: TopRun }) {
   if (r.idleMs === null) {
-    return r.attempt > 1 ? <span title="No write before the latest resume is stored, so the idle gap is unknown"> · {r.attempt} attempts, idle time unknown</span> : null
+    return r.attempt > 1 ? (
+      <span className="sum-top-split" title="No write before the latest resume is stored, so the idle gap is unknown">
+        {r.attempt} attempts, idle time unknown
+      </span>
+    ) : null
   }
   if (r.idleMs === 0) return null
   return (
     <span className="sum-top-split" title={r.idleKnown === 'partial' ? 'Idle before the latest resume only; earlier gaps are not recorded' : undefined}>
-      {' '}
-      · active {duration(r.activeMs)} · idle {duration(r.idleMs)}
+      active {duration(r.activeMs)} · idle {duration(r.idleMs)}
       {r.idleKnown === 'partial' ? '+' : ''} · {duration(r.durationMs)} wall clock
     </span>
   )
@@ -50,11 +53,11 @@ export function TopRuns({ title, runs, metric, empty }: {
                   </Link>
                   <span className="sum-top-meta">
                     {r.agent} · {r.org}/{r.namespace}
-                    {metric === 'duration' ? <TimeSplit r={r} /> : null}
                   </span>
                   <span className="sum-top-bar" aria-hidden>
                     <span style={{ width: `${top > 0 ? Math.max(4, (v / top) * 100) : 0}%` }} />
                   </span>
+                  {metric === 'duration' ? <TimeSplit r={r} /> : null}
                 </span>
                 <span className="sum-top-value">{value(r)}</span>
               </li>

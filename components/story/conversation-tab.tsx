@@ -116,7 +116,10 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
     <div className="stack story">
       {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
       {convs.length === 0 ? (
-        <TabEmpty title="No conversation is bound to this run">Turns written with this run_id would show here.</TabEmpty>
+        <TabEmpty title="No conversation is bound to this run">
+          No transcript turn carries this run_id; turns written with it would show here. A turn count in the run header comes from the
+          run&apos;s own counter (loom.runs.turns), which the agent reports whether or not it stores its transcripts.
+        </TabEmpty>
       ) : (
         <>
           <div className="row cv-toolbar" role="search">

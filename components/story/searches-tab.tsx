@@ -66,8 +66,8 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
           <WriterLink runRef={runRef} w={hit.writtenBy} memoryKey={hit.memoryKey} /> <span className="muted">v{hit.writtenBy.version}</span>
         </span>
       ) : (
-        <span className="small muted" title="No stored version of this memory is as old as the search">
-          {hit.searchedVersionGone ? 'unknown: the version it found is merged away' : 'unknown'}
+        <span className="small muted" title="The version the search returned is not stored any more (merged away), or was written outside Loom">
+          {hit.searchedVersionGone ? 'unknown: no stored version is older than the search' : 'unknown'}
         </span>
       )}
       {later ? (
@@ -81,40 +81,42 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
 
 function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at: string }) {
   return (
-    <table className="data sr-hits" aria-label="Ranked hits">
-      <thead>
-        <tr>
-          <th scope="col" className="num">#</th>
-          <th scope="col">memory_key</th>
-          <th scope="col" className="num">score</th>
-          <th scope="col" title="Listed in the run's memories_used">in memories_used</th>
-          <th scope="col" title="Who had written the memory when the search ran; writes after it are labelled later">written by (at search time)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {hits.map((h) => (
-          <tr key={`${h.rank}-${h.memoryKey}`} className={h.usedByRun ? 'is-used' : undefined} data-memory-key={h.memoryKey}>
-            <td className="num">{h.rank}</td>
-            <td className="mono">
-              <Link href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>{h.memoryKey}</Link>
-            </td>
-            <td className="num mono">{h.score.toFixed(3)}</td>
-            <td>
-              {h.usedByRun ? (
-                <span className="tag mem-used" title="The run listed this memory in memories_used">
-                  used
-                </span>
-              ) : (
-                <span className="small muted">—</span>
-              )}
-            </td>
-            <td>
-              <HitWriters runRef={runRef} hit={h} at={at} />
-            </td>
+    <div className="table-wrap">
+      <table className="data sr-hits" aria-label="Ranked hits">
+        <thead>
+          <tr>
+            <th scope="col" className="num">#</th>
+            <th scope="col">memory_key</th>
+            <th scope="col" className="num">score</th>
+            <th scope="col" title="Listed in the run's memories_used">in memories_used</th>
+            <th scope="col" title="Who had written the memory when the search ran; writes after it are labelled later">written by (at search time)</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {hits.map((h) => (
+            <tr key={`${h.rank}-${h.memoryKey}`} className={h.usedByRun ? 'is-used' : undefined} data-memory-key={h.memoryKey}>
+              <td className="num">{h.rank}</td>
+              <td className="mono">
+                <Link href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>{h.memoryKey}</Link>
+              </td>
+              <td className="num mono">{h.score.toFixed(3)}</td>
+              <td>
+                {h.usedByRun ? (
+                  <span className="tag mem-used" title="The run listed this memory in memories_used">
+                    used
+                  </span>
+                ) : (
+                  <span className="small muted">—</span>
+                )}
+              </td>
+              <td>
+                <HitWriters runRef={runRef} hit={h} at={at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 

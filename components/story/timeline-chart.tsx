@@ -18,7 +18,7 @@ import {
 } from 'recharts'
 import type { ScatterShapeProps } from 'recharts/types/util/ScatterUtils'
 import type { ResumePoint } from '@/lib/resume/types'
-import { KIND_LABEL, axisTicks, clockLabel, kindColor, resumeLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
+import { KIND_LABEL, axisTicks, clockLabel, crossesDay, kindColor, resumeLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
 
 type Props = {
   prepared: Prepared
@@ -96,7 +96,7 @@ function MarkTooltip({ active, payload }: TooltipContentProps) {
     <div className="tl-tooltip">
       <div className="tl-tooltip-kind">
         <span className="tl-dot" style={{ background: kindColor(m.kind) }} aria-hidden /> {m.kind}
-        <span className="muted"> · {rowTime(m.at)} UTC</span>
+        <span className="muted"> · {rowTime(m.at, true)} UTC</span>
       </div>
       <div>{m.label}</div>
       {m.count > 1 ? <div className="muted small">{m.count} events here: zoom in to tell them apart, or click for the first</div> : null}
@@ -109,6 +109,7 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
   const { lanes } = prepared
   const height = lanes.length * LANE_HEIGHT + 64
   const span = axis.fromX(view[1]) - axis.fromX(view[0])
+  const acrossDays = crossesDay(axis.fromX(view[0]), axis.fromX(view[1]))
   const selected = selectedIndex === null ? null : prepared.events[selectedIndex]
   const selectedX = selectedIndex === null ? null : axis.toX(prepared.times[selectedIndex])
 
@@ -148,7 +149,7 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
             domain={view}
             allowDataOverflow
             ticks={axisTicks(view)}
-            tickFormatter={(x: number) => clockLabel(axis.fromX(x), span)}
+            tickFormatter={(x: number) => clockLabel(axis.fromX(x), span, acrossDays)}
             stroke="var(--border)"
             tick={{ fill: 'var(--muted)', fontSize: 11 }}
             tickLine={false}

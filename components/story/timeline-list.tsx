@@ -67,9 +67,9 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
   const height = Math.min(LIST_HEIGHT, rows.length * ROW_HEIGHT + 2)
 
   return (
-    <div className="tl-list">
+    <div className={`tl-list${prepared.multiDay ? ' is-multiday' : ''}`}>
       <div className="tl-row tl-head" aria-hidden>
-        <span>time (UTC)</span>
+        <span>{prepared.multiDay ? 'date, time (UTC)' : 'time (UTC)'}</span>
         <span>kind</span>
         <span>event</span>
         <span>version</span>
@@ -104,7 +104,7 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
                 onClick={() => onSelectRow(it.index)}
               >
                 <span className="mono tl-time" title={absoluteTime(e.at)}>
-                  {rowTime(e.at)}
+                  {rowTime(e.at, prepared.multiDay)}
                 </span>
                 <span className={`tl-kind tl-kind-${kindClass(e.kind)}`}>
                   <span className="tl-dot" aria-hidden />

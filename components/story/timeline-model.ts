@@ -37,6 +37,8 @@ export type Prepared = {
   laneOf: Map<TimelineKind, number>
   indexById: Map<string, number>
   counts: Map<TimelineKind, number>
+  /** The events span more than one UTC day: times of day alone would be ambiguous, so rows show dates. */
+  multiDay: boolean
 }
 
 export function prepare(events: TimelineEvent[]): Prepared {
@@ -49,7 +51,15 @@ export function prepare(events: TimelineEvent[]): Prepared {
   })
   const lanes = KIND_ORDER.filter((k) => counts.has(k))
   const laneOf = new Map(lanes.map((k, i) => [k, i] as const))
-  return { events, times, lanes, laneOf, indexById, counts }
+  const multiDay = times.length > 1 && crossesDay(Math.min(...times), Math.max(...times))
+  return { events, times, lanes, laneOf, indexById, counts, multiDay }
+}
+
+const DAY_MS = 86_400_000
+
+/** True when t0 and t1 fall on different UTC days. */
+export function crossesDay(t0: number, t1: number): boolean {
+  return Number.isFinite(t0) && Number.isFinite(t1) && Math.floor(t0 / DAY_MS) !== Math.floor(t1 / DAY_MS)
 }
 
 export type Gap = { start: number; end: number; x0: number; x1: number; ms: number; label: string }
@@ -170,16 +180,19 @@ export function axisTicks(view: [number, number], count = 7): number[] {
 
 const hms = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' })
 const dayHm = new Intl.DateTimeFormat('en-GB', { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })
+const dayMonth = new Intl.DateTimeFormat('en-GB', { month: 'short', day: '2-digit', timeZone: 'UTC' })
 
-export function clockLabel(t: number, spanMs: number): string {
+/** An axis label: with the date when the visible range crosses a UTC day (or spans over 36 hours). */
+export function clockLabel(t: number, spanMs: number, acrossDays = false): string {
   if (!Number.isFinite(t)) return ''
-  return spanMs > 36 * 3600_000 ? dayHm.format(new Date(t)) : hms.format(new Date(t))
+  return acrossDays || spanMs > 36 * 3600_000 ? dayHm.format(new Date(t)) : hms.format(new Date(t))
 }
 
-/** hh:mm:ss.mmm UTC for list rows. */
-export function rowTime(iso: string): string {
+/** hh:mm:ss.mmm UTC for list rows; prefixed with the date (`20 Nov`) when the timeline spans days. */
+export function rowTime(iso: string, withDate = false): string {
   const d = new Date(iso)
-  return `${hms.format(d)}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`
+  const time = `${hms.format(d)}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`
+  return withDate ? `${dayMonth.format(d)} ${time}` : time
 }
 
 /**
