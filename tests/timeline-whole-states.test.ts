@@ -5,6 +5,7 @@ import { useFreshEngine } from './helpers/engine'
 useFreshEngine('timeline-whole-states')
 
 const run = { org: 'acme', namespace: 'docs', agent: 'indexer', runId: 'long-state', userId: '', sessionId: '' }
+const inserted = { ...run, runId: 'hole-filled' }
 const notes = 'n'.repeat(2500)
 const state = (done: string[]) => JSON.stringify({ notes, done })
 
@@ -21,6 +22,13 @@ before(async () => {
   await wmSet(ref, state(['a', 'b']), { actor: 'indexer', sourceTrace: 'host-a/pid-1', now: at(2_000) })
   await runBegin({ ...run, goal: '' }, at(600_000))
   await wmSet(ref, state(['a', 'b', 'c']), { actor: 'indexer', sourceTrace: 'host-b/pid-2', now: at(601_000) })
+
+  // A resumed process that inserts one id in the middle of the list.
+  const ref2 = { ...inserted, blockKey: 'checkpoint' }
+  await runBegin({ ...inserted, goal: 'index, then fill a hole' }, at(0))
+  await wmSet(ref2, state(['doc-1', 'doc-3', 'doc-4', 'doc-5']), { actor: 'indexer', sourceTrace: 'host-a/pid-1', now: at(1_000) })
+  await runBegin({ ...inserted, goal: '' }, at(600_000))
+  await wmSet(ref2, state(['doc-1', 'doc-2', 'doc-3', 'doc-4', 'doc-5']), { actor: 'indexer', sourceTrace: 'host-b/pid-2', now: at(601_000) })
 })
 
 describe('timeline resume summaries come from whole versions', () => {
@@ -35,5 +43,13 @@ describe('timeline resume summaries come from whole versions', () => {
     assert.equal(p.fromVersion, '2')
     assert.equal(p.unitsDone, 2)
     assert.deepEqual(p.firstWrite, { version: '3', at: '2026-11-20T10:10:01.000Z', summary: 'added $.done[2]' })
+  })
+
+  test('a resume summary is built from the sequence diff: one id inserted is one insert', async () => {
+    const { runTimeline } = await import('../lib/queries/timeline')
+    const { resumes } = await runTimeline(inserted)
+    assert.equal(resumes.length, 1)
+    assert.equal(resumes[0].unitsDone, 4)
+    assert.equal(resumes[0].firstWrite?.summary, 'added $.done[1]')
   })
 })
