@@ -71,6 +71,55 @@ describe('export of a run with thousands of blocks', () => {
   })
 })
 
+describe('capped lists say they were cut', () => {
+  const SEARCH_RUN = { org: 'big', namespace: 'export', agent: 'searcher', runId: 'run-many-searches' }
+
+  test('a run with one search more than the cap: the first 5,000 come back, with a cut named in the answer and the export', async () => {
+    const { insertRows } = await import('../lib/clickhouse/query')
+    const { tableNames } = await import('../lib/loom/tables')
+    const { SEARCHES_CAP } = await import('../lib/queries/list-cut')
+    const { runBegin } = await import('../lib/loom/runs')
+    await runBegin({ ...SEARCH_RUN, userId: '', sessionId: '', goal: 'search a lot' })
+    const rows = Array.from({ length: SEARCHES_CAP + 1 }, (_, i) => ({
+      ...SEARCH_RUN,
+      user_id: '',
+      session_id: '',
+      run_id: SEARCH_RUN.runId,
+      search_id: `s-${i}`,
+      query: `q ${i}`,
+      mode: 'hybrid',
+      filters: '{}',
+      top_k: 1,
+      result_keys: [],
+      result_scores: [],
+      latency_ms: 1,
+      event_time: new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString().replace('T', ' ').replace('Z', ''),
+    }))
+    await insertRows(tableNames().searchTrace, rows)
+    const route = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/searches/route')).GET
+    const res = await call(route, '/x', SEARCH_RUN)
+    assert.equal(res.status, 200)
+    assert.equal(res.body.searches.length, SEARCHES_CAP)
+    assert.deepEqual(res.body.cuts, [{ list: 'searches', limit: SEARCHES_CAP }])
+    assert.equal(res.body.searches[SEARCHES_CAP - 1].query, `q ${SEARCHES_CAP - 1}`)
+    const { exportRunStream } = await import('../lib/queries/export')
+    const doc = JSON.parse(await new Response(await exportRunStream(SEARCH_RUN)).text())
+    assert.deepEqual(doc.cuts, [{ list: 'searches.searches', limit: SEARCHES_CAP }])
+    // A list under its cap says nothing.
+    const blobs = await call((await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blobs/route')).GET, '/x', RUN)
+    assert.deepEqual(blobs.body.cuts ?? [], [])
+  })
+
+  test('keepCap keeps the first rows and records the cut only past the cap', async () => {
+    const { keepCap } = await import('../lib/queries/list-cut')
+    const cuts: { list: string; limit: number }[] = []
+    assert.deepEqual(keepCap([1, 2, 3], 3, 'a', cuts), [1, 2, 3])
+    assert.deepEqual(cuts, [])
+    assert.deepEqual(keepCap([1, 2, 3, 4], 3, 'b', cuts), [1, 2, 3])
+    assert.deepEqual(cuts, [{ list: 'b', limit: 3 }])
+  })
+})
+
 describe('the schema report', () => {
   test('is computed once for concurrent viewers and then served from the cache; a refresh is honoured at most every 10 s', async () => {
     const route = (await import('../app/api/schema/route')).GET

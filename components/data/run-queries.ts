@@ -8,6 +8,7 @@ import type { AuditEntry } from '@/lib/queries/audit'
 import type { RunsAnalytics } from '@/lib/queries/analytics'
 import type { runBlobs } from '@/lib/queries/blobs'
 import type { Conversation } from '@/lib/queries/conversations'
+import type { ListCut } from '@/lib/queries/list-cut'
 import type { runMemories } from '@/lib/queries/memories'
 import type { RunChanges } from '@/lib/queries/run-changes'
 import type { runSearches } from '@/lib/queries/searches'
@@ -54,7 +55,8 @@ export function blockDetailQueryOptions(run: RunRef, sel: BlockSelector) {
 
 /* Run story tabs: each reads one run-scoped route. Response types come from the query modules (types only). */
 export type TimelineResponse = Timeline
-export type ConversationsResponse = { conversations: Conversation[] }
+export type ConversationsResponse = { conversations: Conversation[]; cuts?: ListCut[] }
+export type AuditResponse = { entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }
 export type MemoriesResponse = Awaited<ReturnType<typeof runMemories>>
 export type SearchesResponse = Awaited<ReturnType<typeof runSearches>>
 export type BlobsResponse = Awaited<ReturnType<typeof runBlobs>>
@@ -97,7 +99,7 @@ export function runBlobsQueryOptions(run: RunRef) {
 export function runAuditQueryOptions(run: RunRef) {
   return queryOptions({
     queryKey: runKeys.audit(run),
-    queryFn: ({ signal }) => fetchJson<{ entries: AuditEntry[]; installed: boolean }>(links.api.audit(run), { signal }),
+    queryFn: ({ signal }) => fetchJson<AuditResponse>(links.api.audit(run), { signal }),
   })
 }
 

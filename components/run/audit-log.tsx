@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAuditQueryOptions } from '../data/run-queries'
+import { ListCutNotice } from '../ui/list-cut-notice'
 import { ContentDiff } from '../editor/content-diff'
 import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
@@ -15,35 +16,38 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
   if (!q.data.installed) return <div className="panel empty">The audit table is not installed on this ClickHouse.</div>
   if (q.data.entries.length === 0) return <div className="panel empty">No operator has edited, cleared or restored a block of this run.</div>
   return (
-    <ol className="stack audit-list" aria-label="Audit log" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {q.data.entries.map((e, i) => (
-        <li key={`${e.at}-${i}`} className="panel stack" style={{ gap: 6 }}>
-          <div className="row">
-            <span className={`tag ${e.action === 'clear' ? 'tag-warn' : ''}`}>{e.action}</span>
-            <strong>{e.operator}</strong>
-            <span className="mono small">
-              {e.blockKey} v{e.beforeVersion} → v{e.afterVersion}
-            </span>
-            {e.userId || e.sessionId ? (
-              <span className="small muted mono">
-                user {e.userId || '∅'} · session {e.sessionId || '∅'}
+    <>
+      <ListCutNotice cuts={q.data.cuts} nouns={{ entries: 'audit entries (newest first)' }} />
+      <ol className="stack audit-list" aria-label="Audit log" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {q.data.entries.map((e, i) => (
+          <li key={`${e.at}-${i}`} className="panel stack" style={{ gap: 6 }}>
+            <div className="row">
+              <span className={`tag ${e.action === 'clear' ? 'tag-warn' : ''}`}>{e.action}</span>
+              <strong>{e.operator}</strong>
+              <span className="mono small">
+                {e.blockKey} v{e.beforeVersion} → v{e.afterVersion}
               </span>
-            ) : null}
-            <span className="spacer" />
-            <span className="small muted">
-              <TimeAgo iso={e.at} />
-            </span>
-          </div>
-          <p style={{ margin: 0 }}>
-            <span className="muted small">Reason: </span>
-            {e.reason}
-          </p>
-          <details>
-            <summary>What it changed</summary>
-            <ContentDiff before={e.beforeContent} after={e.afterContent} label={`Change of audit entry ${i + 1}`} />
-          </details>
-        </li>
-      ))}
-    </ol>
+              {e.userId || e.sessionId ? (
+                <span className="small muted mono">
+                  user {e.userId || '∅'} · session {e.sessionId || '∅'}
+                </span>
+              ) : null}
+              <span className="spacer" />
+              <span className="small muted">
+                <TimeAgo iso={e.at} />
+              </span>
+            </div>
+            <p style={{ margin: 0 }}>
+              <span className="muted small">Reason: </span>
+              {e.reason}
+            </p>
+            <details>
+              <summary>What it changed</summary>
+              <ContentDiff before={e.beforeContent} after={e.afterContent} label={`Change of audit entry ${i + 1}`} />
+            </details>
+          </li>
+        ))}
+      </ol>
+    </>
   )
 }

@@ -10,6 +10,7 @@ import { runBlobsQueryOptions } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
 import { TabEmpty, TabSkeleton } from './tab-states'
+import { ListCutNotice } from '../ui/list-cut-notice'
 
 type BlockVersionRef = RunBlob['referencedBy'][number]
 
@@ -100,6 +101,7 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
   return (
     <div className="stack story">
       {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
+      <ListCutNotice cuts={q.data.cuts} nouns={{ blobs: 'blobs', references: 'checkpoint versions that name a blob' }} />
       {missing.map((m) => (
         <div key={m.blobKey} className="banner banner-warn bl-missing" role="note" data-blob-key={m.blobKey}>
           <span aria-hidden className="bl-icon">

@@ -13,6 +13,7 @@ import { prettyContent } from '../ui/content-view'
 import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
 import { TabEmpty, TabSkeleton } from './tab-states'
+import { ListCutNotice } from '../ui/list-cut-notice'
 
 /** A memory value: one line folded, pretty JSON when opened. */
 export function FoldedValue({ value, label }: { value: string; label: string }) {
@@ -209,6 +210,7 @@ export function MemoriesTab({ runRef }: { runRef: RunRef }) {
   return (
     <div className="stack story">
       {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
+      <ListCutNotice cuts={q.data.cuts} nouns={{ written: 'memories written by this run (by key)' }} />
       {!found ? (
         <div className="banner banner-info" role="status">
           <span>

@@ -5,6 +5,7 @@ import { runParams, versionString, type RunRef } from '../loom/identity'
 import { tableNames } from '../loom/tables'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
+import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 const auditRowSchema = z.object({
   at: z.string().transform(chTimeToIso),
@@ -35,20 +36,22 @@ export type AuditEntry = {
 }
 
 /** Operator actions on the run, newest first. */
-export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean }> {
+export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {
   const t = tableNames()
-  if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false }
+  if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false, cuts: [] }
   const rows = await queryRows(
     `SELECT toString(at) AS at, operator, action, reason, user_id, session_id, block_key, before_version, after_version,
         before_content, after_content
-     FROM ${t.audit} WHERE ${RUN_SCOPE} ORDER BY at DESC LIMIT 1000`,
-    runParams(run),
+     FROM ${t.audit} WHERE ${RUN_SCOPE} ORDER BY at DESC LIMIT {cap:UInt32}`,
+    { ...runParams(run), cap: overCap(AUDIT_CAP) },
     auditRowSchema,
     { signal },
   )
+  const cuts: ListCut[] = []
   return {
     installed: true,
-    entries: rows.map((r) => ({
+    cuts,
+    entries: keepCap(rows, AUDIT_CAP, 'entries', cuts).map((r) => ({
       at: r.at,
       operator: r.operator,
       action: r.action,

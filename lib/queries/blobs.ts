@@ -6,6 +6,7 @@ import { tableNames, source } from '../loom/tables'
 import { wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
+import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type RunBlob = {
   blobKey: string
@@ -37,23 +38,26 @@ const refSchema = z.object({
 /** The run's context offloads, and which block versions point at each (from history when installed). */
 export async function runBlobs(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
-  const blobs = await queryRows(
+  const blobRows = await queryRows(
     `SELECT blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at
-     FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE} ORDER BY created_at LIMIT 5000`,
-    runParams(run),
+     FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE} ORDER BY created_at LIMIT {cap:UInt32}`,
+    { ...runParams(run), cap: overCap(BLOBS_CAP) },
     blobSchema,
     { signal },
   )
   const versionsTable = (await tableExists(t.history, signal)) ? t.history : t.workingMemory
-  const refs = await queryRows(
+  const refRows = await queryRows(
     `SELECT DISTINCT version, user_id, session_id, block_key, JSONExtractString(content, 'blob_key') AS blob_key
      FROM ${source(versionsTable)}
      WHERE ${await wmRunScope(signal)} AND position(content, 'blob_key') > 0 AND JSONExtractString(content, 'blob_key') != ''
-     ORDER BY version LIMIT 20000`,
-    runParams(run),
+     ORDER BY version LIMIT {cap:UInt32}`,
+    { ...runParams(run), cap: overCap(BLOB_REFERENCES_CAP) },
     refSchema,
     { signal },
   )
+  const cuts: ListCut[] = []
+  const blobs = keepCap(blobRows, BLOBS_CAP, 'blobs', cuts)
+  const refs = keepCap(refRows, BLOB_REFERENCES_CAP, 'references', cuts)
   const now = Date.now()
   const known = new Set(blobs.map((b) => b.blob_key))
   const list: RunBlob[] = blobs.map((b) => ({
@@ -74,5 +78,5 @@ export async function runBlobs(run: RunRef, signal?: AbortSignal) {
       .filter((r) => r.blob_key === k)
       .map((r) => ({ version: r.version, userId: r.user_id, sessionId: r.session_id, blockKey: r.block_key })),
   }))
-  return { blobs: list, missing }
+  return { blobs: list, missing, cuts }
 }

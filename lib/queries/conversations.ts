@@ -4,6 +4,7 @@ import { chTimeToIso } from '../clickhouse/time'
 import { runParams, type RunRef } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { RUN_SCOPE } from './working-memory'
+import { TURNS_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type Turn = {
   turnIndex: number
@@ -37,9 +38,9 @@ const turnSchema = z.object({
 })
 
 /** Transcripts bound to the run; turns ordered by turn_index whatever order they were inserted in. */
-export async function runConversations(run: RunRef, signal?: AbortSignal): Promise<{ conversations: Conversation[] }> {
+export async function runConversations(run: RunRef, signal?: AbortSignal): Promise<{ conversations: Conversation[]; cuts: ListCut[] }> {
   const t = tableNames()
-  const [convs, turns] = await Promise.all([
+  const [convs, turnRows] = await Promise.all([
     queryRows(
       `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
           any(user_id) AS any_user, any(session_id) AS any_session
@@ -53,12 +54,14 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
       `SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, toString(created_at) AS created_at
        FROM ${source(t.turns)} WHERE ${RUN_SCOPE}
        ORDER BY conversation_id, turn_index
-       LIMIT 20000`,
-      runParams(run),
+       LIMIT {cap:UInt32}`,
+      { ...runParams(run), cap: overCap(TURNS_CAP) },
       turnSchema,
       { signal },
     ),
   ])
+  const cuts: ListCut[] = []
+  const turns = keepCap(turnRows, TURNS_CAP, 'turns', cuts)
   const byConv = new Map<string, Conversation>()
   for (const c of convs) {
     byConv.set(c.conversation_id, {
@@ -88,5 +91,5 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
       createdAt: tr.created_at,
     })
   }
-  return { conversations: [...byConv.values()] }
+  return { conversations: [...byConv.values()], cuts }
 }

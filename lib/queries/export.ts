@@ -9,6 +9,7 @@ import { runAudit } from './audit'
 import { runBlobs } from './blobs'
 import { getBlockDetail } from './block-detail'
 import { runConversations } from './conversations'
+import type { ListCut } from './list-cut'
 import { runMemories } from './memories'
 import { getRunDetail } from './run-detail'
 import { wmRunScope } from './run-index'
@@ -138,11 +139,24 @@ export async function exportRunStream(run: RunRef, signal?: AbortSignal): Promis
     n = 0
     for await (const d of blockDetails(run, historyInstalled, signal)) yield `${n++ ? ',' : ''}${JSON.stringify(d)}`
     yield `],"timeline":${JSON.stringify(await runTimeline(run, MAX_TIMELINE_LIMIT, signal))}`
-    yield `,"conversations":${JSON.stringify((await runConversations(run, signal)).conversations)}`
-    yield `,"memories":${JSON.stringify(await runMemories(run, signal))}`
-    yield `,"searches":${JSON.stringify((await runSearches(run, signal)).searches)}`
-    yield `,"blobs":${JSON.stringify(await runBlobs(run, signal))}`
-    yield `,"audit":${JSON.stringify((await runAudit(run, signal)).entries)}}`
+    // Capped lists say so here too: `cuts` names each list that was cut and its cap.
+    const cuts: ListCut[] = []
+    const cutsOf = (section: string, list: ListCut[]) => cuts.push(...list.map((c) => ({ list: `${section}.${c.list}`, limit: c.limit })))
+    const conversations = await runConversations(run, signal)
+    cutsOf('conversations', conversations.cuts)
+    yield `,"conversations":${JSON.stringify(conversations.conversations)}`
+    const { cuts: memoryCuts, ...memories } = await runMemories(run, signal)
+    cutsOf('memories', memoryCuts)
+    yield `,"memories":${JSON.stringify(memories)}`
+    const searches = await runSearches(run, signal)
+    cutsOf('searches', searches.cuts)
+    yield `,"searches":${JSON.stringify(searches.searches)}`
+    const { cuts: blobCuts, ...blobs } = await runBlobs(run, signal)
+    cutsOf('blobs', blobCuts)
+    yield `,"blobs":${JSON.stringify(blobs)}`
+    const audit = await runAudit(run, signal)
+    cutsOf('audit', audit.cuts)
+    yield `,"audit":${JSON.stringify(audit.entries)},"cuts":${JSON.stringify(cuts)}}`
   }
   const parts = document()
   return new ReadableStream<Uint8Array>({

@@ -5,6 +5,7 @@ import { runParams, versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
 import { RUN_SCOPE } from './working-memory'
+import { MEMORIES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type WrittenMemory = {
   memoryKey: string
@@ -56,7 +57,7 @@ const writerSchema = z.object({
 /** Memories the run wrote (latest version each) and those it relied on, with who wrote them. */
 export async function runMemories(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
-  const [written, row] = await Promise.all([
+  const [writtenRows, row] = await Promise.all([
     queryRows(
       `SELECT memory_key, max(version) AS latest_version, argMax(value, version) AS latest_value,
           toString(argMax(status, version)) AS latest_status, argMax(confidence, version) AS latest_confidence,
@@ -64,13 +65,15 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
           argMax(session_id, version) AS latest_session, toString(max(updated_at)) AS latest_at, count() AS versions,
           arrayMap(v -> toString(v), arraySlice(arraySort(groupArray(version)), -50)) AS stored
        FROM ${source(t.memory)} WHERE ${RUN_SCOPE}
-       GROUP BY memory_key ORDER BY memory_key LIMIT 5000`,
-      runParams(run),
+       GROUP BY memory_key ORDER BY memory_key LIMIT {cap:UInt32}`,
+      { ...runParams(run), cap: overCap(MEMORIES_CAP) },
       writtenSchema,
       { signal },
     ),
     runLatestRow(run, signal),
   ])
+  const cuts: ListCut[] = []
+  const written = keepCap(writtenRows, MEMORIES_CAP, 'written', cuts)
   const usedKeys = row?.memories_used ?? []
   const recalledKeys = row?.recalled_keys ?? []
   const keys = [...new Set([...usedKeys, ...recalledKeys])]
@@ -90,6 +93,7 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
     for (const r of rows) writers.set(r.memory_key, r)
   }
   return {
+    cuts,
     written: written.map((w) => ({
       memoryKey: w.memory_key,
       version: w.latest_version,

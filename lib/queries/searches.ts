@@ -6,6 +6,7 @@ import { runLatestRow } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
+import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type SearchHit = {
   memoryKey: string
@@ -79,20 +80,22 @@ export function writersAt(writes: readonly WriteRow[], at: string): Pick<SearchH
 export async function runSearches(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
   if (!(await tableExists(t.searchTrace, signal))) {
-    return { searches: [] as LoggedSearch[], traceLog: 'missing' as const }
+    return { searches: [] as LoggedSearch[], traceLog: 'missing' as const, cuts: [] as ListCut[] }
   }
-  const [rows, runRow] = await Promise.all([
+  const [searchRows, runRow] = await Promise.all([
     queryRows(
       `SELECT search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
           user_id, session_id, result_keys, result_scores
        FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}
-       ORDER BY event_time LIMIT 5000`,
-      runParams(run),
+       ORDER BY event_time LIMIT {cap:UInt32}`,
+      { ...runParams(run), cap: overCap(SEARCHES_CAP) },
       searchSchema,
       { signal },
     ),
     runLatestRow(run, signal),
   ])
+  const cuts: ListCut[] = []
+  const rows = keepCap(searchRows, SEARCHES_CAP, 'searches', cuts)
   const used = new Set(runRow?.memories_used ?? [])
   const keys = [...new Set(rows.flatMap((r) => r.result_keys))]
   const writes = new Map<string, WriteRow[]>()
@@ -131,5 +134,5 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
       ...writersAt(writes.get(k) ?? [], r.event_time),
     })),
   }))
-  return { searches, traceLog: rows.length > 0 ? ('on' as const) : ('empty' as const) }
+  return { searches, traceLog: rows.length > 0 ? ('on' as const) : ('empty' as const), cuts }
 }
