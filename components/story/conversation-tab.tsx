@@ -12,6 +12,7 @@ import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
 import { Highlight, matches } from './highlight'
 import { TabEmpty, TabSkeleton } from './tab-states'
+import { ListCutNotice } from '../ui/list-cut-notice'
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool'])
 const FOLD_CHARS = 700
@@ -115,6 +116,7 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
   return (
     <div className="stack story">
       {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
+      <ListCutNotice cuts={q.data.cuts} nouns={{ turns: 'turns' }} />
       {convs.length === 0 ? (
         <TabEmpty title="No conversation is bound to this run">
           No transcript turn carries this run_id; turns written with it would show here. A turn count in the run header comes from the

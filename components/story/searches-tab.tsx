@@ -12,6 +12,7 @@ import { prettyContent } from '../ui/content-view'
 import { ErrorBanner } from '../ui/error-banner'
 import { TimeAgo } from '../ui/time-ago'
 import { TabEmpty, TabSkeleton } from './tab-states'
+import { ListCutNotice } from '../ui/list-cut-notice'
 
 const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
 
@@ -181,6 +182,7 @@ export function SearchesTab({ runRef }: { runRef: RunRef }) {
   return (
     <div className="stack story">
       {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
+      <ListCutNotice cuts={q.data.cuts} nouns={{ searches: 'searches' }} />
       {traceLog !== 'on' || searches.length === 0 ? (
         <TraceLogOff state={traceLog === 'missing' ? 'missing' : 'empty'} />
       ) : (
