@@ -15,8 +15,9 @@ export type TimelineKind = (typeof TIMELINE_KINDS)[number]
 
 /**
  * Characters of each event's payload the timeline carries; the rest stays in the tab that owns it.
- * Working-memory states keep 2,000 (resume summaries are diffs of them); turns, memories, searches
- * and blobs 600: ten thousand turns at 2,000 characters made a 6 MB answer.
+ * Working-memory states keep 2,000 (resume summaries do not depend on it: the versions a resume
+ * point compares are read again whole when cut); turns, memories, searches and blobs 600: ten
+ * thousand turns at 2,000 characters made a 6 MB answer.
  */
 export const TIMELINE_STATE_CHARS = 2000
 export const TIMELINE_DETAIL_CHARS = 600
