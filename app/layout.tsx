@@ -2,6 +2,7 @@ import type { Metadata } from 'next'
 import { headers } from 'next/headers'
 import Link from 'next/link'
 import type { ReactNode } from 'react'
+import { UserMenu } from '@/components/auth/user-menu'
 import { ThemeToggle } from '@/components/ui/theme-toggle'
 import './globals.css'
 import { Providers } from './providers'
@@ -26,22 +27,23 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <header className="topbar">
-          <Link href="/" className="brand" aria-label="Loom Runs home">
-            <span className="brand-mark" aria-hidden>
-              ◈
-            </span>{' '}
-            Loom Runs
-          </Link>
-          <nav aria-label="Main">
-            <Link href="/">Runs</Link>
-            <Link href="/schema">Schema</Link>
-          </nav>
-          <div className="topbar-end">
-            <ThemeToggle />
-          </div>
-        </header>
         <Providers>
+          <header className="topbar">
+            <Link href="/" className="brand" aria-label="Loom Runs home">
+              <span className="brand-mark" aria-hidden>
+                ◈
+              </span>{' '}
+              Loom Runs
+            </Link>
+            <nav aria-label="Main">
+              <Link href="/">Runs</Link>
+              <Link href="/schema">Schema</Link>
+            </nav>
+            <div className="topbar-end">
+              <UserMenu />
+              <ThemeToggle />
+            </div>
+          </header>
           <main id="main">{children}</main>
         </Providers>
       </body>

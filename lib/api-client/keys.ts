@@ -24,4 +24,5 @@ export const runKeys = {
 }
 
 export const healthKeys = { all: ['health'] as const }
+export const authKeys = { all: ['auth'] as const, me: () => [...authKeys.all, 'me'] as const }
 export const schemaKeys = { all: ['schema'] as const, report: () => [...schemaKeys.all, 'report'] as const }

@@ -1,0 +1,32 @@
+'use client'
+
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { fetchJson } from '@/lib/api-client/fetch-json'
+import { meQueryOptions } from './me-query'
+
+/** The signed-in user and a way out; nothing when the console has no users (everyone is `local`). */
+export function UserMenu() {
+  const me = useQuery(meQueryOptions())
+  const logout = useMutation({
+    mutationFn: () => fetchJson<{ ok: boolean }>('/api/auth/logout', { method: 'POST' }),
+    // A full navigation: no page of the console stays on screen after the session ended.
+    onSuccess: () => window.location.replace('/login'),
+  })
+  const user = me.data?.authRequired ? me.data.user : null
+  if (!user) return null
+  return (
+    <span className="user-menu">
+      <span className="small muted" title={`Signed in as ${user.name} (${user.role})`}>
+        {user.name} · {user.role}
+      </span>
+      <button type="button" className="btn btn-small" onClick={() => logout.mutate()} disabled={logout.isPending}>
+        {logout.isPending ? 'Logging out…' : 'Log out'}
+      </button>
+      {logout.isError ? (
+        <span role="alert" className="small error-text">
+          Logout failed: {logout.error.message}
+        </span>
+      ) : null}
+    </span>
+  )
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import { hashPassword } from '../lib/auth/passwords'
+import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+
+/*
+ * A console with users: a real login, where it goes afterwards, and a logout that ends the
+ * session on the server. Its own `next start` beside the suite's server, on loopback.
+ */
+
+const ROOT = path.resolve(__dirname, '..')
+const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
+
+let server: Proc | undefined
+let port = 0
+let dataDir = ''
+let base = ''
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  port = freePort()
+  base = `http://127.0.0.1:${port}`
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-e2e-login-'))
+  const users = `olga:operator:${await hashPassword('op-secret')}`
+  server = launch('next start (users)', [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(port)], childEnv({ LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_USERS: users }))
+  await until(server, 'an answer on /api/health', 150_000, async () => {
+    try {
+      return (await fetch(`${base}/api/health`)).status === 200
+    } catch {
+      return false
+    }
+  })
+})
+
+test.afterAll(async () => {
+  await stop(server)
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example/x']) {
+  test(`after a real login, next=${JSON.stringify(next)} stays on the console`, async ({ page }) => {
+    await page.goto(`${base}/login?next=${encodeURIComponent(next)}`)
+    await page.getByLabel('Name').fill('olga')
+    await page.getByLabel('Password').fill('op-secret')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.waitForURL((u) => u.origin !== 'null' && !u.pathname.startsWith('/login'), { timeout: 20_000 })
+    expect(new URL(page.url()).origin).toBe(base)
+    expect(new URL(page.url()).pathname).toBe('/')
+  })
+}
+
+test('a page asks for a login and comes back to it; logout ends the session on the server', async ({ page }) => {
+  await page.goto(`${base}/schema`)
+  await expect(page).toHaveURL(/\/login\?next=%2Fschema/)
+  await page.getByLabel('Name').fill('olga')
+  await page.getByLabel('Password').fill('op-secret')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(`${base}/schema`)
+  await expect(page.getByText('olga · operator')).toBeVisible()
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'loom_runs_session')
+  expect(cookie?.httpOnly).toBe(true)
+  expect(cookie?.sameSite).toBe('Strict')
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/login/)
+  // The cookie the browser held is refused now, wherever it is replayed.
+  const replay = await fetch(`${base}/api/runs?limit=1`, { headers: { cookie: `loom_runs_session=${cookie!.value}` } })
+  expect(replay.status).toBe(401)
+})
