@@ -58,6 +58,7 @@ test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overl
   await conflict.getByRole('button', { name: 'Re-apply my edit on top of v4' }).click()
 
   const merge = editor2.getByRole('region', { name: 'Merge' })
+  await expect(merge).toBeFocused()
   await expect(merge).toContainText('Your edit of v3, merged onto v4')
   await expect(merge).toContainText('The changes do not overlap')
   // The preview is the merged content against v4: only tab 2's change, tab 1's cursor is not undone.
@@ -104,6 +105,16 @@ test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overl
     }
   }
   await tab2.setViewportSize({ width: 1400, height: 900 })
+
+  // Editing by hand unlocks the content (theirs fills the open conflict) and lifts the block on Save; back to the choices locks it again.
+  await merge2.getByRole('button', { name: 'Edit by hand' }).click()
+  await expect(again2.getByLabel('Merged content')).toBeEditable()
+  await expect(merge2).toContainText('Editing by hand: 1 conflict for reference')
+  await expect(cursor.getByRole('radio', { name: 'Keep mine' })).toBeDisabled()
+  await expect(save).toBeEnabled()
+  await merge2.getByRole('button', { name: 'Back to the choices (drops hand edits)' }).click()
+  await expect(again2.getByLabel('Merged content')).not.toBeEditable()
+  await expect(save).toBeDisabled()
 
   // Keyboard: the choice is a radio group per conflict.
   await cursor.getByRole('radio', { name: 'Keep mine' }).focus()

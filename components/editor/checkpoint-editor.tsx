@@ -128,6 +128,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
       ) : null}
       {merge ? (
         <MergePanel
+          key={`${merge.from.version}→${merge.onto.version}`}
           fromVersion={merge.from.version}
           onto={merge.onto}
           theirChange={merge.theirChange}

@@ -1,5 +1,6 @@
 'use client'
 
+import { useEffect, useRef } from 'react'
 import type { Block } from '@/lib/api/types'
 import type { MergeConflict, MergeResult, Side } from '@/lib/merge/types'
 import styles from './merge-panel.module.css'
@@ -67,16 +68,22 @@ function Conflict({ c, onto, byHand, onChoose }: { c: MergeConflict; onto: Block
 export function MergePanel(props: Props) {
   const { fromVersion, onto, result, byHand } = props
   const n = result.conflicts.length
+  const ref = useRef<HTMLElement>(null)
+  // The Re-apply button is gone once clicked: keyboard focus continues here (the panel is keyed per re-apply).
+  useEffect(() => ref.current?.focus(), [])
+  const alreadyIn = n === 0 && result.content === (onto.isDeleted ? '' : onto.content)
   return (
-    <section className={`stack ${styles.panel} ${n ? styles.panelConflicts : ''}`} aria-label="Merge">
+    <section ref={ref} tabIndex={-1} className={`stack ${styles.panel} ${n ? styles.panelConflicts : ''}`} aria-label="Merge">
       <p className={`small ${styles.summary}`}>
         <strong>
           Your edit of v{fromVersion}, merged onto v{onto.version}.
         </strong>{' '}
         v{onto.version} ({onto.actor}): {props.theirChange}. Yours: {props.myChange}.{' '}
-        {n === 0
-          ? 'The changes do not overlap: both are in the content below, and the preview shows it against v' + onto.version + '.'
-          : `${n === 1 ? '1 change overlaps' : `${n} changes overlap`}: choose which to keep for each, or edit the content by hand. Nothing is saved until then.`}
+        {alreadyIn
+          ? `Your change is already in v${onto.version}: nothing left to save.`
+          : n === 0
+            ? `The changes do not overlap: both are in the content below, and the preview shows it against v${onto.version}.`
+            : `${n === 1 ? '1 change overlaps' : `${n} changes overlap`}: choose which to keep for each, or edit the content by hand. Nothing is saved until then.`}
       </p>
       {n > 0 ? (
         <>
