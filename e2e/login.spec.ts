@@ -27,7 +27,8 @@ test.beforeAll(async () => {
   server = launch('next start (users)', [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(port)], childEnv({ LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_USERS: users }))
   await until(server, 'an answer on /api/health', 150_000, async () => {
     try {
-      return (await fetch(`${base}/api/health`)).status === 200
+      // Everything but the login needs a session here: a 401 means the server is up.
+      return (await fetch(`${base}/api/health`)).status === 401
     } catch {
       return false
     }
@@ -59,6 +60,10 @@ test('a page asks for a login and comes back to it; logout ends the session on t
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).toHaveURL(`${base}/schema`)
   await expect(page.getByText('olga · operator')).toBeVisible()
+  for (const width of [1400, 390]) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.screenshot({ path: `test-results/screens/signed-in-${width}.png` })
+  }
   const cookie = (await page.context().cookies()).find((c) => c.name === 'loom_runs_session')
   expect(cookie?.httpOnly).toBe(true)
   expect(cookie?.sameSite).toBe('Strict')
