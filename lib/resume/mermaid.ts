@@ -101,7 +101,7 @@ export function endLabel(s: Segment, own: Identity | null = null): string {
     case 'running':
       return 'still running'
     case 'operator':
-      return 'ended: operator action'
+      return 'went on after an operator action'
     default:
       return 'ended: no later write'
   }

@@ -307,13 +307,14 @@ describe('operator writes', () => {
     )
     const segs = segments(versions, points)
     assert.deepEqual(
-      segs.map((s) => [s.kind, s.fromVersion, s.toVersion]),
+      segs.map((s) => [s.kind, s.fromVersion, s.toVersion, s.endedBy]),
       [
-        ['process', '1', '3'],
-        ['operator', '4', '4'],
-        ['process', '5', '5'],
+        ['process', '1', '3', 'operator'],
+        ['operator', '4', '4', 'operator'],
+        ['process', '5', '5', 'unknown'],
       ],
     )
+    assert.match(resumeFlowMermaid(segs, points), /s1\[".*went on after an operator action"\]/)
     assert.ok(resumeFlowMermaid(segs, points).includes('  s2 -->|"continues"| s3'))
   })
 

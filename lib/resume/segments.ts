@@ -103,7 +103,12 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
     let continuedUnder: Identity | null = null
     if (g.kind === 'operator') endedBy = endsWithTombstone ? 'cleared' : 'operator'
     else if (gi === finalGroup) endedBy = 'completed'
-    else if (laterProcess) endedBy = 'crashed'
+    else if (laterProcess) {
+      // The same process going on after an operator's write (no resume point) did not end at all.
+      const next = groups.slice(gi + 1).find((x) => x.kind === 'process')
+      const same = !!next && next.startPoint === null && !!last && next.rows[0]?.sourceTrace === last.sourceTrace
+      endedBy = same ? 'operator' : 'crashed'
+    }
     else {
       const went = own ? wroteElsewhereAfter(elsewhere, own, endAt) : null
       if (went) {

@@ -96,6 +96,7 @@ export type DetectOptions = {
  * - `stalled`: the run is still `running` and nothing was written for far longer than usual;
  * - `running`: the run is running and this segment wrote recently;
  * - `unknown`: nothing came after it and the run's status does not say why;
+ * - `operator`: an operator wrote, then the same process went on (no resume point in between);
  * - operator segments end `operator` (edits/restores) or `cleared` (a clear last).
  */
 export type SegmentEnd = 'completed' | 'crashed' | 'abandoned' | 'cleared' | 'stalled' | 'running' | 'unknown' | 'operator'
