@@ -59,7 +59,7 @@ test('a page asks for a login and comes back to it; logout ends the session on t
   await page.getByLabel('Password').fill('op-secret')
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).toHaveURL(`${base}/schema`)
-  await expect(page.getByText('olga · operator')).toBeVisible()
+  await expect(page.getByTitle('Signed in as olga (operator)')).toHaveText('olga · operator')
   for (const width of [1400, 390]) {
     await page.setViewportSize({ width, height: 800 })
     await page.screenshot({ path: `test-results/screens/signed-in-${width}.png` })

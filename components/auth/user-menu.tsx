@@ -17,7 +17,8 @@ export function UserMenu() {
   return (
     <span className="user-menu">
       <span className="small muted" title={`Signed in as ${user.name} (${user.role})`}>
-        {user.name} · {user.role}
+        {user.name}
+        <span className="user-menu-role"> · {user.role}</span>
       </span>
       <button type="button" className="btn btn-small" onClick={() => logout.mutate()} disabled={logout.isPending}>
         {logout.isPending ? 'Logging out…' : 'Log out'}
