@@ -29,7 +29,10 @@ async function shots(page: Page, name: string) {
   })
 }
 
-/** The smallest on-screen text size in px among the elements: computed size times any scaling of the SVG around it. */
+/**
+ * The smallest on-screen text size in px among the elements: computed size times the scale the SVG
+ * around it is drawn at (an SVG squeezed into a box keeps its aspect ratio: the smaller ratio wins).
+ */
 async function smallestText(elements: Locator): Promise<number> {
   return elements.evaluateAll((els) => {
     let min = Infinity
@@ -40,7 +43,7 @@ async function smallestText(elements: Locator): Promise<number> {
       if (svg) {
         const box = svg.getBoundingClientRect()
         const vb = svg.viewBox.baseVal
-        scale = vb && vb.width > 0 ? box.width / vb.width : 1
+        scale = vb && vb.width > 0 && vb.height > 0 ? Math.min(box.width / vb.width, box.height / vb.height) : 1
       }
       if (el.getBoundingClientRect().height > 0) min = Math.min(min, size * scale)
     }
