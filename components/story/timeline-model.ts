@@ -215,8 +215,12 @@ export function resumeTags(events: TimelineEvent[], resumes: ResumePoint[]): Map
   return tags
 }
 
-/** "resume · from nothing; v40 under session s1 existed: 40 items redone". */
+/** "resume · from nothing; v40 under session s1 existed: 40 items redone"; an operator's write is tagged as what it was. */
 export function resumeTag(r: ResumePoint): string {
+  const v = r.firstWrite?.version ?? '?'
+  if (r.reasons.includes('operator-clear')) return `operator clear · tombstone v${v}`
+  if (r.reasons.includes('operator-restore')) return r.restoredFrom ? `operator restore · v${r.restoredFrom} as v${v}` : `operator restore · v${v}`
+  if (r.reasons.includes('operator-edit')) return `operator edit · ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'} → v${v}`
   const from = r.fromVersion ? `resume · from v${r.fromVersion}` : 'resume · from nothing'
   return r.missed ? `${from}; ${missedPhrase(r.missed)}` : from
 }

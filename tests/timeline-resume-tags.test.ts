@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { resumeLabel, resumeTag, resumeTags } from '../components/story/timeline-model'
+import type { TimelineEvent } from '../lib/queries/timeline'
+import type { ResumePoint } from '../lib/resume/types'
+
+const point = (over: Partial<ResumePoint>): ResumePoint => ({
+  at: '2026-11-23T09:08:55.400Z',
+  reasons: ['run-begin'],
+  fromVersion: null,
+  fromTrace: null,
+  toTrace: 'host-b',
+  unitsDone: null,
+  firstWrite: { version: '13', at: '2026-11-23T09:09:09.000Z', summary: 'added item-013' },
+  previous: null,
+  gapMs: null,
+  gapFrom: null,
+  attempt: 3,
+  actor: 'agent',
+  historyGap: false,
+  restoredFrom: null,
+  missed: null,
+  ...over,
+})
+
+const write = (version: string, at: string): TimelineEvent => ({
+  id: `checkpoint-${version}`,
+  at,
+  kind: 'checkpoint',
+  label: '',
+  version,
+  blockKey: 'checkpoint',
+  userId: '',
+  sessionId: '',
+  actor: 'agent',
+  detail: '',
+  ref: '',
+})
+
+describe('timeline resume entries', () => {
+  test('a resume that could not see a newer checkpoint elsewhere says so, in the list and on the chart', () => {
+    const missed = { agent: 'report-writer', userId: 'u-7', sessionId: 's1', version: '40', updatedAt: '', unitsDone: 40, unitsRedone: 40, under: 'session s1' }
+    const p = point({ attempt: 2, firstWrite: { version: '1', at: '2026-11-20T11:14:04.000Z', summary: 'added item-001' }, missed })
+    assert.equal(resumeTag(p), 'resume · from nothing; v40 under session s1 existed: 40 items redone')
+    assert.equal(resumeLabel(p), 'resume · attempt 2 from nothing; v40 under session s1 existed')
+    const tags = resumeTags([write('1', '2026-11-20T11:14:04.000Z')], [p])
+    assert.equal(tags.get('checkpoint-1'), 'resume · from nothing; v40 under session s1 existed: 40 items redone')
+  })
+
+  test("an operator's write is tagged as the edit, clear or restore it was, not as a resume", () => {
+    const fw = (v: string) => ({ version: v, at: '2026-11-23T08:26:58.171Z', summary: '' })
+    assert.equal(resumeTag(point({ reasons: ['operator-edit'], fromVersion: '11', firstWrite: fw('12') })), 'operator edit · v11 → v12')
+    assert.equal(resumeTag(point({ reasons: ['operator-clear'], fromVersion: '5', firstWrite: fw('6') })), 'operator clear · tombstone v6')
+    assert.equal(resumeTag(point({ reasons: ['operator-restore'], fromVersion: '5', restoredFrom: '3', firstWrite: fw('6') })), 'operator restore · v3 as v6')
+    assert.equal(resumeLabel(point({ reasons: ['operator-restore'], restoredFrom: '3' })), 'operator restore of v3')
+  })
+})
