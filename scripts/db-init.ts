@@ -1,30 +1,30 @@
 /**
- * Creates Loom's tables and the dashboard's audit table where they are missing,
- * on the configured ClickHouse (remote or embedded). Existing tables are never
- * altered or dropped. `--dry-run` prints the statements without running them.
+ * Prepares a ClickHouse for the console in one command: creates Loom's tables and the dashboard's
+ * tables where they are missing, installs the history capture and the run index. Existing tables
+ * are never altered or dropped. Prints what each part creates and the grants it needs first.
+ *   --dry-run     print the plan and the statements, change nothing
+ *   --no-history  skip the history capture
+ *   --no-index    skip the run index
  */
-import { getConfig } from '../lib/config'
 import { getClient } from '../lib/clickhouse/client'
-import { auditTableDdl, loomTableDdl } from '../lib/loom/ddl'
-import { createMissingSchema } from '../lib/loom/init'
-import { tableNames } from '../lib/loom/tables'
+import { runDbInit } from '../lib/loom/db-init'
+
+const KNOWN = new Set(['--dry-run', '--no-history', '--no-index'])
 
 async function main() {
-  const dryRun = process.argv.includes('--dry-run')
-  const config = getConfig()
-  const t = tableNames()
-  console.log(`Target: ${config.mode === 'remote' ? new URL(config.clickhouse.url!).host : `embedded engine at ${config.dataDir}`}`)
-  if (dryRun) {
-    for (const db of Object.values(config.databases)) console.log(`CREATE DATABASE IF NOT EXISTS ${db};`)
-    for (const s of loomTableDdl(t)) console.log(`${s.sql};\n`)
-    console.log(`${auditTableDdl(t)};`)
-    return
-  }
-  const report = await createMissingSchema({ history: false })
-  for (const name of report.created) console.log(`created  ${name}`)
-  for (const name of report.existing) console.log(`kept     ${name} (already there, not changed)`)
-  console.log('Needs: CREATE DATABASE and CREATE TABLE on these databases. Nothing was altered or dropped.')
-  await getClient().close()
+  const args = process.argv.slice(2)
+  const unknown = args.filter((a) => !KNOWN.has(a))
+  if (unknown.length) throw new Error(`unknown option ${unknown.join(' ')} (known: ${[...KNOWN].join(', ')})`)
+  const dryRun = args.includes('--dry-run')
+  // The run index backfill scans the existing rows once: give it time.
+  process.env.CLICKHOUSE_REQUEST_TIMEOUT_MS ??= '600000'
+  await runDbInit({
+    dryRun,
+    history: !args.includes('--no-history'),
+    runIndex: !args.includes('--no-index'),
+    log: (line) => console.log(line),
+  })
+  if (!dryRun) await getClient().close()
 }
 
 main().catch((err) => {

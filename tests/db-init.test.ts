@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+
+// A fresh data directory stands in for a server nothing was installed on yet: the init command
+// runs against it directly, as `npm run db:init` does on a remote server.
+useFreshEngine('db-init')
+
+async function tablesNow(): Promise<string[]> {
+  const { z } = await import('zod')
+  const { queryRows } = await import('../lib/clickhouse/query')
+  const rows = await queryRows(
+    "SELECT concat(database, '.', name) AS name FROM system.tables WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema') ORDER BY name",
+    {},
+    z.object({ name: z.string() }),
+  )
+  return rows.map((r) => r.name)
+}
+
+async function init(options: { history?: boolean; runIndex?: boolean; dryRun?: boolean }) {
+  const { runDbInit } = await import('../lib/loom/db-init')
+  const lines: string[] = []
+  const report = await runDbInit({ history: true, runIndex: true, dryRun: false, ...options, log: (l) => lines.push(l) })
+  return { report, text: lines.join('\n') }
+}
+
+async function names() {
+  const { tableNames } = await import('../lib/loom/tables')
+  const { runIndexNames } = await import('../lib/loom/ddl')
+  const { getConfig } = await import('../lib/config')
+  return { t: tableNames(), ix: runIndexNames(getConfig().databases.runs) }
+}
+
+describe('db:init', () => {
+  test('a dry run prints every part with its grants and SQL, and changes nothing', async () => {
+    const before = await tablesNow()
+    const { report, text } = await init({ dryRun: true })
+    assert.deepEqual(await tablesNow(), before)
+    assert.deepEqual(report.created, [])
+    const { t, ix } = await names()
+    for (const expected of [t.workingMemory, t.audit, t.history, t.historyView, ix.runs, ix.meta, 'Needs:', 'CREATE TABLE IF NOT EXISTS', 'dry run']) {
+      assert.ok(text.includes(expected), `dry run output mentions ${expected}`)
+    }
+  })
+
+  test('--no-history and --no-index skip those parts', async () => {
+    const { report, text } = await init({ history: false, runIndex: false })
+    const { t, ix } = await names()
+    const have = new Set(await tablesNow())
+    for (const name of [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.revokedSessions]) {
+      assert.ok(have.has(name), `${name} created`)
+    }
+    for (const name of [t.history, t.historyView, ix.runs, ix.meta]) assert.ok(!have.has(name), `${name} not created`)
+    assert.equal(report.runIndex, null)
+    assert.match(text, /npm run history:install/)
+    assert.match(text, /npm run index:install/)
+  })
+
+  test('a full run adds the history capture and the run index to what is there', async () => {
+    const { report } = await init({})
+    const { t, ix } = await names()
+    const have = new Set(await tablesNow())
+    for (const name of [t.history, t.historyView, ix.runs, ix.orphans, ix.checkpoints, ix.sessions, ix.meta]) {
+      assert.ok(have.has(name), `${name} created`)
+      assert.ok(report.created.includes(name), `${name} reported as created`)
+    }
+    assert.ok(report.existing.includes(t.workingMemory), 'Loom tables from the first run are kept')
+    assert.equal(report.runIndex?.backfilled, true)
+    const { runIndexReady } = await import('../lib/queries/run-index')
+    assert.equal(await runIndexReady(), true)
+  })
+
+  test('a second run is a no-op', async () => {
+    const before = await tablesNow()
+    const { report, text } = await init({})
+    assert.deepEqual(report.created, [])
+    assert.equal(report.runIndex?.backfilled, false)
+    assert.deepEqual(await tablesNow(), before)
+    assert.match(text, /Nothing to do/)
+  })
+})
