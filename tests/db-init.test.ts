@@ -31,6 +31,21 @@ async function names() {
   return { t: tableNames(), ix: runIndexNames(getConfig().databases.runs) }
 }
 
+describe('the setup notice', () => {
+  test('names each missing part, and comes back when a dismissed set changes', async () => {
+    const { setupNotice } = await import('../components/runs/setup-notice-model')
+    const both = { runIndex: false, history: false, command: 'npm run db:init' }
+    assert.equal(setupNotice(undefined, null), null)
+    assert.equal(setupNotice({ ...both, runIndex: true, history: true }, null), null)
+    const n = setupNotice(both, null)!
+    assert.deepEqual(n.missing.map((m) => m.part), ['runIndex', 'history'])
+    assert.equal(n.command, 'npm run db:init')
+    assert.equal(setupNotice(both, n.key), null, 'dismissed')
+    const onlyIndex = setupNotice({ ...both, history: true }, 'history')
+    assert.deepEqual(onlyIndex?.missing.map((m) => m.part), ['runIndex'], 'a dismissal of another set does not hide it')
+  })
+})
+
 describe('db:init', () => {
   test('a dry run prints every part with its grants and SQL, and changes nothing', async () => {
     const before = await tablesNow()
@@ -52,6 +67,9 @@ describe('db:init', () => {
     }
     for (const name of [t.history, t.historyView, ix.runs, ix.meta]) assert.ok(!have.has(name), `${name} not created`)
     assert.equal(report.runIndex, null)
+    // What the runs page's setup notice reads: both parts missing.
+    const { getHealth } = await import('../lib/queries/health')
+    assert.deepEqual((await getHealth()).setup, { runIndex: false, history: false, command: 'npm run db:init' })
     assert.match(text, /npm run history:install/)
     assert.match(text, /npm run index:install/)
   })
@@ -68,6 +86,8 @@ describe('db:init', () => {
     assert.equal(report.runIndex?.backfilled, true)
     const { runIndexReady } = await import('../lib/queries/run-index')
     assert.equal(await runIndexReady(), true)
+    const { getHealth } = await import('../lib/queries/health')
+    assert.deepEqual((await getHealth()).setup, { runIndex: true, history: true, command: 'npm run db:init' })
   })
 
   test('a second run is a no-op', async () => {

@@ -7,6 +7,7 @@ import { ErrorBanner } from '../ui/error-banner'
 import { RunsFilters } from './runs-filters'
 import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
+import { SetupNotice } from './setup-notice'
 import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
 import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
@@ -69,6 +70,7 @@ export function RunsView() {
           </button>
         </span>
       </div>
+      <SetupNotice />
       <RunsFilters />
       {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}
       <RunsSummary filters={filters} ready={!query.isFetching} />

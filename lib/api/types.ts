@@ -77,6 +77,8 @@ export type HealthResponse = {
   clickhouseVersion: string | null
   readOnly: boolean
   schema: { phase: string; detail?: string; tables: { name: string; present: boolean }[] }
+  /** The optional parts `npm run db:init` installs: the runs list is slow without the run index; older versions vanish without history. */
+  setup: { runIndex: boolean; history: boolean; command: string }
 }
 
 export type VersionRow = Block & { part: string; isFinal: boolean }

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { getConfig } from '../config'
 import { queryRows } from '../clickhouse/query'
 import type { HealthResponse } from '../api/types'
+import { runIndexNames } from '../loom/ddl'
 import { tableNames } from '../loom/tables'
 import { readyState } from '../server/ready'
 
@@ -9,10 +10,11 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
   const config = getConfig()
   const t = tableNames()
   const expected = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
+  const indexMeta = runIndexNames(config.databases.runs).meta
   const [version] = await queryRows('SELECT version() AS v', {}, z.object({ v: z.string() }), { signal })
   const present = await queryRows(
     "SELECT concat(database, '.', name) AS name FROM system.tables WHERE database IN {dbs:Array(String)}",
-    { dbs: [...new Set(expected.map((n) => n.split('.')[0]))] },
+    { dbs: [...new Set([...expected, indexMeta].map((n) => n.split('.')[0]))] },
     z.object({ name: z.string() }),
     { signal },
   )
@@ -26,6 +28,11 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
       phase: state.phase,
       detail: state.detail,
       tables: expected.map((name) => ({ name, present: have.has(name) })),
+    },
+    setup: {
+      runIndex: have.has(indexMeta),
+      history: have.has(t.history) && have.has(t.historyView),
+      command: 'npm run db:init',
     },
   }
 }

@@ -1,0 +1,79 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { useId, useSyncExternalStore } from 'react'
+import { healthQueryOptions } from '../data/run-queries'
+import { CopyButton } from '../schema/copy-button'
+import { setupNotice, SETUP_NOTICE_STORAGE_KEY } from './setup-notice-model'
+
+const listeners = new Set<() => void>()
+/** Used when storage is unavailable: the dismissal lasts for this page. */
+let fallback: string | null = null
+
+function subscribe(onChange: () => void) {
+  listeners.add(onChange)
+  window.addEventListener('storage', onChange)
+  return () => {
+    listeners.delete(onChange)
+    window.removeEventListener('storage', onChange)
+  }
+}
+
+function readDismissed(): string | null {
+  try {
+    return localStorage.getItem(SETUP_NOTICE_STORAGE_KEY) ?? fallback
+  } catch {
+    return fallback
+  }
+}
+
+function dismiss(key: string) {
+  fallback = key
+  try {
+    localStorage.setItem(SETUP_NOTICE_STORAGE_KEY, key)
+  } catch {
+    // Storage unavailable: `fallback` keeps it for this page.
+  }
+  listeners.forEach((l) => l())
+}
+
+/**
+ * Says when the run index or the history capture is missing (a remote server nobody ran the init
+ * command on), with the command that installs them. Dismissed per browser, until something else is missing.
+ */
+export function SetupNotice() {
+  const health = useQuery(healthQueryOptions())
+  // The server render has no storage: the notice appears only after hydration, never flashes away.
+  const dismissed = useSyncExternalStore(subscribe, readDismissed, () => 'server')
+  const notice = dismissed === 'server' ? null : setupNotice(health.data?.setup, dismissed)
+  const titleId = useId()
+  const commandId = useId()
+  if (!notice) return null
+  return (
+    <section className="banner banner-warn setup-notice" aria-labelledby={titleId}>
+      <div className="setup-notice-text">
+        <h2 id={titleId} className="setup-notice-title">
+          This ClickHouse is missing part of the console&apos;s setup
+        </h2>
+        <ul>
+          {notice.missing.map((m) => (
+            <li key={m.part}>
+              <strong>{m.name}</strong>, {m.why}
+            </li>
+          ))}
+        </ul>
+        <p>
+          Run <code id={commandId}>{notice.command}</code> where the console is configured (same <code>CLICKHOUSE_URL</code>),
+          with a user allowed to create tables; it prints what it creates and the grants it needs, and{' '}
+          <code>-- --dry-run</code> changes nothing.
+        </p>
+      </div>
+      <div className="setup-notice-actions">
+        <CopyButton text={notice.command} label="Copy command" describedBy={commandId} />
+        <button type="button" className="btn" onClick={() => dismiss(notice.key)}>
+          Dismiss
+        </button>
+      </div>
+    </section>
+  )
+}
