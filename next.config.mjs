@@ -6,6 +6,12 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // The embedded engine is a native addon: load it from node_modules at run time.
   serverExternalPackages: ['chdb', '@clickhouse/client'],
+  // A self-contained server in <distDir>/standalone (see "Deploy" in the README). The tracer
+  // follows the addon but not the shared library it loads at run time, so name that here.
+  output: 'standalone',
+  outputFileTracingIncludes: {
+    '/*': ['./node_modules/@chdb/lib-linux-*/libchdb.so'],
+  },
   // The Content-Security-Policy is set per request, with a nonce, in proxy.ts.
   async headers() {
     return [
