@@ -31,6 +31,9 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 })
 
+/** Every variable the console reads (deployment files are checked against this list). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape)
+
 export type AppConfig = {
   mode: 'embedded' | 'remote'
   clickhouse: { url?: string; user: string; password: string; requestTimeoutMs: number; maxExecutionTime: number }
