@@ -27,8 +27,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1400, height: 900 } } }],
   webServer: {
-    // A fresh data directory each run: demo data plus a 12,345-event run, then the built server.
-    command: `npx tsx scripts/e2e-prepare.ts ${dataDir} && exec npx next start --hostname 127.0.0.1 --port ${port}`,
+    // A fresh data directory each run: demo data plus a 12,345-event run, then the built server
+    // as `npm start` runs it (HOST, PORT and the data directory come from env below).
+    command: `npx tsx scripts/e2e-prepare.ts ${dataDir} && exec node scripts/start.mjs`,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
