@@ -32,9 +32,8 @@ export function assembleStandalone(target = standaloneDir()) {
     fs.rmSync(dest, { recursive: true, force: true })
     fs.cpSync(source, dest, { recursive: true, verbatimSymlinks: true })
   }
-  const staticDest = path.join(dest, dist, 'static')
-  fs.rmSync(staticDest, { recursive: true, force: true })
-  fs.cpSync(path.join(ROOT, dist, 'static'), staticDest, { recursive: true })
+  // Copied over, never removed first: `npm start` completes the folder a running server may use.
+  fs.cpSync(path.join(ROOT, dist, 'static'), path.join(dest, dist, 'static'), { recursive: true })
   const pub = path.join(ROOT, 'public')
   if (fs.existsSync(pub)) fs.cpSync(pub, path.join(dest, 'public'), { recursive: true })
   return path.join(dest, 'server.js')
