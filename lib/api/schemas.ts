@@ -131,3 +131,12 @@ export const changesQuerySchema = z
   .object({ ...runFilterFields, since: isoDate('since').optional() })
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 export type ChangesQuery = z.infer<typeof changesQuerySchema>
+
+export const schemaQuerySchema = z.strictObject({
+  refresh: z.enum(['0', '1'], { message: 'refresh must be 0 or 1' }).optional(),
+})
+
+export const loginBodySchema = z.strictObject({
+  name: z.string({ message: 'name is required' }).min(1, 'name is required').max(64, 'name is too long'),
+  password: z.string({ message: 'password is required' }).min(1, 'password is required').max(1024, 'password is too long'),
+})

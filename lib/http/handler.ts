@@ -70,7 +70,7 @@ export function errorResponse(err: unknown): NextResponse<ApiErrorBody> {
 export function route<S extends z.ZodType>(
   paramsSchema: S | null,
   handler: Handler<z.infer<S>>,
-  options: { public?: boolean } = {},
+  options: { public?: boolean; database?: boolean } = {},
 ) {
   return async (req: NextRequest, ctx: RouteContext<unknown>) => {
     try {
@@ -79,7 +79,7 @@ export function route<S extends z.ZodType>(
       if (!options.public) await requireViewer(req)
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
-      await ensureReady()
+      if (options.database !== false) await ensureReady()
       const [result, stats] = await withQueryStats(() => handler(req, params))
       if (result instanceof Response) return result
       return NextResponse.json(result, { headers: { 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })

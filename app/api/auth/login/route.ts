@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server'
-import { z } from 'zod'
+import { loginBodySchema } from '@/lib/api/schemas'
 import { getConfig } from '@/lib/config'
 import { AppError } from '@/lib/errors'
 import { checkCredentials, requestOrigin, requireSameOrigin, sessionCookieFor } from '@/lib/auth/current'
@@ -9,17 +9,12 @@ import { route } from '@/lib/http/handler'
 
 export const dynamic = 'force-dynamic'
 
-const loginSchema = z.strictObject({
-  name: z.string({ message: 'name is required' }).min(1, 'name is required').max(64, 'name is too long'),
-  password: z.string({ message: 'password is required' }).min(1, 'password is required').max(1024, 'password is too long'),
-})
-
 export const POST = route(
   null,
   async (req) => {
     requireSameOrigin(req)
     if (getConfig().users.length === 0) throw new AppError('invalid', 'No users are configured: this console needs no login')
-    const { name, password } = await readJsonBody(req, loginSchema)
+    const { name, password } = await readJsonBody(req, loginBodySchema)
     const origin = requestOrigin(req)
     const user = await checkCredentials(name, password, origin.client)
     const cookie = sessionCookieFor(origin)

@@ -1,0 +1,211 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP API (`GET /api/openapi.json`). Request parameters and
+ * bodies come from the zod schemas the routes validate with (lib/api/schemas.ts), response bodies
+ * from ./responses.ts; both are turned into JSON Schema (draft 2020-12, which OpenAPI 3.1 uses).
+ */
+import { z } from 'zod'
+import {
+  analyticsQuerySchema,
+  blockPathSchema,
+  blockSelectorSchema,
+  changesQuerySchema,
+  clearBodySchema,
+  editBodySchema,
+  loginBodySchema,
+  restoreBodySchema,
+  runPathSchema,
+  runsQuerySchema,
+  schemaQuerySchema,
+  timelineQuerySchema,
+} from '../schemas'
+import * as res from './responses'
+import { EXAMPLES } from './examples'
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] }
+
+/** Input side for request schemas (what a client sends, before transforms); output side for responses. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  delete out.$schema
+  return out
+}
+
+const RESPONSES = {
+  RunsPage: res.runsPage,
+  RunDetail: res.runDetail,
+  Blocks: res.blocksResponse,
+  BlockDetail: res.blockDetail,
+  WriteResult: res.writeResult,
+  Timeline: res.timeline,
+  Conversations: res.conversations,
+  Memories: res.memories,
+  Searches: res.searches,
+  Blobs: res.blobs,
+  Audit: res.audit,
+  Export: res.exportDocument,
+  Analytics: res.analytics,
+  Changes: res.changes,
+  Health: res.health,
+  SchemaReport: res.schemaReport,
+  Me: res.me,
+  Login: res.login,
+  Logout: res.logout,
+  Error: res.errorBody,
+  Conflict: res.conflictBody,
+  Block: res.block,
+} as const
+export type ResponseName = keyof typeof RESPONSES
+
+/** What each error status means; every operation lists the ones it can answer. */
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid input; `error.field` names the field',
+  401: 'Login required (only when users are configured)',
+  403: 'Not allowed: a client off loopback without users, a viewer writing, read-only mode, or a cross-origin write',
+  404: 'Unknown run or block',
+  409: 'Version conflict (`current` is the block now) or a run still writing (`run_active`: send `force`)',
+  413: 'Content over char_limit, or a body over the size limit',
+  421: 'The Host header is not a name this console answers to',
+  429: 'Too many failed logins or Basic credentials; see Retry-After',
+  503: 'ClickHouse unavailable',
+  504: 'Query over its time budget',
+}
+
+type Operation = {
+  method: 'get' | 'put' | 'delete' | 'post'
+  path: string
+  summary: string
+  tag: string
+  path_?: z.ZodObject
+  query?: z.ZodType
+  body?: z.ZodType
+  /** null: this document itself. */
+  response: ResponseName | null
+  errors: number[]
+  public?: boolean
+}
+
+const RUN = '/api/runs/{org}/{namespace}/{agent}/{runId}'
+const BLOCK = `${RUN}/blocks/{blockKey}`
+const READ = [400, 401, 403, 421, 429, 503, 504]
+const RUN_READ = [...READ, 404]
+const WRITE = [...RUN_READ, 409, 413]
+
+const runRead = (sub: string, summary: string, response: ResponseName, query?: z.ZodType): Operation => ({
+  method: 'get',
+  path: `${RUN}${sub}`,
+  summary,
+  tag: 'runs',
+  path_: runPathSchema,
+  query,
+  response,
+  errors: RUN_READ,
+})
+
+export const OPERATIONS: Operation[] = [
+  { method: 'get', path: '/api/health', summary: 'Mode, ClickHouse version, tables found, setup state', tag: 'console', response: 'Health', errors: READ },
+  { method: 'get', path: '/api/schema', summary: "The schema doctor's report (cached; refresh=1 reads again)", tag: 'console', query: schemaQuerySchema, response: 'SchemaReport', errors: READ },
+  { method: 'get', path: '/api/openapi.json', summary: 'This document', tag: 'console', response: null, errors: [421], public: true },
+  { method: 'get', path: '/api/auth/me', summary: 'Who the caller is and what they may do', tag: 'auth', response: 'Me', errors: [421, 503], public: true },
+  { method: 'post', path: '/api/auth/login', summary: 'Log in: sets the session cookie', tag: 'auth', body: loginBodySchema, response: 'Login', errors: [400, 401, 403, 421, 429, 503], public: true },
+  { method: 'post', path: '/api/auth/logout', summary: 'End the session on the server', tag: 'auth', response: 'Logout', errors: [403, 421, 503], public: true },
+  { method: 'get', path: '/api/runs', summary: 'Runs, newest first, in keyset pages', tag: 'runs', query: runsQuerySchema, response: 'RunsPage', errors: READ },
+  { method: 'get', path: '/api/runs/analytics', summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', query: analyticsQuerySchema, response: 'Analytics', errors: READ },
+  { method: 'get', path: '/api/runs/changes', summary: 'Runs written since a watermark', tag: 'runs', query: changesQuerySchema, response: 'Changes', errors: READ },
+  runRead('', 'The run, with counts', 'RunDetail'),
+  runRead('/blocks', 'Every block of the run, latest version each', 'Blocks'),
+  { method: 'get', path: BLOCK, summary: 'The block, its physical versions, captured history, resume explanation, flags', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, response: 'BlockDetail', errors: RUN_READ },
+  { method: 'put', path: BLOCK, summary: 'Edit: write new content as the next version', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, body: editBodySchema, response: 'WriteResult', errors: WRITE },
+  { method: 'delete', path: BLOCK, summary: 'Clear: write a tombstone', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, body: clearBodySchema, response: 'WriteResult', errors: WRITE },
+  { method: 'post', path: `${BLOCK}/restore`, summary: 'Restore: put an earlier version back as the next version', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, body: restoreBodySchema, response: 'WriteResult', errors: WRITE },
+  runRead('/timeline', 'Everything the run did, in time order, with its resume points', 'Timeline', timelineQuerySchema),
+  runRead('/conversations', 'Transcripts bound to the run', 'Conversations'),
+  runRead('/memories', 'Memories the run wrote, and those it used', 'Memories'),
+  runRead('/searches', 'Logged searches with their hits', 'Searches'),
+  runRead('/blobs', 'Context offloads of the run', 'Blobs'),
+  runRead('/audit', 'Operator actions on the run', 'Audit'),
+  runRead('/export', 'One JSON document with all of the above (a download)', 'Export'),
+]
+
+function parameters(op: Operation) {
+  const out: Record<string, unknown>[] = []
+  const add = (schema: z.ZodType | undefined, where: 'path' | 'query') => {
+    if (!schema) return
+    const js = jsonSchema(schema, 'input')
+    const required = new Set(js.required ?? [])
+    for (const [name, prop] of Object.entries(js.properties ?? {})) {
+      const example = EXAMPLES.parameters[name as keyof typeof EXAMPLES.parameters]
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop, ...(example === undefined ? {} : { example }) })
+    }
+  }
+  add(op.path_, 'path')
+  add(op.query, 'query')
+  return out
+}
+
+const ref = (name: ResponseName) => ({ $ref: `#/components/schemas/${name}` })
+
+function operation(op: Operation) {
+  const okSchema = op.response ? ref(op.response) : { type: 'object', description: 'An OpenAPI 3.1 document' }
+  const example = op.response ? EXAMPLES.responses[op.response as keyof typeof EXAMPLES.responses] : undefined
+  const responses: Record<string, unknown> = {
+    200: { description: 'OK', content: { 'application/json': { schema: okSchema, ...(example ? { example } : {}) } } },
+  }
+  for (const status of op.errors) {
+    const conflict = status === 409 && op.method !== 'get'
+    const errorExample = EXAMPLES.errors[status as keyof typeof EXAMPLES.errors]
+    responses[status] = {
+      description: STATUS_TEXT[status],
+      content: { 'application/json': { schema: ref(conflict ? 'Conflict' : 'Error'), ...(errorExample ? { example: errorExample } : {}) } },
+    }
+  }
+  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : 'login'
+  return {
+    operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]+/g, '_')}`,
+    summary: op.summary,
+    tags: [op.tag],
+    ...(op.public ? { security: [{}] } : {}),
+    parameters: parameters(op),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(op.body, 'input'), example: EXAMPLES.bodies[bodyName] } },
+          },
+        }
+      : {}),
+    responses,
+  }
+}
+
+let cached: Record<string, unknown> | null = null
+
+export function openApiDocument(): Record<string, unknown> {
+  if (cached) return cached
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op)
+  cached = {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Loom Runs HTTP API',
+      version: '1',
+      description:
+        'JSON, camelCase fields; versions as decimal strings (UInt64 does not fit a JSON number), times as ISO 8601 UTC. ' +
+        'Run path segments are URL-encoded. Errors are `{"error": {"code", "message", "field"?}}`. ' +
+        'Writes need the `operator` role when users are configured and are refused cross-origin. ' +
+        'Objects may gain fields; none are renamed.',
+    },
+    tags: [{ name: 'runs' }, { name: 'checkpoint' }, { name: 'console' }, { name: 'auth' }],
+    // Login is needed only when users are configured (`{}`: no credentials otherwise).
+    security: [{}, { session: [] }, { basic: [] }],
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(RESPONSES).map(([name, schema]) => [name, jsonSchema(schema, 'output')])),
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'loom_runs_session', description: 'Set by POST /api/auth/login (named __Host-loom_runs_session off loopback)' },
+        basic: { type: 'http', scheme: 'basic', description: 'For scripts' },
+      },
+    },
+  }
+  return cached
+}

@@ -1,0 +1,71 @@
+/** Examples in the OpenAPI document (the test checks each one against its schema). */
+
+const block = {
+  userId: '',
+  sessionId: '',
+  blockKey: 'checkpoint',
+  version: '42',
+  content: 'inv-001 inv-002 inv-003',
+  isDeleted: false,
+  charLimit: 4000,
+  chars: 23,
+  actor: 'invoice-agent',
+  sourceTrace: 'worker-7/pid-4121',
+  updatedAt: '2026-11-25T11:58:03.120Z',
+}
+
+const runSummary = {
+  org: 'acme',
+  namespace: 'billing',
+  agent: 'invoice-agent',
+  runId: 'run-2026-11-25-001',
+  userId: '',
+  sessionId: '',
+  goal: 'Reconcile the November invoices',
+  status: 'running',
+  attempt: 2,
+  startedAt: '2026-11-25T11:20:00.000Z',
+  completedAt: null,
+  durationMs: null,
+  turns: 18,
+  costUsd: 0.42,
+  checkpoint: { version: '42', updatedAt: '2026-11-25T11:58:03.120Z', chars: 23, charLimit: 4000, isDeleted: false, userId: '', sessionId: '' },
+}
+
+export const EXAMPLES = {
+  parameters: {
+    org: 'acme',
+    namespace: 'billing',
+    agent: 'invoice-agent',
+    runId: 'run-2026-11-25-001',
+    blockKey: 'checkpoint',
+    status: 'running',
+    from: '2026-11-01',
+    limit: '50',
+  },
+  bodies: {
+    edit: { content: 'inv-001 inv-002', expectedVersion: '42', reason: 'inv-003 was not really done: redo it' },
+    clear: { expectedVersion: '42', reason: 'start the batch over' },
+    restore: { version: '40', expectedVersion: '42', reason: 'put back the state before the bad import' },
+    login: { name: 'alice', password: 'a long password' },
+  },
+  responses: {
+    RunsPage: { runs: [runSummary], nextCursor: null },
+    Blocks: { blocks: [block] },
+    WriteResult: { block: { ...block, version: '43', content: 'inv-001 inv-002', chars: 15, actor: 'operator:local' }, confirmed: true, auditId: 'c0ffee00-0000-4000-8000-000000000001' },
+    Health: {
+      mode: 'remote',
+      clickhouseVersion: '26.7.1.1',
+      readOnly: false,
+      schema: { phase: 'ready', tables: [{ name: 'loom.working_memory', present: true }] },
+      setup: { runIndex: false, history: true, command: 'npm run db:init' },
+    },
+    Me: { user: null, authRequired: false, canWrite: true, readOnly: false },
+  },
+  errors: {
+    400: { error: { code: 'invalid', message: 'limit must be at most 200', field: 'limit' } },
+    404: { error: { code: 'not_found', message: 'No run acme/billing/invoice-agent/run-x' } },
+    409: { error: { code: 'conflict', message: 'The block is at version 43, not 42: it changed since you loaded it' }, current: { ...block, version: '43' } },
+    503: { error: { code: 'unavailable', message: 'ClickHouse is unreachable' } },
+  },
+} as const

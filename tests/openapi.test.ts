@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { before, describe, test } from 'node:test'
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+useFreshEngine('openapi')
+
+const NOW = new Date('2026-11-25T12:00:00.000Z')
+const API_DIR = path.join(__dirname, '..', 'app', 'api')
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const
+const DOC_ID = 'https://loom-runs.invalid/openapi.json'
+
+type Doc = {
+  openapi: string
+  paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { $ref?: string }; example?: unknown }> }>; requestBody?: { content: Record<string, { schema: object; example?: unknown }> } }>>
+  components: { schemas: Record<string, object> }
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Untyped = any
+
+/** Every route file under app/api as [OpenAPI path, methods it exports]. */
+function routeFiles(): { path: string; methods: string[] }[] {
+  const out: { path: string; methods: string[] }[] = []
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.name === 'route.ts') {
+        const text = fs.readFileSync(full, 'utf8')
+        const methods = METHODS.filter((m) => new RegExp(`export\\s+(const|async function|function)\\s+${m}\\b`).test(text))
+        const rel = path.relative(path.join(API_DIR, '..'), dir).split(path.sep).join('/')
+        out.push({ path: `/${rel.replace(/\[(\w+)\]/g, '{$1}')}`, methods })
+      }
+    }
+  }
+  walk(API_DIR)
+  return out
+}
+
+let doc: Doc
+let ajv: Ajv2020
+let routes: Record<string, Record<string, Untyped>>
+
+/** The document's schema for one answer of one operation, compiled. */
+function validatorFor(p: string, method: string, status: number): ValidateFunction {
+  const op = doc.paths[p]?.[method.toLowerCase()]
+  assert.ok(op, `${method} ${p} is in the document`)
+  const media = op.responses[String(status)]?.content['application/json']
+  assert.ok(media, `${method} ${p} documents status ${status}`)
+  const ref = media.schema.$ref
+  const v = ref ? ajv.getSchema(`${DOC_ID}${ref}`) : ajv.compile(media.schema)
+  assert.ok(v, `${ref} resolves`)
+  return v
+}
+
+const checked = new Map<string, number>()
+
+/** Calls the real handler and checks the status and the body against the document. */
+async function check(p: string, method: string, url: string, params: Record<string, string>, init: { body?: unknown; headers?: Record<string, string> } = {}, expectStatus = 200) {
+  const handler = routes[p]?.[method]
+  assert.ok(handler, `route ${method} ${p} loaded`)
+  const res = await call(handler, url, params, { method, ...init })
+  assert.equal(res.status, expectStatus, `${method} ${url}: ${JSON.stringify(res.body).slice(0, 300)}`)
+  const validate = validatorFor(p, method, res.status)
+  assert.ok(validate(res.body), `${method} ${url} (${res.status}) matches the document: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(res.body).slice(0, 300)}`)
+  const key = `${method} ${p} ${res.status}`
+  checked.set(key, (checked.get(key) ?? 0) + 1)
+  return res.body as Untyped
+}
+
+before(async () => {
+  const { createMissingSchema } = await import('../lib/loom/init')
+  await createMissingSchema({ history: true, runIndex: true })
+  const { seedDemo } = await import('../lib/demo/seed')
+  await seedDemo({ seed: 42, now: NOW })
+  routes = {}
+  for (const r of routeFiles()) {
+    const mod = await import(path.join(API_DIR, '..', r.path.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts'))
+    routes[r.path] = mod
+  }
+  const res = await call(routes['/api/openapi.json'].GET, '/api/openapi.json')
+  assert.equal(res.status, 200)
+  doc = res.body as Doc
+  ajv = new Ajv2020({ strict: false, allErrors: true })
+  ajv.addSchema({ $id: DOC_ID, components: doc.components })
+})
+
+describe('GET /api/openapi.json', () => {
+  test('is an OpenAPI 3.1 document whose every schema compiles as JSON Schema 2020-12', () => {
+    assert.match(doc.openapi, /^3\.1\./)
+    const strict = new Ajv2020({ strict: true, strictTypes: false, allowUnionTypes: true })
+    strict.addKeyword('example')
+    for (const [name, schema] of Object.entries(doc.components.schemas)) assert.doesNotThrow(() => strict.compile(schema), name)
+  })
+
+  test('lists every route under app/api with every method it exports, and nothing else', () => {
+    const files = routeFiles()
+    assert.ok(files.length >= 20, `found ${files.length} route files`)
+    const documented = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)))
+    const exported = new Set(files.flatMap((f) => f.methods.map((m) => `${m} ${f.path}`)))
+    for (const e of exported) assert.ok(documented.has(e), `${e} is documented`)
+    for (const d of documented) assert.ok(exported.has(d), `${d} is a real route`)
+  })
+
+  test('its examples match their own schemas', () => {
+    let n = 0
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [m, op] of Object.entries(ops)) {
+        for (const [status, r] of Object.entries(op.responses)) {
+          const media = r.content['application/json']
+          if (media.example === undefined) continue
+          const v = validatorFor(p, m, Number(status))
+          assert.ok(v(media.example), `${m} ${p} ${status} example: ${ajv.errorsText(v.errors)}`)
+          n++
+        }
+        const body = op.requestBody?.content['application/json']
+        if (body?.example !== undefined) {
+          const v = ajv.compile(body.schema)
+          assert.ok(v(body.example), `${m} ${p} request example: ${ajv.errorsText(v.errors)}`)
+          n++
+        }
+      }
+    }
+    assert.ok(n >= 10, `${n} examples checked`)
+  })
+})
+
+describe('real answers from the demo data match the document', () => {
+  test('console, auth and list routes', async () => {
+    await check('/api/health', 'GET', '/api/health', {})
+    await check('/api/schema', 'GET', '/api/schema', {})
+    await check('/api/auth/me', 'GET', '/api/auth/me', {})
+    await check('/api/auth/logout', 'POST', '/api/auth/logout', {}, { headers: { origin: 'http://127.0.0.1:3000' } })
+    // No users configured: a login is refused as invalid input.
+    await check('/api/auth/login', 'POST', '/api/auth/login', {}, { body: { name: 'a', password: 'b' }, headers: { origin: 'http://127.0.0.1:3000' } }, 400)
+    const page = await check('/api/runs', 'GET', '/api/runs?limit=5', {})
+    assert.ok(page.nextCursor, 'the demo has more than one page')
+    await check('/api/runs', 'GET', `/api/runs?limit=200&cursor=${encodeURIComponent(page.nextCursor)}`, {})
+    await check('/api/runs', 'GET', '/api/runs?limit=500', {}, {}, 400)
+    await check('/api/runs/analytics', 'GET', '/api/runs/analytics', {})
+    await check('/api/runs/changes', 'GET', '/api/runs/changes?since=2026-01-01', {})
+  })
+
+  test("every demo run's routes, its checkpoint, and the error answers", async () => {
+    const R = '/api/runs/{org}/{namespace}/{agent}/{runId}'
+    const list = (await call(routes['/api/runs'].GET, '/api/runs?limit=200')).body.runs as { org: string; namespace: string; agent: string; runId: string; userId: string; sessionId: string; checkpoint: unknown }[]
+    assert.ok(list.length >= 10, `${list.length} demo runs`)
+    for (const run of list) {
+      const params = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId }
+      const base = `/api/runs/${[run.org, run.namespace, run.agent, run.runId].map(encodeURIComponent).join('/')}`
+      await check(R, 'GET', base, params)
+      for (const sub of ['/blocks', '/timeline', '/conversations', '/memories', '/searches', '/blobs', '/audit', '/export']) {
+        const found = await call(routes[`${R}${sub}`].GET, `${base}${sub}`, params)
+        // An empty list of a run is a 404 for some routes: both answers must match the document.
+        await check(`${R}${sub}`, 'GET', `${base}${sub}`, params, {}, found.status)
+      }
+      if (run.checkpoint) {
+        const q = `?userId=${encodeURIComponent(run.userId)}&sessionId=${encodeURIComponent(run.sessionId)}`
+        await check(`${R}/blocks/{blockKey}`, 'GET', `${base}/blocks/checkpoint${q}`, { ...params, blockKey: 'checkpoint' })
+      }
+    }
+    const missing = { org: 'no', namespace: 'such', agent: 'run', runId: 'here' }
+    await check(R, 'GET', '/api/runs/no/such/run/here', missing, {}, 404)
+  })
+
+  test('writes: edit, restore, clear, a conflict and bad bodies', async () => {
+    const B = '/api/runs/{org}/{namespace}/{agent}/{runId}/blocks/{blockKey}'
+    const list = (await call(routes['/api/runs'].GET, '/api/runs?limit=200&status=succeeded')).body.runs as { org: string; namespace: string; agent: string; runId: string; userId: string; sessionId: string; checkpoint: { version: string; isDeleted: boolean } | null }[]
+    const run = list.find((r) => r.checkpoint && !r.checkpoint.isDeleted)
+    assert.ok(run, 'a finished run with a live checkpoint')
+    const params = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, blockKey: 'checkpoint' }
+    const url = `/api/runs/${[run.org, run.namespace, run.agent, run.runId].map(encodeURIComponent).join('/')}/blocks/checkpoint?userId=${encodeURIComponent(run.userId)}&sessionId=${encodeURIComponent(run.sessionId)}`
+    const headers = { origin: 'http://127.0.0.1:3000' }
+    const from = run.checkpoint!.version
+    const edited = await check(B, 'PUT', url, params, { headers, body: { content: 'edited for the contract test', expectedVersion: from, reason: 'openapi test' } })
+    await check(B, 'PUT', url, params, { headers, body: { content: 'stale', expectedVersion: from, reason: 'openapi test' } }, 409)
+    await check(B, 'PUT', url, params, { headers, body: { content: 'x', expectedVersion: 'not a version', reason: 'r' } }, 400)
+    const restored = await check(`${B}/restore`, 'POST', url.replace('/checkpoint?', '/checkpoint/restore?'), params, {
+      headers,
+      body: { version: from, expectedVersion: edited.block.version, reason: 'openapi test' },
+    })
+    await check(B, 'DELETE', url, params, { headers, body: { expectedVersion: restored.block.version, reason: 'openapi test' } })
+  })
+
+  test('covered every documented operation with at least one real answer', () => {
+    const answered = new Set([...checked.keys()].map((k) => k.split(' ').slice(0, 2).join(' ')))
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const m of Object.keys(ops)) {
+        if (p === '/api/openapi.json') continue
+        assert.ok(answered.has(`${m.toUpperCase()} ${p}`), `${m.toUpperCase()} ${p} was checked against a real answer`)
+      }
+    }
+  })
+})
