@@ -105,6 +105,15 @@ describe('GET /api/openapi.json', () => {
     for (const d of documented) assert.ok(exported.has(d), `${d} is a real route`)
   })
 
+  test('is public but answers only to the console\'s own host names', async () => {
+    const res = await call(routes['/api/openapi.json'].GET, '/api/openapi.json', {}, { headers: { host: 'rebound.example:3000' } })
+    assert.equal(res.status, 421)
+    assert.ok(validatorFor('/api/openapi.json', 'GET', 421)(res.body))
+    const text = JSON.stringify(doc)
+    const { getConfig } = await import('../lib/config')
+    assert.ok(!text.includes(getConfig().dataDir), 'no data directory in the document')
+  })
+
   test('its examples match their own schemas', () => {
     let n = 0
     for (const [p, ops] of Object.entries(doc.paths)) {

@@ -272,6 +272,8 @@ describe('engine and key parsing', () => {
       args: ['version'],
     })
     assert.deepEqual(parseEngine('ReplicatedMergeTree', "ReplicatedMergeTree('/p', 'r') ORDER BY a"), { family: 'MergeTree', args: [] })
+    // ClickHouse Cloud: every MergeTree table is a Shared one.
+    assert.deepEqual(parseEngine('SharedMergeTree', "SharedMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}') PARTITION BY toYYYYMM(at) ORDER BY a"), { family: 'MergeTree', args: [] })
     assert.deepEqual(parseEngine('MergeTree', 'MergeTree ORDER BY a'), { family: 'MergeTree', args: [] })
     assert.deepEqual(splitTopLevel("a, toDate(b, 'x,y'), c"), ['a', "toDate(b, 'x,y')", 'c'])
   })
