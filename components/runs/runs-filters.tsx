@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react'
 import { useNow } from '../ui/use-now'
 import { STATUSES, useRunsFilters } from './use-runs-filters'
+import { useHydrated } from '../ui/use-hydrated'
 
 const RANGES: { label: string; hours: number | null }[] = [
   { label: 'Any time', hours: null },
@@ -49,56 +50,59 @@ function TextFilter({ label, value, onCommit, type = 'text', placeholder }: {
 
 export function RunsFilters() {
   const [f, setF] = useRunsFilters()
+  const hydrated = useHydrated()
   const now = useNow()
   const rangeHours = f.from && !f.to && now !== null ? Math.round((now - Date.parse(f.from)) / 3_600_000) : null
   const selectedRange = RANGES.find((r) => r.hours !== null && rangeHours !== null && Math.abs(r.hours - rangeHours) <= 1)
   const active = [f.org, f.namespace, f.agent, f.status, f.q, f.from, f.to].some(Boolean)
   return (
-    <form className="filters" role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
-      <TextFilter label="Search goal or run id" type="search" value={f.q} placeholder="e.g. invoices or run-…" onCommit={(q) => setF({ q, cursor: null })} />
-      <TextFilter label="Org" value={f.org} onCommit={(org) => setF({ org, cursor: null })} />
-      <TextFilter label="Namespace" value={f.namespace} onCommit={(namespace) => setF({ namespace, cursor: null })} />
-      <TextFilter label="Agent" value={f.agent} onCommit={(agent) => setF({ agent, cursor: null })} />
-      <label className="field">
-        Status
-        <select
-          value={f.status ?? ''}
-          onChange={(e) => setF({ status: (e.target.value || null) as (typeof STATUSES)[number] | null, cursor: null })}
-        >
-          <option value="">All</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        Started
-        <select
-          value={f.to ? 'custom' : selectedRange ? String(selectedRange.hours) : f.from ? 'custom' : ''}
-          onChange={(e) => {
-            const hours = e.target.value === '' ? null : Number(e.target.value)
-            setF({ from: hours === null ? null : new Date(Date.now() - hours * 3_600_000).toISOString(), to: null, cursor: null })
-          }}
-        >
-          {RANGES.map((r) => (
-            <option key={r.label} value={r.hours === null ? '' : String(r.hours)}>
-              {r.label}
-            </option>
-          ))}
-          {f.from || f.to ? <option value="custom" disabled>Custom range</option> : null}
-        </select>
-      </label>
-      {active ? (
-        <button
-          type="button"
-          className="btn btn-ghost"
-          onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, cursor: null })}
-        >
-          Clear filters
-        </button>
-      ) : null}
+    <form className="filters" role="search" aria-label="Filter runs" aria-busy={!hydrated} onSubmit={(e) => e.preventDefault()}>
+      <fieldset className="filters-set" disabled={!hydrated}>
+        <TextFilter label="Search goal or run id" type="search" value={f.q} placeholder="e.g. invoices or run-…" onCommit={(q) => setF({ q, cursor: null })} />
+        <TextFilter label="Org" value={f.org} onCommit={(org) => setF({ org, cursor: null })} />
+        <TextFilter label="Namespace" value={f.namespace} onCommit={(namespace) => setF({ namespace, cursor: null })} />
+        <TextFilter label="Agent" value={f.agent} onCommit={(agent) => setF({ agent, cursor: null })} />
+        <label className="field">
+          Status
+          <select
+            value={f.status ?? ''}
+            onChange={(e) => setF({ status: (e.target.value || null) as (typeof STATUSES)[number] | null, cursor: null })}
+          >
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Started
+          <select
+            value={f.to ? 'custom' : selectedRange ? String(selectedRange.hours) : f.from ? 'custom' : ''}
+            onChange={(e) => {
+              const hours = e.target.value === '' ? null : Number(e.target.value)
+              setF({ from: hours === null ? null : new Date(Date.now() - hours * 3_600_000).toISOString(), to: null, cursor: null })
+            }}
+          >
+            {RANGES.map((r) => (
+              <option key={r.label} value={r.hours === null ? '' : String(r.hours)}>
+                {r.label}
+              </option>
+            ))}
+            {f.from || f.to ? <option value="custom" disabled>Custom range</option> : null}
+          </select>
+        </label>
+        {active ? (
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, cursor: null })}
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </fieldset>
     </form>
   )
 }
