@@ -71,7 +71,7 @@ export function describeRunIndex(log: (line: string) => void, showSql: boolean) 
   log(`  - ${ix.meta}: marks the index as complete (the dashboard reads the index only once it exists)`)
   log(`  Then it backfills ${ix.runs}, ${ix.orphans}, ${ix.checkpoints} and ${ix.sessions} from ${t.runs} and ${t.workingMemory} (one scan each).`)
   log(`  An earlier version of the index (or an unfinished install) is dropped first and rebuilt: ${ddl.drop.join(', ')}.`)
-  log(`  Needs: CREATE TABLE, CREATE VIEW, DROP TABLE, SELECT and INSERT on ${databases.runs}; SELECT on ${t.runs} and ${t.workingMemory}.`)
+  log(`  Needs: CREATE TABLE, CREATE VIEW, DROP TABLE, DROP VIEW, SELECT and INSERT on ${databases.runs}; SELECT on ${t.runs} and ${t.workingMemory}.`)
   log(`  Writes to ${t.runs} and ${t.workingMemory} then also feed the views: each working-memory insert looks up its runs' keys in ${t.runs}.`)
   log(`  To remove it: DROP TABLE each of ${ddl.drop.join(', ')} (views first, as listed).`)
   if (!showSql) return

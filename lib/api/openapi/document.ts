@@ -150,7 +150,9 @@ function operation(op: Operation) {
   const responses: Record<string, unknown> = {
     200: { description: 'OK', content: { 'application/json': { schema: okSchema, ...(example ? { example } : {}) } } },
   }
-  for (const status of op.errors) {
+  // A route that takes no input cannot answer 400.
+  const takesInput = !!(op.path_ || op.query || op.body)
+  for (const status of op.errors.filter((s) => s !== 400 || takesInput)) {
     const conflict = status === 409 && op.method !== 'get'
     const errorExample = EXAMPLES.errors[status as keyof typeof EXAMPLES.errors]
     responses[status] = {
