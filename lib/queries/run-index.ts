@@ -85,8 +85,6 @@ export async function wmRunIdentities(signal?: AbortSignal): Promise<string> {
 const ORDER_DESC = 'started_at DESC, org DESC, namespace DESC, agent DESC, run_id DESC'
 const Q_GOAL_OR_ID = '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)'
 
-
-
 function cursorParams(c: Key): QueryParams {
   return { c_started: c.started_text, c_org: c.org, c_namespace: c.namespace, c_agent: c.agent, c_run_id: c.run_id }
 }
