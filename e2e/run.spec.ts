@@ -33,7 +33,35 @@ test('a run id with awkward characters opens from its link and from the list', a
   await expect(page.getByText(`run_id: ${EDGE_CASE.runId}`)).toBeVisible()
 })
 
-test('an unknown run shows a not-found state, not a crash', async ({ page }) => {
-  await page.goto(links.run({ ...DEMO_RUNS.batch, runId: 'missing-run' }))
+test('an unknown run answers 404 with a page that says so and links back', async ({ page }) => {
+  const res = await page.goto(links.run({ ...DEMO_RUNS.batch, runId: 'missing-run' }))
+  expect(res?.status()).toBe(404)
   await expect(page.getByRole('heading', { name: 'Run not found' })).toBeVisible()
+  await page.getByRole('link', { name: 'Back to all runs' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('table', { name: 'Runs' })).toBeVisible()
+})
+
+test("any unknown path gets the console's own 404 page", async ({ page }) => {
+  for (const path of ['/runs/acme/prod', '/no-such-page']) {
+    const res = await page.goto(path)
+    expect(res?.status(), path).toBe(404)
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Back to all runs' })).toBeVisible()
+  }
+})
+
+test("a run page's HTML already holds the run's header; the client does not ask for it again", async ({ page, request }) => {
+  const run = DEMO_RUNS.batch
+  const detail = await (await request.get(links.api.run(run))).json()
+  const html = await (await request.get(links.run(run))).text()
+  expect(html).toContain(detail.run.goal)
+  const asked: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === links.api.run(run)) asked.push(r.url())
+  })
+  await page.goto(links.run(run))
+  await expect(page.getByRole('region', { name: 'Run summary' }).getByText('succeeded', { exact: true })).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(asked).toEqual([])
 })

@@ -1,6 +1,13 @@
+import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query'
 import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
 import { Suspense } from 'react'
 import { RunView } from '@/components/run/run-view'
+import { runKeys } from '@/lib/api-client/keys'
+import { AppError } from '@/lib/errors'
+import type { RunRef } from '@/lib/loom/identity'
+import { getRunDetail } from '@/lib/queries/run-detail'
+import { ensureReady } from '@/lib/server/ready'
 
 type Params = { org: string; namespace: string; agent: string; runId: string }
 
@@ -13,7 +20,7 @@ function decode(segment: string): string {
   }
 }
 
-async function runFrom(params: Promise<Params>) {
+async function runFrom(params: Promise<Params>): Promise<RunRef> {
   const p = await params
   return { org: decode(p.org), namespace: decode(p.namespace), agent: decode(p.agent), runId: decode(p.runId) }
 }
@@ -23,11 +30,26 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   return { title: `${p.runId} · ${p.agent}` }
 }
 
+/**
+ * The run's header data is read on the server and handed to the client cache, so the HTML
+ * already shows the goal and status and the client does not ask again. An unknown run answers
+ * 404. Any other failure (ClickHouse away) leaves the reading to the client, which shows the
+ * error with a retry.
+ */
 export default async function RunPage({ params }: { params: Promise<Params> }) {
-  const p = await runFrom(params)
+  const run = await runFrom(params)
+  const queryClient = new QueryClient()
+  try {
+    await ensureReady()
+    queryClient.setQueryData(runKeys.detail(run), await getRunDetail(run))
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') notFound()
+  }
   return (
-    <Suspense fallback={<p className="muted">Loading run…</p>}>
-      <RunView runRef={{ org: p.org, namespace: p.namespace, agent: p.agent, runId: p.runId }} />
-    </Suspense>
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <Suspense fallback={<p className="muted">Loading run…</p>}>
+        <RunView runRef={run} />
+      </Suspense>
+    </HydrationBoundary>
   )
 }
