@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation'
 import { Suspense } from 'react'
 import { RunView } from '@/components/run/run-view'
 import { runKeys } from '@/lib/api-client/keys'
+import { runPathSchema } from '@/lib/api/schemas'
 import { AppError } from '@/lib/errors'
 import type { RunRef } from '@/lib/loom/identity'
 import { getRunDetail } from '@/lib/queries/run-detail'
@@ -33,17 +34,19 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 /**
  * The run's header data is read on the server and handed to the client cache, so the HTML
  * already shows the goal and status and the client does not ask again. An unknown run answers
- * 404. Any other failure (ClickHouse away) leaves the reading to the client, which shows the
- * error with a retry.
+ * 404. Anything else (an id the API refuses, ClickHouse away) is left to the client, which asks
+ * the API and shows its error, naming the field, with a retry.
  */
 export default async function RunPage({ params }: { params: Promise<Params> }) {
   const run = await runFrom(params)
   const queryClient = new QueryClient()
-  try {
-    await ensureReady()
-    queryClient.setQueryData(runKeys.detail(run), await getRunDetail(run))
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not_found') notFound()
+  if (runPathSchema.safeParse(run).success) {
+    try {
+      await ensureReady()
+      queryClient.setQueryData(runKeys.detail(run), await getRunDetail(run))
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'not_found') notFound()
+    }
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
