@@ -1,41 +1,13 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { useId, useSyncExternalStore } from 'react'
+import { useId } from 'react'
 import { healthQueryOptions } from '../data/run-queries'
 import { CopyButton } from '../schema/copy-button'
+import { storedSetting } from '../ui/stored-setting'
 import { setupNotice, SETUP_NOTICE_STORAGE_KEY } from './setup-notice-model'
 
-const listeners = new Set<() => void>()
-/** Used when storage is unavailable: the dismissal lasts for this page. */
-let fallback: string | null = null
-
-function subscribe(onChange: () => void) {
-  listeners.add(onChange)
-  window.addEventListener('storage', onChange)
-  return () => {
-    listeners.delete(onChange)
-    window.removeEventListener('storage', onChange)
-  }
-}
-
-function readDismissed(): string | null {
-  try {
-    return localStorage.getItem(SETUP_NOTICE_STORAGE_KEY) ?? fallback
-  } catch {
-    return fallback
-  }
-}
-
-function dismiss(key: string) {
-  fallback = key
-  try {
-    localStorage.setItem(SETUP_NOTICE_STORAGE_KEY, key)
-  } catch {
-    // Storage unavailable: `fallback` keeps it for this page.
-  }
-  listeners.forEach((l) => l())
-}
+const dismissal = storedSetting(SETUP_NOTICE_STORAGE_KEY, null)
 
 /**
  * Says when the run index or the history capture is missing (a remote server nobody ran the init
@@ -44,7 +16,7 @@ function dismiss(key: string) {
 export function SetupNotice() {
   const health = useQuery(healthQueryOptions())
   // The server render has no storage: the notice appears only after hydration, never flashes away.
-  const dismissed = useSyncExternalStore(subscribe, readDismissed, () => 'server')
+  const dismissed = dismissal.useValue('server')
   const notice = dismissed === 'server' ? null : setupNotice(health.data?.setup, dismissed)
   const titleId = useId()
   const commandId = useId()
@@ -70,7 +42,7 @@ export function SetupNotice() {
       </div>
       <div className="setup-notice-actions">
         <CopyButton text={notice.command} label="Copy command" describedBy={commandId} />
-        <button type="button" className="btn" onClick={() => dismiss(notice.key)}>
+        <button type="button" className="btn" onClick={() => dismissal.write(notice.key)}>
           Dismiss
         </button>
       </div>
