@@ -1,23 +1,9 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
+import { screensAtWidths } from './screens'
 
-/** Light and dark screenshots at the desktop width and at a phone's. */
-async function screens(page: Page, name: string) {
-  for (const width of [1400, 390]) {
-    await page.setViewportSize({ width, height: 900 })
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((t) => {
-        document.documentElement.dataset.theme = t
-      }, theme)
-      await page.screenshot({ path: `test-results/screens/numbers-${name}-${width}-${theme}.png`, fullPage: true })
-    }
-  }
-  await page.setViewportSize({ width: 1400, height: 900 })
-  await page.evaluate(() => {
-    document.documentElement.dataset.theme = 'light'
-  })
-}
+const screens = (page: Page, name: string) => screensAtWidths(page, `numbers-${name}`, { fullPage: true })
 
 test('a changed line highlights the words that changed, not the whole line', async ({ page }) => {
   await page.goto(links.run(DEMO_RUNS.edgeCase))

@@ -3,29 +3,19 @@ import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
 import type { RunRef } from '../lib/loom/identity'
 import { CRASH_LOOP_RUN, LONG_RESUME_RUN } from './resume-fixtures'
-
-/** Where screenshots go (SCREENS_DIR overrides, e.g. to keep them out of a shared test-results). */
-const SCREENS = process.env.SCREENS_DIR ?? 'test-results/screens'
+import { screensAtWidths } from './screens'
 
 const runRef = (r: RunRef): RunRef => ({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId })
 
-async function shots(page: Page, name: string) {
-  for (const width of [1400, 390]) {
-    await page.setViewportSize({ width, height: 900 })
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate((t) => {
-        document.documentElement.dataset.theme = t
-      }, theme)
+function shots(page: Page, name: string) {
+  const diagram = page.getByRole('figure', { name: 'Resume flow diagram' })
+  return screensAtWidths(page, `resume-flow-${name}`, {
+    ready: async () => {
       // The diagram is drawn again for the theme.
-      await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).not.toHaveAttribute('aria-busy', 'true')
+      await expect(diagram).not.toHaveAttribute('aria-busy', 'true')
       await page.waitForTimeout(300)
-      await page.getByRole('figure', { name: 'Resume flow diagram' }).scrollIntoViewIfNeeded()
-      await page.screenshot({ path: `${SCREENS}/resume-flow-${name}-${width}-${theme}.png`, fullPage: false })
-    }
-  }
-  await page.setViewportSize({ width: 1400, height: 900 })
-  await page.evaluate(() => {
-    document.documentElement.dataset.theme = 'light'
+      await diagram.scrollIntoViewIfNeeded()
+    },
   })
 }
 
