@@ -1,21 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { clockLabel, crossesDay, prepare, rowTime } from '../components/story/timeline-model'
-import type { TimelineEvent } from '../lib/queries/timeline'
+import { checkpointEvent } from './helpers/timeline-events'
 
-const event = (at: string, i: number): TimelineEvent => ({
-  id: `e${i}`,
-  at,
-  kind: 'checkpoint',
-  label: '',
-  version: String(i + 1),
-  blockKey: 'checkpoint',
-  userId: '',
-  sessionId: '',
-  actor: 'agent',
-  detail: '',
-  ref: '',
-})
+const event = (at: string, i: number) => checkpointEvent(String(i + 1), at)
 
 describe('timeline times say the date when the run crosses a day', () => {
   test('a run from one evening to the next morning shows dates in its rows', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { resumeLabel, resumeTag, resumeTags } from '../components/story/timeline-model'
-import type { TimelineEvent } from '../lib/queries/timeline'
+import { checkpointEvent } from './helpers/timeline-events'
 import type { ResumePoint } from '../lib/resume/types'
 
 const point = (over: Partial<ResumePoint>): ResumePoint => ({
@@ -23,19 +23,7 @@ const point = (over: Partial<ResumePoint>): ResumePoint => ({
   ...over,
 })
 
-const write = (version: string, at: string): TimelineEvent => ({
-  id: `checkpoint-${version}`,
-  at,
-  kind: 'checkpoint',
-  label: '',
-  version,
-  blockKey: 'checkpoint',
-  userId: '',
-  sessionId: '',
-  actor: 'agent',
-  detail: '',
-  ref: '',
-})
+const write = checkpointEvent
 
 describe('timeline resume entries', () => {
   test('a resume that could not see a newer checkpoint elsewhere says so, in the list and on the chart', () => {
