@@ -44,7 +44,7 @@ export function sessionCookieFor(o: RequestOrigin): { name: string; secure: bool
 }
 
 const BASIC_CACHE_MS = 60_000
-const g = globalThis as typeof globalThis & { __loomRunsBasicCache?: Map<string, { user: string; secret: string; until: number }> }
+const g = globalThis as typeof globalThis & { __loomRunsBasicCache?: Map<string, { secret: string; until: number }> }
 
 function rateLimited(wait: number): AppError {
   return new AppError('rate_limited', `Too many failed attempts; try again in ${wait} s`, { details: { retryAfter: wait } })
@@ -85,7 +85,7 @@ async function basicPrincipal(header: string, client: string | null): Promise<Pr
   if (hit && hit.until > now && configured && configured.secret === hit.secret) return { name: configured.name, role: configured.role }
   const user = await checkCredentials(name, password, client)
   cache.delete(cacheKey)
-  cache.set(cacheKey, { user: user.name, secret: user.secret, until: now + BASIC_CACHE_MS })
+  cache.set(cacheKey, { secret: user.secret, until: now + BASIC_CACHE_MS })
   if (cache.size > 1000) cache.delete(cache.keys().next().value as string)
   return { name: user.name, role: user.role }
 }
