@@ -1,4 +1,5 @@
 import { ConfigError, getConfig } from '../config'
+import { dummyHash } from '../auth/passwords'
 import { followRevocations } from '../auth/revocations'
 import { installRequestGate } from './gate'
 import { ensureReady } from './ready'
@@ -25,6 +26,8 @@ export async function startServer() {
   }
   // Every request passes the gate first: host allow-list, and loopback clients only without users.
   installRequestGate(getConfig)
+  // Made now, so the first wrong name is not slower than a wrong password (timing would tell).
+  if (config.users.length > 0) void dummyHash()
   if (config.users.length > 0 && !config.sessionSecret) {
     console.warn('[loom-runs] LOOM_RUNS_SESSION_SECRET is not set: logins last until the server restarts.')
   }
