@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { RUN_FLAGS } from '../triage/flags'
 import { decodeCursor } from './cursor'
 
 const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const
@@ -47,6 +48,17 @@ const runFilterFields = {
   q: optionalText('q', 200),
   from: isoDate('from').optional(),
   to: isoDate('to').optional(),
+  /** Repeatable: the runs must carry every named flag. */
+  flag: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .pipe(
+      z
+        .array(z.enum(RUN_FLAGS, { message: `flag must be one of ${RUN_FLAGS.join(', ')}` }))
+        .max(RUN_FLAGS.length, `flag is repeated more than ${RUN_FLAGS.length} times`)
+        .transform((v) => [...new Set(v)]),
+    )
+    .optional(),
 }
 const fromNotAfterTo = (v: { from?: Date; to?: Date }) => !v.from || !v.to || v.from <= v.to
 

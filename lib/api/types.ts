@@ -1,3 +1,4 @@
+import type { RunFlag } from '../triage/flags'
 import type { AttemptNote } from '../resume/attempts'
 import type { ResumePoint, Segment } from '../resume/types'
 
@@ -31,6 +32,8 @@ export type RunSummary = {
   turns: number
   costUsd: number
   checkpoint: CheckpointSummary | null
+  /** What is unusual about the run (lib/triage/flags.ts), in RUN_FLAGS order. */
+  flags: RunFlag[]
 }
 
 export type RunsPage = { runs: RunSummary[]; nextCursor: string | null }

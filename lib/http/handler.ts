@@ -42,10 +42,17 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
   return parsed.data
 }
 
-/** Query string as a plain object; empty values count as absent. */
-export function searchParamsObject(req: NextRequest): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of req.nextUrl.searchParams) if (v !== '') out[k] = v
+/**
+ * Query string as a plain object; empty values count as absent. A key named in `repeatable`
+ * (e.g. `flag`) becomes an array of its values; any other key keeps one value.
+ */
+export function searchParamsObject(req: NextRequest, repeatable: readonly string[] = ['flag']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [k, v] of req.nextUrl.searchParams) {
+    if (v === '') continue
+    if (repeatable.includes(k)) out[k] = [...((out[k] as string[] | undefined) ?? []), v]
+    else out[k] = v
+  }
   return out
 }
 

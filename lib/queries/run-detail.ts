@@ -1,3 +1,4 @@
+import { flagsOfRuns, runKey } from './run-flags'
 import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { nullableChTimeToIso } from '../clickhouse/time'
@@ -111,6 +112,7 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
         turns: row.turns,
         costUsd: row.cost_usd,
         checkpoint,
+        flags: [],
       }
     : {
         ...run,
@@ -126,7 +128,13 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
         turns: 0,
         costUsd: 0,
         checkpoint,
+        flags: [],
       }
+  const flags = await flagsOfRuns(
+    [{ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId, user_id: summary.userId, session_id: summary.sessionId, status: summary.status, attempt: summary.attempt, started_text: row?.started_at ?? span.oldest_at ?? '' }],
+    signal,
+  )
+  summary.flags = flags.get(runKey({ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId })) ?? []
   return {
     run: {
       ...summary,

@@ -5,9 +5,11 @@ import { chTimeToIso } from '../clickhouse/time'
 import { encodeCursor, type RunsCursor } from '../api/cursor'
 import type { CheckpointSummary, RunSummary, RunsPage } from '../api/types'
 import { versionString } from '../loom/identity'
+import type { RunFlag } from '../triage/flags'
 import { tableNames, source } from '../loom/tables'
 import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
 import { filterParams, identityConditions } from './run-filter-sql'
+import { flagsOfRuns, runKey } from './run-flags'
 
 export type RunsFilter = {
   org?: string
@@ -17,6 +19,8 @@ export type RunsFilter = {
   q?: string
   from?: Date
   to?: Date
+  /** Runs that carry every one of these flags (lib/triage/flags.ts). */
+  flag?: RunFlag[]
 }
 
 const listRowSchema = z.object({
@@ -148,7 +152,7 @@ function pickCheckpoint(row: ListRow, candidates: z.infer<typeof checkpointRowSc
   }
 }
 
-export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null): RunSummary {
+export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null, flags: RunFlag[] = []): RunSummary {
   return {
     org: row.org,
     namespace: row.namespace,
@@ -165,6 +169,7 @@ export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null)
     turns: row.turns,
     costUsd: row.cost_usd,
     checkpoint,
+    flags,
   }
 }
 
@@ -191,7 +196,11 @@ export async function listRuns(
   }
   const page = rows.slice(0, limit)
   const checkpoints = await checkpointsFor(page, signal, fromIndex)
-  const runs = page.map((r) => toRunSummary(r, pickCheckpoint(r, checkpoints.get(JSON.stringify([r.org, r.namespace, r.agent, r.run_id])))))
+  const flags = await flagsOfRuns(page, signal)
+  const runs = page.map((r) => {
+    const key = runKey(r)
+    return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flags.get(key))
+  })
   const last = page[page.length - 1]
   const nextCursor =
     rows.length > limit && last

@@ -1,0 +1,32 @@
+/**
+ * What can be unusual about a run (the `flags` of every RunSummary). The names are part of the
+ * API contract: add more, rename none. Definitions live in the spec ("Triage"); the SQL that
+ * computes them from the run index is in lib/queries/run-flags.ts.
+ */
+export const RUN_FLAGS = ['resumed', 'near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled'] as const
+export type RunFlag = (typeof RUN_FLAGS)[number]
+
+export function isRunFlag(v: string): v is RunFlag {
+  return (RUN_FLAGS as readonly string[]).includes(v)
+}
+
+/** A checkpoint at or above this share of its char_limit is near its limit. */
+export const NEAR_LIMIT_RATIO = 0.9
+
+/** A running run is stalled after max(STALL_MIN_MS, STALL_FACTOR × its median checkpoint interval) without a write. */
+export const STALL_MIN_MS = 15 * 60_000
+export const STALL_FACTOR = 10
+
+/** A run on its third attempt (or later) that has not succeeded is in a crash loop. */
+export const CRASH_LOOP_ATTEMPTS = 3
+
+/** Short operator-facing label and one-line meaning of each flag. */
+export const FLAG_TEXT: Record<RunFlag, { label: string; meaning: string }> = {
+  resumed: { label: 'resumed', meaning: 'Started more than once, or its checkpoint history shows a resume point' },
+  near_miss: { label: 'near miss', meaning: 'A checkpoint with this run_id exists under another agent, user_id or session_id' },
+  near_limit: { label: 'near limit', meaning: 'Its current checkpoint is at 90% or more of char_limit' },
+  tie: { label: 'tie', meaning: 'Two rows share a version for one of its blocks' },
+  missing_blob: { label: 'missing blob', meaning: 'Its checkpoint names a blob_key that has no blob row' },
+  crash_loop: { label: 'crash loop', meaning: 'Attempt 3 or later and not succeeded' },
+  stalled: { label: 'stalled', meaning: 'Running, with no write for longer than max(15 min, 10 × its median checkpoint interval)' },
+}
