@@ -21,7 +21,7 @@ export const links = {
     schema: (refresh = false) => `/api/schema${refresh ? '?refresh=1' : ''}`,
     runs: (params: URLSearchParams) => `/api/runs${params.size ? `?${params}` : ''}`,
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
-    blocks: (run: RunRef) => `/api/runs/${runSuffix(run)}/blocks`,
+    blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
     block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => {
       const qs = new URLSearchParams()
       if (userId) qs.set('userId', userId)

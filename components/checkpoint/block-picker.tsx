@@ -1,19 +1,97 @@
 'use client'
 
-import type { Block } from '@/lib/api/types'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef } from 'react'
+import type { BlockSummary } from '@/lib/api/types'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
+import styles from './block-picker.module.css'
 import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './identity'
 
 type Props = {
-  blocks: readonly Block[]
+  /** The content-free list (`GET R/blocks?content=none`): a picker shows names, versions and sizes only. */
+  blocks: readonly BlockSummary[]
   selected: BlockChoice
   onSelect: (choice: BlockChoice) => void
 }
 
-function sizeClass(b: Block): string {
+/** Up to this many blocks in a group render as a plain list; more are virtualized. */
+const PLAIN_BLOCKS = 60
+const PICK_ESTIMATE = 58
+
+function sizeClass(b: BlockSummary): string {
   const pct = percent(b.chars, b.charLimit)
   return pct >= 100 ? 'tag-bad' : pct >= 90 ? 'tag-warn' : ''
+}
+
+function PickButton({ b, selected, onSelect }: { b: BlockSummary; selected: BlockChoice; onSelect: (choice: BlockChoice) => void }) {
+  const choice = { blockKey: b.blockKey, userId: b.userId, sessionId: b.sessionId }
+  const current = sameChoice(choice, selected)
+  return (
+    <button
+      type="button"
+      className="ck-pick"
+      data-block-key={b.blockKey}
+      aria-current={current ? 'true' : undefined}
+      aria-label={`${b.blockKey}, v${b.version}${b.isDeleted ? ', cleared' : ''} — user ${idValue(b.userId)}, session ${idValue(b.sessionId)}`}
+      onClick={() => onSelect(choice)}
+    >
+      <span className="ck-pick-top">
+        <strong className="mono">{b.blockKey}</strong>
+        <span className="tag mono">v{b.version}</span>
+      </span>
+      <span className="ck-pick-bottom small muted">
+        {b.isDeleted ? (
+          <span className="tag tag-warn">cleared (tombstone)</span>
+        ) : (
+          <span className={`tag ${sizeClass(b)}`} title={`${count(b.chars)} of ${count(b.charLimit)} characters`}>
+            {count(b.chars)} chars
+          </span>
+        )}
+        <TimeAgo iso={b.updatedAt} />
+      </span>
+    </button>
+  )
+}
+
+type ListProps = { blocks: readonly BlockSummary[]; selected: BlockChoice; onSelect: (choice: BlockChoice) => void }
+
+/** Thousands of blocks under one identity: only the buttons in view are in the DOM; the selected one is scrolled to. */
+function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: blocks.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => PICK_ESTIMATE,
+    getItemKey: (i) => blocks[i].blockKey,
+    overscan: 6,
+    initialRect: { width: 280, height: 560 },
+  })
+  const selectedAt = blocks.findIndex((b) => sameChoice({ blockKey: b.blockKey, userId: b.userId, sessionId: b.sessionId }, selected))
+  useEffect(() => {
+    if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' })
+  }, [selectedAt, virtualizer])
+  return (
+    <div ref={scrollRef} className={styles.scroll}>
+      <ul className={styles.list} style={{ height: virtualizer.getTotalSize() }} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+        {virtualizer.getVirtualItems().map((it) => (
+          <li
+            key={it.key}
+            ref={virtualizer.measureElement}
+            data-index={it.index}
+            className={styles.row}
+            aria-posinset={it.index + 1}
+            aria-setsize={blocks.length}
+            style={{ transform: `translateY(${it.start}px)` }}
+          >
+            <PickButton b={blocks[it.index]} selected={selected} onSelect={onSelect} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
 }
 
 /** The run's blocks by (user_id, session_id), newest identity first, to pick the one to explain. */
@@ -41,40 +119,19 @@ export function BlockPicker({ blocks, selected, onSelect }: Props) {
               session <code>{idValue(g.sessionId)}</code>
             </span>
             {groups.length > 1 && gi === 0 ? <span className="tag ck-newest">newest</span> : null}
+            {g.blocks.length > PLAIN_BLOCKS ? <span>{count(g.blocks.length)} blocks</span> : null}
           </header>
-          <ul>
-            {g.blocks.map((b) => {
-              const choice = { blockKey: b.blockKey, userId: b.userId, sessionId: b.sessionId }
-              const current = sameChoice(choice, selected)
-              return (
+          {g.blocks.length > PLAIN_BLOCKS ? (
+            <VirtualPicks blocks={g.blocks} selected={selected} onSelect={onSelect} />
+          ) : (
+            <ul>
+              {g.blocks.map((b) => (
                 <li key={b.blockKey}>
-                  <button
-                    type="button"
-                    className="ck-pick"
-                    data-block-key={b.blockKey}
-                    aria-current={current ? 'true' : undefined}
-                    aria-label={`${b.blockKey}, v${b.version}${b.isDeleted ? ', cleared' : ''} — user ${idValue(b.userId)}, session ${idValue(b.sessionId)}`}
-                    onClick={() => onSelect(choice)}
-                  >
-                    <span className="ck-pick-top">
-                      <strong className="mono">{b.blockKey}</strong>
-                      <span className="tag mono">v{b.version}</span>
-                    </span>
-                    <span className="ck-pick-bottom small muted">
-                      {b.isDeleted ? (
-                        <span className="tag tag-warn">cleared (tombstone)</span>
-                      ) : (
-                        <span className={`tag ${sizeClass(b)}`} title={`${count(b.chars)} of ${count(b.charLimit)} characters`}>
-                          {count(b.chars)} chars
-                        </span>
-                      )}
-                      <TimeAgo iso={b.updatedAt} />
-                    </span>
-                  </button>
+                  <PickButton b={b} selected={selected} onSelect={onSelect} />
                 </li>
-              )
-            })}
-          </ul>
+              ))}
+            </ul>
+          )}
         </section>
       ))}
     </nav>

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RunRef } from '@/lib/loom/identity'
-import { blockDetailQueryOptions, runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
+import { blockDetailQueryOptions, runBlockSummariesQueryOptions, runDetailQueryOptions } from '../data/run-queries'
 import { BlockActions } from '../editor/block-actions'
 import { ErrorBanner } from '../ui/error-banner'
 import { BlockPicker } from './block-picker'
@@ -30,7 +30,7 @@ function Skeleton({ label }: { label: string }) {
 /** "Why did this run resume where it did?": one block's resume explainer, flags, flow, versions and diffs. */
 export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   const [sel, setSel] = useCheckpointSelection()
-  const blocksQuery = useQuery(runBlocksQueryOptions(runRef))
+  const blocksQuery = useQuery(runBlockSummariesQueryOptions(runRef))
   const blocks = blocksQuery.data?.blocks
   const run = useQuery(runDetailQueryOptions(runRef))
   const groups = useMemo(() => groupByIdentity(blocks ?? []), [blocks])

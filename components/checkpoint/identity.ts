@@ -1,8 +1,8 @@
-import type { Block } from '@/lib/api/types'
+import type { Block, BlockSummary } from '@/lib/api/types'
 
 export type BlockChoice = { blockKey: string; userId: string; sessionId: string }
 
-export type IdentityGroup = { userId: string; sessionId: string; newest: string; blocks: Block[] }
+export type IdentityGroup<B extends BlockSummary = Block> = { userId: string; sessionId: string; newest: string; blocks: B[] }
 
 /** How an identity value reads in a sentence; unset values are stored as ''. */
 export function idValue(v: string): string {
@@ -14,8 +14,8 @@ export function sameChoice(a: BlockChoice, b: BlockChoice): boolean {
 }
 
 /** Blocks grouped by (user_id, session_id), the most recently written identity first, checkpoint first in each. */
-export function groupByIdentity(blocks: readonly Block[]): IdentityGroup[] {
-  const groups = new Map<string, IdentityGroup>()
+export function groupByIdentity<B extends BlockSummary>(blocks: readonly B[]): IdentityGroup<B>[] {
+  const groups = new Map<string, IdentityGroup<B>>()
   for (const b of blocks) {
     const key = JSON.stringify([b.userId, b.sessionId])
     const g = groups.get(key) ?? { userId: b.userId, sessionId: b.sessionId, newest: b.updatedAt, blocks: [] }
@@ -23,7 +23,7 @@ export function groupByIdentity(blocks: readonly Block[]): IdentityGroup[] {
     if (Date.parse(b.updatedAt) > Date.parse(g.newest)) g.newest = b.updatedAt
     groups.set(key, g)
   }
-  const byKey = (a: Block, b: Block) =>
+  const byKey = (a: B, b: B) =>
     a.blockKey === 'checkpoint' ? -1 : b.blockKey === 'checkpoint' ? 1 : a.blockKey < b.blockKey ? -1 : a.blockKey > b.blockKey ? 1 : 0
   return [...groups.values()]
     .map((g) => ({ ...g, blocks: [...g.blocks].sort(byKey) }))
@@ -31,7 +31,7 @@ export function groupByIdentity(blocks: readonly Block[]): IdentityGroup[] {
 }
 
 /** The checkpoint block of the newest identity that has one, else the newest identity's first block. */
-export function defaultChoice(groups: readonly IdentityGroup[]): BlockChoice | null {
+export function defaultChoice(groups: readonly IdentityGroup<BlockSummary>[]): BlockChoice | null {
   const withCheckpoint = groups.find((g) => g.blocks.some((b) => b.blockKey === 'checkpoint'))
   const g = withCheckpoint ?? groups[0]
   if (!g) return null

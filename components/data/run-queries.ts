@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { fetchJson } from '@/lib/api-client/fetch-json'
 import { healthKeys, runKeys } from '@/lib/api-client/keys'
-import type { BlockDetail, BlocksResponse, HealthResponse, RunDetail, RunsPage } from '@/lib/api/types'
+import type { BlockDetail, BlockSummariesResponse, BlocksResponse, HealthResponse, RunDetail, RunsPage } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
 import type { AuditEntry } from '@/lib/queries/audit'
@@ -41,6 +41,14 @@ export function runBlocksQueryOptions(run: RunRef) {
   return queryOptions({
     queryKey: runKeys.blocks(run),
     queryFn: ({ signal }) => fetchJson<BlocksResponse>(links.api.blocks(run), { signal }),
+  })
+}
+
+/** Every block without its content: names, versions, sizes and writers, for the Checkpoint tab's picker. */
+export function runBlockSummariesQueryOptions(run: RunRef) {
+  return queryOptions({
+    queryKey: runKeys.blockSummaries(run),
+    queryFn: ({ signal }) => fetchJson<BlockSummariesResponse>(links.api.blocks(run, { content: 'none' }), { signal }),
   })
 }
 
@@ -102,6 +110,25 @@ export function runAuditQueryOptions(run: RunRef) {
     queryFn: ({ signal }) => fetchJson<AuditResponse>(links.api.audit(run), { signal }),
   })
 }
+
+/** The run page's tabs, in the order the tab bar shows them; `?tab=` names one. */
+export const RUN_TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
+export type RunTab = (typeof RUN_TABS)[number]
+
+/**
+ * The first data each tab shows: the client asks for it together with the run, and the server
+ * reads it into the same keys for the page's HTML, so the client takes over without asking again.
+ */
+export const RUN_TAB_QUERY = {
+  checkpoint: runBlockSummariesQueryOptions,
+  blocks: runBlocksQueryOptions,
+  timeline: (run: RunRef) => runTimelineQueryOptions(run),
+  conversation: runConversationsQueryOptions,
+  memories: runMemoriesQueryOptions,
+  searches: runSearchesQueryOptions,
+  blobs: runBlobsQueryOptions,
+  audit: runAuditQueryOptions,
+} satisfies Record<RunTab, (run: RunRef) => unknown>
 
 export function healthQueryOptions() {
   return queryOptions({

@@ -1,9 +1,19 @@
+'use client'
+
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useRef } from 'react'
 import type { Block } from '@/lib/api/types'
+import { count } from '@/lib/format'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { ContentView } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
+import styles from './blocks-list.module.css'
 
 type Group = { userId: string; sessionId: string; blocks: Block[] }
+
+/** Up to this many blocks in a group render as a plain list; more are virtualized. */
+const PLAIN_BLOCKS = 60
+const BLOCK_ESTIMATE = 96
 
 function groupByIdentity(blocks: Block[]): Group[] {
   const groups = new Map<string, Group>()
@@ -14,6 +24,61 @@ function groupByIdentity(blocks: Block[]): Group[] {
     groups.set(key, g)
   }
   return [...groups.values()]
+}
+
+function BlockBody({ b }: { b: Block }) {
+  return (
+    <>
+      <div className="row">
+        <strong className="mono">{b.blockKey}</strong>
+        <span className="tag mono">v{b.version}</span>
+        {b.isDeleted ? <span className="tag tag-warn">cleared (tombstone): resume returns None</span> : null}
+        {!b.isDeleted ? <CharMeter chars={b.chars} limit={b.charLimit} /> : null}
+        <span className="spacer" />
+        <span className="small muted">
+          written by <span className="mono">{b.actor}</span> from <span className="mono">{b.sourceTrace || '—'}</span> ·{' '}
+          <TimeAgo iso={b.updatedAt} />
+        </span>
+      </div>
+      {b.isDeleted ? null : <ContentView text={b.content} label={`Content of ${b.blockKey}`} />}
+    </>
+  )
+}
+
+/** Thousands of blocks under one identity: only those in view are in the DOM, measured as they render. */
+function VirtualBlocks({ blocks }: { blocks: Block[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: blocks.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => BLOCK_ESTIMATE,
+    getItemKey: (i) => blocks[i].blockKey,
+    overscan: 4,
+    initialRect: { width: 800, height: 640 },
+  })
+  return (
+    <div ref={scrollRef} className={styles.scroll} tabIndex={0} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+      <div className={styles.list} style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((it) => {
+          const b = blocks[it.index]
+          return (
+            <article
+              key={it.key}
+              ref={virtualizer.measureElement}
+              data-index={it.index}
+              className={`block ${styles.row}`}
+              data-block-key={b.blockKey}
+              style={{ transform: `translateY(${it.start}px)` }}
+            >
+              <BlockBody b={b} />
+            </article>
+          )
+        })}
+      </div>
+    </div>
+  )
 }
 
 export function BlocksList({ blocks }: { blocks: Block[] }) {
@@ -38,23 +103,17 @@ export function BlocksList({ blocks }: { blocks: Block[] }) {
             <span>
               session <code>{g.sessionId || '∅ (unset)'}</code>
             </span>
+            {g.blocks.length > PLAIN_BLOCKS ? <span>{count(g.blocks.length)} blocks</span> : null}
           </header>
-          {g.blocks.map((b) => (
-            <article key={b.blockKey} className="block" data-block-key={b.blockKey}>
-              <div className="row">
-                <strong className="mono">{b.blockKey}</strong>
-                <span className="tag mono">v{b.version}</span>
-                {b.isDeleted ? <span className="tag tag-warn">cleared (tombstone): resume returns None</span> : null}
-                {!b.isDeleted ? <CharMeter chars={b.chars} limit={b.charLimit} /> : null}
-                <span className="spacer" />
-                <span className="small muted">
-                  written by <span className="mono">{b.actor}</span> from <span className="mono">{b.sourceTrace || '—'}</span>{' '}
-                  · <TimeAgo iso={b.updatedAt} />
-                </span>
-              </div>
-              {b.isDeleted ? null : <ContentView text={b.content} label={`Content of ${b.blockKey}`} />}
-            </article>
-          ))}
+          {g.blocks.length > PLAIN_BLOCKS ? (
+            <VirtualBlocks blocks={g.blocks} />
+          ) : (
+            g.blocks.map((b) => (
+              <article key={b.blockKey} className="block" data-block-key={b.blockKey}>
+                <BlockBody b={b} />
+              </article>
+            ))
+          )}
         </section>
       ))}
     </div>

@@ -8,6 +8,8 @@ export const runKeys = {
   details: () => [...runKeys.all, 'detail'] as const,
   detail: (run: RunRef) => [...runKeys.details(), run.org, run.namespace, run.agent, run.runId] as const,
   blocks: (run: RunRef) => [...runKeys.detail(run), 'blocks'] as const,
+  /** The content-free list; under `blocks` so every invalidation of the blocks reaches it too. */
+  blockSummaries: (run: RunRef) => [...runKeys.blocks(run), '$summaries'] as const,
   block: (run: RunRef, blockKey: string, userId: string, sessionId: string) =>
     [...runKeys.blocks(run), blockKey, userId, sessionId] as const,
   audit: (run: RunRef) => [...runKeys.detail(run), 'audit'] as const,

@@ -133,6 +133,14 @@ export const timelineQuerySchema = z.object({
   limit: wholeNumberParam('limit', 1, 50_000).optional(),
 })
 
+/** `GET R/blocks`: `content=none` leaves every block's content out (a picker needs names, versions and sizes only). */
+export const blocksQuerySchema = z.object({
+  content: z
+    .enum(['full', 'none'], { error: 'content must be full or none' })
+    .optional()
+    .describe('full (default): each block with its content; none: the same list without content'),
+})
+
 
 export const analyticsQuerySchema = z
   .object(runFilterFields)

@@ -73,6 +73,10 @@ export type Block = {
 
 export type BlocksResponse = { blocks: Block[] }
 
+/** A block as `GET R/blocks?content=none` lists it: every field but `content`. */
+export type BlockSummary = Omit<Block, 'content'>
+export type BlockSummariesResponse = { blocks: BlockSummary[] }
+
 export type ApiErrorBody = { error: { code: string; message: string; field?: string }; current?: Block | null }
 
 export type HealthResponse = {

@@ -1,5 +1,6 @@
+import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
-import type { Block } from '../api/types'
+import type { Block, BlockSummary } from '../api/types'
 import { charCount, runParams, type RunRef } from '../loom/identity'
 import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
@@ -36,4 +37,34 @@ export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Bloc
     { signal },
   )
   return rows.map(toBlock)
+}
+
+const summaryRowSchema = wmRowSchema.omit({ content: true }).extend({ chars: z.coerce.number() })
+const SUMMARY_COLUMNS = WM_COLUMNS.replace('content', 'lengthUTF8(content) AS chars')
+
+/**
+ * The same list as runBlocks without content: on a run with thousands of blocks the contents are
+ * megabytes that a picker never shows. ClickHouse counts the characters (code points, as charCount).
+ */
+export async function runBlockSummaries(run: RunRef, signal?: AbortSignal): Promise<BlockSummary[]> {
+  const rows = await queryRows(
+    `SELECT ${SUMMARY_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
+     WHERE ${await wmRunScope(signal)}
+     ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
+    runParams(run),
+    summaryRowSchema,
+    { signal },
+  )
+  return rows.map((row) => ({
+    userId: row.user_id,
+    sessionId: row.session_id,
+    blockKey: row.block_key,
+    version: row.version,
+    isDeleted: row.is_deleted === 1,
+    charLimit: row.char_limit,
+    chars: row.chars,
+    actor: row.actor,
+    sourceTrace: row.source_trace,
+    updatedAt: row.updated_at,
+  }))
 }

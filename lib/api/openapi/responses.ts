@@ -77,7 +77,9 @@ export const runDetail = obj({
   counts: obj({ blocks: z.number(), versions: z.number(), turns: z.number(), memories: z.number(), searches: z.number(), blobs: z.number() }),
 })
 
-export const blocksResponse = obj({ blocks: z.array(block) })
+export const blocksResponse = obj({
+  blocks: z.array(block.partial({ content: true })).describe('with content=none every block comes without its content'),
+})
 
 const resumeReason = z.enum(['run-begin', 'new-process', 'long-gap', 'operator-edit', 'operator-clear', 'operator-restore'])
 

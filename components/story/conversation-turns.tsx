@@ -1,0 +1,140 @@
+'use client'
+
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useRef } from 'react'
+import { absoluteTime, cost, count } from '@/lib/format'
+import type { Turn } from '@/lib/queries/conversations'
+import { prettyContent } from '../ui/content-view'
+import { TimeAgo } from '../ui/time-ago'
+import styles from './conversation-turns.module.css'
+import { Highlight } from './highlight'
+
+const ROLES = new Set(['system', 'user', 'assistant', 'tool'])
+const FOLD_CHARS = 700
+const FOLD_LINES = 14
+/** Up to this many turns render as a plain list; longer conversations are virtualized. */
+export const PLAIN_TURNS = 60
+const TURN_ESTIMATE = 120
+const TURN_GAP = 10
+
+function TurnBody({ turn, query }: { turn: Turn; query: string }) {
+  const text = prettyContent(turn.content).text
+  if (text === '') return <p className="muted small cv-empty">(empty)</p>
+  const long = text.length > FOLD_CHARS || text.split('\n', FOLD_LINES + 1).length > FOLD_LINES
+  const body = (
+    <pre className="cv-content">
+      <Highlight text={text} query={query} />
+    </pre>
+  )
+  if (!long) return body
+  const q = query.trim().toLowerCase()
+  const hit = q !== '' && text.toLowerCase().includes(q)
+  // Opens itself when the search matches inside; the reader can still fold it again.
+  return (
+    <details className="cv-fold" open={hit || undefined}>
+      <summary>
+        <span className="cv-preview">{text.slice(0, 160).replace(/\s+/g, ' ')}…</span>{' '}
+        <span className="muted">({count(text.length)} characters, show all)</span>
+      </summary>
+      {body}
+    </details>
+  )
+}
+
+function TurnContent({ turn, query }: { turn: Turn; query: string }) {
+  const role = ROLES.has(turn.role) ? turn.role : 'other'
+  return (
+    <>
+      <div className="cv-meta">
+        <span className={`cv-role cv-role-badge-${role}`}>{turn.role || 'unknown'}</span>
+        <span className="mono small muted">#{turn.turnIndex}</span>
+        {turn.toolName ? (
+          <span className="tag cv-tool" title="Tool name">
+            <span aria-hidden>⚙ </span>
+            <Highlight text={turn.toolName} query={query} />
+          </span>
+        ) : null}
+        <span className="spacer" />
+        {turn.inputTokens || turn.outputTokens ? (
+          <span className="small muted" title="Input / output tokens">
+            {count(turn.inputTokens)} in · {count(turn.outputTokens)} out
+          </span>
+        ) : null}
+        {turn.costUsd ? <span className="small muted">{cost(turn.costUsd)}</span> : null}
+        <span className="small muted" title={absoluteTime(turn.createdAt)}>
+          <TimeAgo iso={turn.createdAt} />
+        </span>
+      </div>
+      <TurnBody turn={turn} query={query} />
+    </>
+  )
+}
+
+function turnProps(turn: Turn) {
+  const role = ROLES.has(turn.role) ? turn.role : 'other'
+  return {
+    className: `cv-turn cv-role-${role}`,
+    'data-turn-index': turn.turnIndex,
+    'data-role': turn.role,
+    'aria-label': `Turn ${turn.turnIndex}, ${turn.role}`,
+  }
+}
+
+type Props = { turns: readonly Turn[]; shown: readonly number[]; query: string }
+
+/** A short conversation: every turn in the DOM. */
+function PlainTurns({ turns, shown, query }: Props) {
+  return (
+    <ol className="cv-turns" aria-label="Turns in order">
+      {shown.map((i) => (
+        <li key={`${turns[i].turnIndex}-${turns[i].createdAt}`} {...turnProps(turns[i])}>
+          <TurnContent turn={turns[i]} query={query} />
+        </li>
+      ))}
+    </ol>
+  )
+}
+
+/** A long conversation: only the turns in view (and a few around) are in the DOM, measured as they render. */
+function VirtualTurns({ turns, shown, query }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => TURN_ESTIMATE,
+    getItemKey: (i) => `${turns[shown[i]].turnIndex}-${turns[shown[i]].createdAt}`,
+    gap: TURN_GAP,
+    overscan: 4,
+    // The server's HTML and the first client render show the first turns, before any measurement.
+    initialRect: { width: 800, height: 640 },
+  })
+  return (
+    <div ref={scrollRef} className={styles.scroll} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
+      <ol className={`cv-turns ${styles.list}`} aria-label="Turns in order" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((it) => {
+          const turn = turns[shown[it.index]]
+          return (
+            <li
+              key={it.key}
+              ref={virtualizer.measureElement}
+              data-index={it.index}
+              aria-posinset={it.index + 1}
+              aria-setsize={shown.length}
+              {...turnProps(turn)}
+              className={`${turnProps(turn).className} ${styles.row}`}
+              style={{ transform: `translateY(${it.start}px)` }}
+            >
+              <TurnContent turn={turn} query={query} />
+            </li>
+          )
+        })}
+      </ol>
+    </div>
+  )
+}
+
+export function ConversationTurns(props: Props) {
+  return props.shown.length > PLAIN_TURNS ? <VirtualTurns {...props} /> : <PlainTurns {...props} />
+}
