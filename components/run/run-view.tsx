@@ -6,16 +6,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { CheckpointTab } from '../checkpoint/checkpoint-tab'
-import {
-  runAuditQueryOptions,
-  runBlobsQueryOptions,
-  runBlocksQueryOptions,
-  runConversationsQueryOptions,
-  runDetailQueryOptions,
-  runMemoriesQueryOptions,
-  runSearchesQueryOptions,
-  runTimelineQueryOptions,
-} from '../data/run-queries'
+import { RUN_TAB_QUERY, runBlocksQueryOptions, runDetailQueryOptions } from '../data/run-queries'
 import { BlobsTab } from '../story/blobs-tab'
 import { ConversationTab } from '../story/conversation-tab'
 import { ExportButton } from '../story/export-button'
@@ -48,16 +39,7 @@ const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
 }
 
 /** The data the open tab shows, asked for together with the run itself instead of after it. */
-const TAB_QUERY = {
-  checkpoint: runBlocksQueryOptions,
-  blocks: runBlocksQueryOptions,
-  timeline: (run: RunRef) => runTimelineQueryOptions(run),
-  conversation: runConversationsQueryOptions,
-  memories: runMemoriesQueryOptions,
-  searches: runSearchesQueryOptions,
-  blobs: runBlobsQueryOptions,
-  audit: runAuditQueryOptions,
-} satisfies Record<Tab, (run: RunRef) => unknown>
+const TAB_QUERY = RUN_TAB_QUERY satisfies Record<Tab, unknown>
 
 /** Every block with its content can be megabytes on a big run: only the tabs that show blocks load them. */
 function BlocksTab({ runRef }: { runRef: RunRef }) {
