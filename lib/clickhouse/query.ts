@@ -75,20 +75,142 @@ export function classifyClickHouseError(err: unknown): AppError {
 }
 
 /** Benchmark diagnostics, off unless LOOM_RUNS_BENCH=1: ClickHouse's own read statistics, summed per request. */
-export type RequestQueryStats = { queries: number; rowsRead: number; chMs: number; wallMs: number }
+export type RequestQueryStats = { queries: number; rowsRead: number; chMs: number; wallMs: number; maxChMs: number }
 const requestStats = process.env.LOOM_RUNS_BENCH === '1' ? new AsyncLocalStorage<RequestQueryStats>() : null
 
 /** Runs `fn` collecting the statistics of its queries (null when diagnostics are off). */
 export async function withQueryStats<T>(fn: () => Promise<T>): Promise<[T, RequestQueryStats | null]> {
   if (!requestStats) return [await fn(), null]
-  const stats: RequestQueryStats = { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0 }
+  const stats: RequestQueryStats = { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0 }
   return [await requestStats.run(stats, fn), stats]
 }
 
 export function queryStatsHeaders(s: RequestQueryStats | null): Record<string, string> {
   if (!s) return {}
   const ms = (n: number) => n.toFixed(3)
-  return { 'x-loom-queries': String(s.queries), 'x-loom-rows-read': String(s.rowsRead), 'x-loom-ch-ms': ms(s.chMs), 'x-loom-query-ms': ms(s.wallMs) }
+  return {
+    'x-loom-queries': String(s.queries),
+    'x-loom-rows-read': String(s.rowsRead),
+    'x-loom-ch-ms': ms(s.chMs),
+    'x-loom-query-ms': ms(s.wallMs),
+    // The longest single statement: how long this request held the (one-at-a-time) embedded engine.
+    'x-loom-max-statement-ms': ms(s.maxChMs),
+  }
+}
+
+/** What the query layer tells its observers: a statement sent to ClickHouse, or data about to change / changed. */
+export type QueryEvent = { kind: 'statement'; query: string } | { kind: 'write'; phase: 'start' | 'end' }
+type QueryListener = (e: QueryEvent) => void
+const g = globalThis as typeof globalThis & { __loomRunsQueryListeners?: Set<QueryListener> }
+const listeners = (g.__loomRunsQueryListeners ??= new Set())
+
+/** Observes the query layer (statement counting in tests, cache invalidation on writes). Returns the unsubscribe. */
+export function onQueryEvent(fn: QueryListener): () => void {
+  listeners.add(fn)
+  return () => listeners.delete(fn)
+}
+
+function emit(e: QueryEvent) {
+  for (const fn of listeners) {
+    try {
+      fn(e)
+    } catch {
+      // An observer's failure is not the query's.
+    }
+  }
+}
+
+type RawResult = { data: unknown[]; statistics?: { rows_read?: number; bytes_read?: number; elapsed?: number } }
+type Flight = { promise: Promise<RawResult>; controller: AbortController; waiters: number; startedAt: number }
+
+/** Identical reads in flight, keyed by statement, parameters, settings and format. */
+const flights = new Map<string, Flight>()
+
+function flightKey(query: string, params: QueryParams, settings: QueryOptions['settings'], format: string): string {
+  // Class instances (TupleParam, Date) are tagged so two different kinds of value never share a key.
+  return JSON.stringify([format, query, params, settings ?? null], function (_k, v: unknown) {
+    const raw = this as Record<string, unknown>
+    const orig = raw[_k]
+    if (orig instanceof Date) return { $date: orig.toISOString() }
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {
+      return { $class: (v as object).constructor?.name, ...(v as object) }
+    }
+    return v
+  })
+}
+
+function abortError(): Error {
+  const err = new Error('The request was aborted')
+  err.name = 'AbortError'
+  return err
+}
+
+/**
+ * Single flight: a read identical to one already running waits for that statement instead of
+ * issuing its own. The shared statement is cancelled only when every caller waiting on it has
+ * gone away, so one abandoned request never fails the others.
+ */
+async function sharedRead(query: string, params: QueryParams, options: QueryOptions, format: 'JSON' | 'JSONEachRow'): Promise<RawResult> {
+  const { signal } = options
+  if (signal?.aborted) throw abortError()
+  const key = flightKey(query, params, options.settings, format)
+  let flight = flights.get(key)
+  if (!flight) {
+    const controller = new AbortController()
+    const started = performance.now()
+    emit({ kind: 'statement', query })
+    const promise = (async () => {
+      const rs = await getClient().query({
+        query,
+        query_params: params,
+        format,
+        abort_signal: controller.signal,
+        clickhouse_settings: options.settings,
+      })
+      const body = (await rs.json()) as unknown
+      return format === 'JSON' ? (body as RawResult) : { data: body as unknown[] }
+    })()
+    const f: Flight = { promise, controller, waiters: 0, startedAt: started }
+    flight = f
+    flights.set(key, f)
+    promise.then(
+      () => flights.get(key) === f && flights.delete(key),
+      () => flights.get(key) === f && flights.delete(key),
+    )
+  }
+  const f = flight
+  f.waiters++
+  return new Promise<RawResult>((resolve, reject) => {
+    let settled = false
+    const onAbort = () => {
+      if (settled) return
+      settled = true
+      f.waiters--
+      if (f.waiters === 0) {
+        // Nobody wants the answer any more: stop the statement, and let the next caller start afresh.
+        if (flights.get(key) === f) flights.delete(key)
+        f.controller.abort()
+      }
+      reject(abortError())
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    f.promise.then(
+      (v) => {
+        signal?.removeEventListener('abort', onAbort)
+        if (settled) return
+        settled = true
+        f.waiters--
+        resolve(v)
+      },
+      (err: unknown) => {
+        signal?.removeEventListener('abort', onAbort)
+        if (settled) return
+        settled = true
+        f.waiters--
+        reject(err)
+      },
+    )
+  })
 }
 
 /** Runs a SELECT with bound parameters and parses each row with the given schema. */
@@ -102,23 +224,18 @@ export async function queryRows<S extends z.ZodType>(
   const stats = requestStats?.getStore()
   try {
     const started = performance.now()
-    const rs = await getClient().query({
-      query,
-      query_params: params,
-      format: stats ? 'JSON' : 'JSONEachRow',
-      abort_signal: options.signal,
-      clickhouse_settings: options.settings,
-    })
+    const body = await sharedRead(query, params, options, stats ? 'JSON' : 'JSONEachRow')
     if (stats) {
-      const body = (await rs.json()) as { data: unknown[]; statistics?: { rows_read?: number; elapsed?: number } }
+      const chMs = Number(body.statistics?.elapsed ?? 0) * 1000
       Object.assign(stats, {
         queries: stats.queries + 1,
         rowsRead: stats.rowsRead + Number(body.statistics?.rows_read ?? 0),
-        chMs: stats.chMs + Number(body.statistics?.elapsed ?? 0) * 1000,
+        chMs: stats.chMs + chMs,
         wallMs: stats.wallMs + (performance.now() - started),
+        maxChMs: Math.max(stats.maxChMs, chMs),
       })
-      raw = body.data
-    } else raw = (await rs.json()) as unknown[]
+    }
+    raw = body.data
   } catch (err) {
     throw classifyClickHouseError(err)
   }
@@ -142,17 +259,7 @@ export async function queryWithStats(
   options: QueryOptions = {},
 ): Promise<{ rows: unknown[]; stats: QueryStats }> {
   try {
-    const rs = await getClient().query({
-      query,
-      query_params: params,
-      format: 'JSON',
-      abort_signal: options.signal,
-      clickhouse_settings: options.settings,
-    })
-    const body = (await rs.json()) as {
-      data: unknown[]
-      statistics?: { rows_read?: number; bytes_read?: number; elapsed?: number }
-    }
+    const body = await sharedRead(query, params, options, 'JSON')
     return {
       rows: body.data,
       stats: {
@@ -166,9 +273,25 @@ export async function queryWithStats(
   }
 }
 
+/**
+ * Every change goes through here or `insertRows`: observers hear of it before it starts (so a read
+ * that overlaps it is not kept) and after it ends (so nothing read before it is served after).
+ */
+async function writing<T>(fn: () => Promise<T>): Promise<T> {
+  // A read already in flight may answer from before the change: later callers must not join it.
+  flights.clear()
+  emit({ kind: 'write', phase: 'start' })
+  try {
+    return await fn()
+  } finally {
+    flights.clear()
+    emit({ kind: 'write', phase: 'end' })
+  }
+}
+
 export async function command(query: string, params: QueryParams = {}): Promise<void> {
   try {
-    await getClient().command({ query, query_params: params })
+    await writing(() => getClient().command({ query, query_params: params }))
   } catch (err) {
     throw classifyClickHouseError(err)
   }
@@ -178,7 +301,7 @@ export async function insertRows(table: string, values: Record<string, unknown>[
   if (values.length === 0) return
   try {
     // Rows use the contract's column names; a mapped Loom table gets its physical ones.
-    await getClient().insert({ table, values: physicalRows(table, values), format: 'JSONEachRow' })
+    await writing(() => getClient().insert({ table, values: physicalRows(table, values), format: 'JSONEachRow' }))
   } catch (err) {
     throw classifyClickHouseError(err)
   }

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+useFreshEngine('shared-reads')
+
+const RUN = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-s1' }
+const OTHER = { org: 'globex', namespace: 'prod', agent: 'batch', runId: 'run-s2' }
+const BLOCK = { ...RUN, blockKey: 'checkpoint' }
+
+let q: typeof import('../lib/clickhouse/query')
+let cache: typeof import('../lib/server/read-cache')
+let routes: Awaited<ReturnType<typeof load>>
+
+async function load() {
+  const runs = await import('../app/api/runs/route')
+  const analytics = await import('../app/api/runs/analytics/route')
+  const run = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/route')
+  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
+  const changes = await import('../app/api/runs/changes/route')
+  return { runs: runs.GET, analytics: analytics.GET, run: run.GET, put: block.PUT, changes: changes.GET }
+}
+
+/** The SELECT statements sent to ClickHouse while `fn` runs. */
+async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
+  const sent: string[] = []
+  const off = q.onQueryEvent((e) => {
+    if (e.kind === 'statement') sent.push(e.query)
+  })
+  try {
+    return { result: await fn(), sent }
+  } finally {
+    off()
+  }
+}
+
+before(async () => {
+  const { ensureReady } = await import('../lib/server/ready')
+  await ensureReady()
+  q = await import('../lib/clickhouse/query')
+  cache = await import('../lib/server/read-cache')
+  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  const wm = await import('../lib/loom/working-memory')
+  const agent = { actor: 'batch', sourceTrace: 'host-a/pid-1' }
+  for (const r of [RUN, OTHER]) {
+    await runBegin({ ...r, userId: '', sessionId: '', goal: `goal of ${r.runId}` })
+    await wm.wmSet({ ...r, blockKey: 'checkpoint', userId: '', sessionId: '' }, 'item-1', agent)
+    await runComplete({ ...r, status: r === RUN ? 'failed' : 'succeeded' })
+  }
+  routes = await load()
+})
+
+describe('single flight in the query layer', () => {
+  test('N identical concurrent reads send one statement; other parameters send their own', async () => {
+    const { z } = await import('zod')
+    const schema = z.object({ n: z.coerce.number() })
+    const sql = 'SELECT {n:UInt32} + sleepEachRow(0.05) AS n FROM numbers(1)'
+    const { result, sent } = await statements(() =>
+      Promise.all([...Array.from({ length: 8 }, () => q.queryRows(sql, { n: 1 }, schema)), q.queryRows(sql, { n: 2 }, schema)]),
+    )
+    assert.deepEqual(result.map((rows) => rows[0].n), [1, 1, 1, 1, 1, 1, 1, 1, 2])
+    assert.equal(sent.length, 2, 'one statement per distinct parameter set')
+  })
+
+  test('a caller that goes away does not fail the others sharing its statement', async () => {
+    const { z } = await import('zod')
+    const schema = z.object({ n: z.coerce.number() })
+    const sql = 'SELECT {n:UInt32} + sleepEachRow(0.1) AS n FROM numbers(1)'
+    const leaving = new AbortController()
+    const first = q.queryRows(sql, { n: 3 }, schema, { signal: leaving.signal })
+    const second = q.queryRows(sql, { n: 3 }, schema)
+    leaving.abort()
+    await assert.rejects(first, (err: { details?: { aborted?: boolean } }) => err.details?.aborted === true)
+    assert.deepEqual(await second, [{ n: 3 }])
+  })
+
+  test('a read that starts after a write never joins one that started before it', async () => {
+    const { z } = await import('zod')
+    const t = (await import('../lib/loom/tables')).tableNames()
+    const schema = z.object({ n: z.coerce.number() })
+    const sql = `SELECT count() AS n FROM ${t.runs} WHERE org = {org:String}`
+    const before = q.queryRows(sql, { org: 'initech' }, schema)
+    const { runBegin } = await import('../lib/loom/runs')
+    await runBegin({ org: 'initech', namespace: 'prod', agent: 'a', runId: 'r-1', userId: '', sessionId: '', goal: 'g' })
+    const after = await q.queryRows(sql, { org: 'initech' }, schema)
+    await before
+    assert.equal(after[0].n, 1)
+  })
+})
+
+describe('shared answers for the list, analytics and run header', () => {
+  const cases = [
+    { name: 'GET /api/runs', go: () => call(routes.runs, '/api/runs?status=failed') },
+    { name: 'GET /api/runs/analytics', go: () => call(routes.analytics, '/api/runs/analytics?org=acme') },
+    { name: 'GET run', go: () => call(routes.run, '/x', RUN) },
+  ]
+  for (const c of cases) {
+    test(`${c.name}: N identical concurrent requests cost what one does, then are served kept`, async () => {
+      await c.go() // first use: lookups kept per process (schema presence, the run index) happen here
+      cache.invalidateReadCache()
+      const one = await statements(() => c.go())
+      assert.equal(one.result.status, 200, JSON.stringify(one.result.body))
+      assert.ok(one.sent.length >= 1)
+      cache.invalidateReadCache()
+      const many = await statements(() => Promise.all(Array.from({ length: 10 }, () => c.go())))
+      assert.equal(many.sent.length, one.sent.length, 'ten requests, the statements of one')
+      for (const r of many.result) assert.deepEqual(r.body, one.result.body)
+      const again = await statements(() => c.go())
+      assert.equal(again.sent.length, 0, 'answered from the kept result')
+      assert.deepEqual(again.result.body, one.result.body)
+    })
+  }
+
+  test('different parameters are not shared', async () => {
+    cache.invalidateReadCache()
+    const { result, sent } = await statements(() =>
+      Promise.all([
+        call(routes.runs, '/api/runs?status=failed'),
+        call(routes.runs, '/api/runs?status=succeeded'),
+        call(routes.run, '/x', RUN),
+        call(routes.run, '/x', OTHER),
+      ]),
+    )
+    const [failed, succeeded, a, b] = result
+    assert.deepEqual(failed.body.runs.map((r: { runId: string }) => r.runId), [RUN.runId])
+    assert.deepEqual(succeeded.body.runs.map((r: { runId: string }) => r.runId), [OTHER.runId])
+    assert.equal(a.body.run.runId, RUN.runId)
+    assert.equal(b.body.run.runId, OTHER.runId)
+    assert.ok(sent.length >= 4)
+    // The same filter spelled in another order is the same request.
+    const same = await statements(() => call(routes.runs, '/api/runs?limit=50&status=failed'))
+    assert.equal(same.sent.length, 0)
+  })
+
+  test('a console write drops the kept list and run so the next read shows the new version', async () => {
+    const list = async () => (await call(routes.runs, `/api/runs?org=${RUN.org}`)).body.runs[0].checkpoint.version as string
+    const detail = async () => (await call(routes.run, '/x', RUN)).body.run.checkpoint.version as string
+    const v0 = await list()
+    assert.equal(await detail(), v0)
+    assert.equal((await statements(() => list())).sent.length, 0, 'kept')
+    const res = await call(routes.put, '/x', BLOCK, { method: 'PUT', body: { content: 'item-1 item-2', expectedVersion: v0, reason: 'test' } })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const v1 = res.body.block.version as string
+    assert.notEqual(v1, v0)
+    assert.equal(await list(), v1)
+    assert.equal(await detail(), v1)
+  })
+
+  test('the change poll drops kept answers when it sees a newer write than before', async () => {
+    await call(routes.runs, '/api/runs?status=failed')
+    const before = cache.readCacheStats().invalidations
+    const since = new Date(Date.now() - 3_600_000).toISOString()
+    const poll = await call(routes.changes, `/api/runs/changes?since=${encodeURIComponent(since)}`)
+    assert.equal(poll.status, 200)
+    assert.ok(poll.body.runs.length > 0)
+    assert.ok(cache.readCacheStats().invalidations > before)
+    const after = await statements(() => call(routes.runs, '/api/runs?status=failed'))
+    assert.ok(after.sent.length > 0, 'read again')
+    // The same watermark seen again drops nothing.
+    const n = cache.readCacheStats().invalidations
+    await call(routes.changes, `/api/runs/changes?since=${encodeURIComponent(since)}`)
+    assert.equal(cache.readCacheStats().invalidations, n)
+  })
+
+  test('kept answers hold data only: nothing about who asked', async () => {
+    const bodies = [(await call(routes.runs, '/api/runs')).body, (await call(routes.run, '/x', RUN)).body, (await call(routes.analytics, '/api/runs/analytics')).body]
+    for (const b of bodies) assert.doesNotMatch(JSON.stringify(b), /canWrite|"user"|"role"|readOnly/)
+  })
+})
