@@ -1,4 +1,5 @@
-import { insertRows } from '../clickhouse/query'
+import { z } from 'zod'
+import { insertRows, queryRows } from '../clickhouse/query'
 import { toChTime } from '../clickhouse/time'
 import { identityParams, type BlockRef } from './identity'
 import { tableNames } from './tables'
@@ -26,9 +27,36 @@ export type AuditInput = {
   afterContent: string
   /** Correlates the audit row with the request that made it. */
   requestId: string
+  /** The batch the write belonged to (POST /api/batches); absent for a single write. */
+  batchId?: string
 }
 
 const UINT64 = /^\d+$/
+
+const COLUMN_TTL_MS = 60_000
+const g = globalThis as typeof globalThis & { __loomRunsAuditBatchColumn?: { at: number; table: string; present: boolean } }
+
+/**
+ * Whether the audit table has its `batch_id` column (added after the first release; start-up and
+ * the init command add it). A remote install nobody re-initialised may still lack it: reads then
+ * say "not in a batch" and batch writes are refused rather than half-audited.
+ */
+export async function auditHasBatchColumn(signal?: AbortSignal): Promise<boolean> {
+  const table = tableNames().audit
+  const cached = g.__loomRunsAuditBatchColumn
+  if (cached && cached.table === table && cached.present) return true
+  if (cached && cached.table === table && Date.now() - cached.at < COLUMN_TTL_MS) return cached.present
+  const [database, name] = table.split('.')
+  const rows = await queryRows(
+    `SELECT count() AS n FROM system.columns WHERE database = {database:String} AND table = {table:String} AND name = 'batch_id'`,
+    { database, table: name },
+    z.object({ n: z.coerce.number() }),
+    { signal },
+  )
+  const present = (rows[0]?.n ?? 0) > 0
+  g.__loomRunsAuditBatchColumn = { at: Date.now(), table, present }
+  return present
+}
 
 /** One row in the dashboard's audit table (`tableNames().audit`); every value is bound, none interpolated. */
 export async function recordAudit(input: AuditInput): Promise<void> {
@@ -50,6 +78,7 @@ export async function recordAudit(input: AuditInput): Promise<void> {
       before_content: input.beforeContent,
       after_content: input.afterContent,
       request_id: input.requestId,
+      ...(input.batchId !== undefined || (await auditHasBatchColumn()) ? { batch_id: input.batchId ?? '' } : {}),
     },
   ])
 }

@@ -4,7 +4,7 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import { auditTableDdl, historyDdl, loomTableDdl, revokedSessionsDdl, runIndexDdl, runIndexNames } from './ddl'
+import { auditTableDdl, auditTableUpgrades, historyDdl, loomTableDdl, revokedSessionsDdl, runIndexDdl, runIndexNames } from './ddl'
 import { createMissingSchema, installRunIndex } from './init'
 import { tableNames } from './tables'
 
@@ -33,9 +33,9 @@ export function targetText(): string {
 export function describeBaseSchema(log: (line: string) => void, showSql: boolean) {
   const { databases } = getConfig()
   const t = tableNames(databases)
-  log('Loom tables and the dashboard tables (created only where missing; existing tables are never altered or dropped):')
+  log('Loom tables and the dashboard tables (created only where missing; existing tables are never dropped, and Loom\'s are never altered):')
   for (const s of loomTableDdl(t)) log(`  - ${s.table}`)
-  log(`  - ${t.audit}: one row per console edit, clear or restore`)
+  log(`  - ${t.audit}: one row per console edit, clear or restore (an existing one gains the batch_id column if it lacks it)`)
   log(`  - ${t.revokedSessions}: logouts, so an ended session stays refused after a restart`)
   log(`  Needs: CREATE DATABASE (or the databases ${Object.values(databases).join(', ')} made beforehand), CREATE TABLE on them.`)
   if (!showSql) return
@@ -43,6 +43,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   for (const db of Object.values(databases)) log(`CREATE DATABASE IF NOT EXISTS ${db};`)
   for (const s of loomTableDdl(t)) log(`${s.sql};\n`)
   log(`${auditTableDdl(t)};\n`)
+  for (const sql of auditTableUpgrades(t)) log(`${sql};\n`)
   log(`${revokedSessionsDdl(t)};\n`)
 }
 
@@ -99,7 +100,9 @@ export async function runDbInit(options: DbInitOptions): Promise<DbInitReport> {
 
   const base = await createMissingSchema({ history: options.history })
   for (const name of base.created) log(`created  ${name}`)
-  for (const name of base.existing) log(`kept     ${name} (already there, not changed)`)
+  for (const name of base.existing) {
+    log(base.upgraded.includes(name) ? `kept     ${name} (already there; columns added since its first release are ensured)` : `kept     ${name} (already there, not changed)`)
+  }
   let runIndex: DbInitReport['runIndex'] = null
   const created = [...base.created]
   const existing = [...base.existing]

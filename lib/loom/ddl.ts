@@ -155,9 +155,18 @@ export function auditTableDdl(t: TableNames): string {
     after_version UInt64,
     before_content String,
     after_content String,
-    request_id String
+    request_id String,
+    batch_id String DEFAULT ''
 ) ENGINE = MergeTree
 ORDER BY (org, namespace, agent, run_id, at)`
+}
+
+/**
+ * Columns added to the audit table after its first release. `ADD COLUMN IF NOT EXISTS` leaves an
+ * install that has them untouched; rows written before read as the default ('' = not in a batch).
+ */
+export function auditTableUpgrades(t: TableNames): string[] {
+  return [`ALTER TABLE ${t.audit} ADD COLUMN IF NOT EXISTS batch_id String DEFAULT '' AFTER request_id`]
 }
 
 /** Login sessions ended on the server (logout): refused until they would have expired anyway. */

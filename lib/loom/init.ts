@@ -2,10 +2,10 @@ import { z } from 'zod'
 import { getConfig } from '../config'
 import { getClient } from '../clickhouse/client'
 import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
-import { auditTableDdl, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
+import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
 import { tableNames } from './tables'
 
-export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean }
+export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
 
 async function existingTables(databases: string[]): Promise<Set<string>> {
   const rows = await queryRows(
@@ -18,7 +18,8 @@ async function existingTables(databases: string[]): Promise<Set<string>> {
 
 /**
  * Creates what is missing: Loom's tables, the audit and session tables and (optionally) the history capture.
- * Existing tables are left exactly as they are: no ALTER, no DROP.
+ * Existing tables are left as they are (no DROP, and no ALTER of Loom's tables); the one exception is
+ * the dashboard's own audit table, which gains the columns later releases added (`upgraded`).
  */
 export async function createMissingSchema(options: { history: boolean; runIndex?: boolean }): Promise<SchemaInitReport> {
   const { databases } = getConfig()
@@ -49,12 +50,17 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
     await command(s.sql)
     created.push(s.table)
   }
+  const upgraded: string[] = []
+  if (before.has(t.audit)) {
+    for (const sql of auditTableUpgrades(t)) await command(sql)
+    upgraded.push(t.audit)
+  }
   if (options.runIndex) {
     const index = await installRunIndex()
     created.push(...index.created)
     existing.push(...index.existing)
   }
-  return { created, existing, loomWasEmpty }
+  return { created, existing, loomWasEmpty, upgraded }
 }
 
 export type RunIndexInstallReport = { created: string[]; existing: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }

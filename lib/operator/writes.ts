@@ -22,6 +22,8 @@ export type OperatorWrite = {
   reason: string
   expectedVersion: string
   force?: boolean
+  /** Set when the write is one item of a batch (POST /api/batches); the audit row carries it. */
+  batchId?: string
 }
 
 export type OperatorWriteResult = {
@@ -89,6 +91,7 @@ async function commit(
     beforeContent: result.previous && result.previous.is_deleted === 0 ? result.previous.content : '',
     afterContent: result.row.content,
     requestId: auditId,
+    ...(w.batchId ? { batchId: w.batchId } : {}),
   })
   const confirmed = result.confirmed ?? true
   return {

@@ -3,6 +3,7 @@ import { queryRows } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { runParams, versionString, type RunRef } from '../loom/identity'
 import { tableNames } from '../loom/tables'
+import { auditHasBatchColumn } from '../loom/audit'
 import { tableExists } from './schema-presence'
 import { RUN_SCOPE } from './working-memory'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
@@ -19,6 +20,7 @@ const auditRowSchema = z.object({
   after_version: versionString,
   before_content: z.string(),
   after_content: z.string(),
+  batch_id: z.string(),
 })
 
 export type AuditEntry = {
@@ -33,15 +35,18 @@ export type AuditEntry = {
   afterVersion: string
   beforeContent: string
   afterContent: string
+  /** The batch (POST /api/batches) the write belonged to; null for a single write. */
+  batchId: string | null
 }
 
 /** Operator actions on the run, newest first. */
 export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {
   const t = tableNames()
   if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false, cuts: [] }
+  const batchColumn = (await auditHasBatchColumn(signal)) ? 'batch_id' : "'' AS batch_id"
   const rows = await queryRows(
     `SELECT toString(at) AS at, operator, action, reason, user_id, session_id, block_key, before_version, after_version,
-        before_content, after_content
+        before_content, after_content, ${batchColumn}
      FROM ${t.audit} WHERE ${RUN_SCOPE} ORDER BY at DESC LIMIT {cap:UInt32}`,
     { ...runParams(run), cap: overCap(AUDIT_CAP) },
     auditRowSchema,
@@ -63,6 +68,7 @@ export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ ent
       afterVersion: r.after_version,
       beforeContent: r.before_content,
       afterContent: r.after_content,
+      batchId: r.batch_id === '' ? null : r.batch_id,
     })),
   }
 }

@@ -224,7 +224,8 @@ function dashboardObjects(t: ReturnType<typeof tableNames>): ObjectSpec[] {
           after_version UInt64
           before_content String
           after_content String
-          request_id String`),
+          request_id String
+          batch_id String DEFAULT ''`),
       ],
     }),
     table(t.revokedSessions, {

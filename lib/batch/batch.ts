@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto'
+import { classifyClickHouseError } from '../clickhouse/query'
+import { AppError } from '../errors'
+import { auditHasBatchColumn } from '../loom/audit'
+import { clearBlock, restoreBlock, type OperatorWriteResult } from '../operator/writes'
+import { planBatch } from './plan'
+import type { BatchBody } from './schema'
+import { issueToken, itemKey, readToken, type BatchRequestShape } from './token'
+import type { BatchItem, BatchPreview, BatchResult, BatchResultItem } from './types'
+
+function shapeOf(body: BatchBody): BatchRequestShape {
+  return { filter: body.filter, blockKey: body.blockKey, action: body.action, before: body.before, runs: body.runs }
+}
+
+/** Dry run: what each matched run's block would become, and a token that proves this preview. */
+export async function previewBatch(body: BatchBody, signal?: AbortSignal): Promise<BatchPreview> {
+  const shape = shapeOf(body)
+  const items = await planBatch(shape, signal)
+  const token = issueToken(
+    shape,
+    items.map((i) => ({ key: itemKey(i), fromVersion: i.fromVersion, toVersion: i.toVersion, skip: i.action === 'skip' })),
+  )
+  return { items, total: items.length, token }
+}
+
+async function writeItem(item: BatchItem, from: string, to: string | null, body: BatchBody, operator: string, batchId: string): Promise<BatchResultItem> {
+  const ref = { org: item.org, namespace: item.namespace, agent: item.agent, runId: item.runId, userId: item.userId, sessionId: item.sessionId, blockKey: item.blockKey }
+  const w = { ref, operator, reason: body.reason ?? '', expectedVersion: from, batchId }
+  const previewed = { ...item, fromVersion: from, toVersion: to }
+  try {
+    let result: OperatorWriteResult
+    if (body.action === 'clear') result = await clearBlock(w)
+    else result = await restoreBlock({ ...w, version: to ?? '' })
+    return {
+      ...previewed,
+      outcome: 'done',
+      newVersion: result.block.version,
+      ...(result.confirmed ? {} : { message: result.warning }),
+    }
+  } catch (err) {
+    const e = err instanceof AppError ? err : classifyClickHouseError(err)
+    if (e.code === 'conflict') {
+      const current = e.details?.current as { version?: string } | null | undefined
+      return { ...previewed, outcome: 'conflict', currentVersion: current?.version ?? null, message: e.message }
+    }
+    return { ...previewed, outcome: 'error', message: e.message }
+  }
+}
+
+/**
+ * Real run: the token must prove a preview of this same request. Each previewed item is written
+ * with expectedVersion = the preview's fromVersion, one after the other; an item whose block moved
+ * since is a conflict (nothing written) and the others go on. Every write is audited with the batch id.
+ */
+export async function runBatch(body: BatchBody, operator: string, signal?: AbortSignal): Promise<BatchResult> {
+  const shape = shapeOf(body)
+  const previewed = readToken(body.token ?? '', shape)
+  if (!(await auditHasBatchColumn(signal))) {
+    throw new AppError('unavailable', 'The audit table has no batch_id column yet, so batch writes cannot be audited: run `npm run db:init` (it adds the column)')
+  }
+  const plan = await planBatch(shape, signal)
+  const batchId = randomUUID()
+  const items: BatchResultItem[] = []
+  let matched = 0
+  for (const item of plan) {
+    const token = previewed.get(itemKey(item))
+    if (!token) {
+      items.push({ ...item, outcome: 'skipped', message: 'not in the preview: the run matched the filter after the preview was made' })
+      continue
+    }
+    matched++
+    if (token.skip) {
+      items.push({ ...item, fromVersion: token.fromVersion, toVersion: token.toVersion, outcome: 'skipped', message: item.why ?? 'skipped in the preview' })
+      continue
+    }
+    if (item.fromVersion !== token.fromVersion || token.fromVersion === null) {
+      // Moved since the preview: the conflict check would refuse it; say so without trying.
+      items.push({
+        ...item,
+        fromVersion: token.fromVersion,
+        toVersion: token.toVersion,
+        action: shape.action,
+        outcome: 'conflict',
+        currentVersion: item.fromVersion,
+        message: `The block moved on since the preview: it was version ${token.fromVersion}, the latest is ${item.fromVersion ?? 'none'}. Nothing was written.`,
+      })
+      continue
+    }
+    items.push(await writeItem({ ...item, action: shape.action }, token.fromVersion, token.toVersion, body, operator, batchId))
+  }
+  return { batchId, items, notMatched: previewed.size - matched }
+}

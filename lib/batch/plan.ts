@@ -1,0 +1,142 @@
+import { TupleParam } from '@clickhouse/client'
+import { z } from 'zod'
+import { queryRows } from '../clickhouse/query'
+import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { AppError } from '../errors'
+import { versionString } from '../loom/identity'
+import { source, tableNames } from '../loom/tables'
+import { decodeCursor, type RunsCursor } from '../api/cursor'
+import type { RunSummary } from '../api/types'
+import { listRuns, type RunsFilter } from '../queries/runs'
+import { tableExists } from '../queries/schema-presence'
+import { BATCH_MAX_RUNS, type BatchRunKey } from './schema'
+import type { BatchRequestShape } from './token'
+import type { BatchItem } from './types'
+
+const PAGE = 500
+
+const runKeyText = (r: { org: string; namespace: string; agent: string; runId: string }) =>
+  JSON.stringify([r.org, r.namespace, r.agent, r.runId])
+
+/**
+ * The runs the filter matches, in list order, through the runs list itself (so a batch sees exactly
+ * the runs the page shows). Refused when over the cap: at most cap + 1 runs are read to tell.
+ */
+export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | undefined, signal?: AbortSignal): Promise<RunSummary[]> {
+  const runs: RunSummary[] = []
+  let cursor: RunsCursor | undefined
+  for (;;) {
+    const page = await listRuns(filter, cursor, PAGE, signal)
+    runs.push(...page.runs)
+    if (!page.nextCursor) break
+    if (runs.length >= BATCH_MAX_RUNS) {
+      throw new AppError(
+        'invalid',
+        `filter matches more than ${BATCH_MAX_RUNS.toLocaleString('en-US')} runs (counted ${(BATCH_MAX_RUNS + 1).toLocaleString('en-US')} before stopping); a batch takes at most ${BATCH_MAX_RUNS.toLocaleString('en-US')}: narrow the filter`,
+        { details: { field: 'filter', count: BATCH_MAX_RUNS + 1 } },
+      )
+    }
+    cursor = decodeCursor(page.nextCursor) ?? undefined
+    if (!cursor) break
+  }
+  if (runs.length > BATCH_MAX_RUNS) {
+    throw new AppError('invalid', `filter matches ${runs.length.toLocaleString('en-US')} runs; a batch takes at most ${BATCH_MAX_RUNS.toLocaleString('en-US')}: narrow the filter`, {
+      details: { field: 'filter', count: runs.length },
+    })
+  }
+  if (!only) return runs
+  const wanted = new Set(only.map(runKeyText))
+  return runs.filter((r) => wanted.has(runKeyText(r)))
+}
+
+const IDENTITY_TUPLE = 'Array(Tuple(String, String, String, String, String, String))'
+const BLOCKS_WHERE = `(org, namespace, agent, user_id, session_id, run_id) IN {keys:${IDENTITY_TUPLE}} AND block_key = {block_key:String}`
+
+const identityKey = (r: { org: string; namespace: string; agent: string; user_id: string; session_id: string; run_id: string }) =>
+  JSON.stringify([r.org, r.namespace, r.agent, r.user_id, r.session_id, r.run_id])
+
+const latestRowSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  run_id: z.string(),
+  version: versionString,
+  is_deleted: z.coerce.number(),
+  updated_at: z.string().transform(chTimeToIso),
+})
+
+const candidateSchema = latestRowSchema.pick({ org: true, namespace: true, agent: true, user_id: true, session_id: true, run_id: true }).extend({
+  version: versionString,
+})
+
+function blockKeys(runs: RunSummary[]) {
+  return runs.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.userId, r.sessionId, r.runId]))
+}
+
+/** The block's latest row (FINAL) for every run at once: one query keyed by the sorting-key prefix. */
+async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSignal) {
+  const rows = await queryRows(
+    `SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, toString(updated_at) AS updated_at
+     FROM ${source(tableNames().workingMemory, { final: true })}
+     WHERE ${BLOCKS_WHERE}`,
+    { keys: blockKeys(runs), block_key: blockKey },
+    latestRowSchema,
+    { signal },
+  )
+  return new Map(rows.map((r) => [identityKey(r), r]))
+}
+
+/**
+ * For every run at once: the highest non-deleted version written strictly before `before`, from
+ * the captured history and the physical rows merges have not collapsed yet (what restore can read).
+ */
+async function restoreCandidates(runs: RunSummary[], blockKey: string, before: Date, signal?: AbortSignal) {
+  const t = tableNames()
+  const inner = `SELECT org, namespace, agent, user_id, session_id, run_id, version FROM %TABLE%
+    WHERE ${BLOCKS_WHERE} AND is_deleted = 0 AND updated_at < {before:DateTime64(3, 'UTC')}`
+  const sources = [source(t.workingMemory)]
+  if (await tableExists(t.history, signal)) sources.unshift(t.history)
+  const rows = await queryRows(
+    `SELECT org, namespace, agent, user_id, session_id, run_id, max(version) AS version
+     FROM (${sources.map((s) => inner.replace('%TABLE%', s)).join('\nUNION ALL\n')})
+     GROUP BY org, namespace, agent, user_id, session_id, run_id`,
+    { keys: blockKeys(runs), block_key: blockKey, before: toChTime(before) },
+    candidateSchema,
+    { signal },
+  )
+  return new Map(rows.map((r) => [identityKey(r), r.version]))
+}
+
+/** What the batch would do to each matched run's block, read in bulk (two or three queries in all). */
+export async function planBatch(request: BatchRequestShape, signal?: AbortSignal): Promise<BatchItem[]> {
+  const runs = await matchedRuns(request.filter, request.runs, signal)
+  if (runs.length === 0) return []
+  const { blockKey, action } = request
+  const [latest, candidates] = await Promise.all([
+    latestRows(runs, blockKey, signal),
+    action === 'restore' && request.before ? restoreCandidates(runs, blockKey, request.before, signal) : Promise.resolve(null),
+  ])
+  const beforeText = request.before?.toISOString()
+  return runs.map((run): BatchItem => {
+    const k = identityKey({ ...run, user_id: run.userId, session_id: run.sessionId, run_id: run.runId })
+    const base = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, userId: run.userId, sessionId: run.sessionId, blockKey }
+    const row = latest.get(k)
+    const identity = run.userId || run.sessionId ? ` (user "${run.userId}", session "${run.sessionId}")` : ''
+    if (!row) return { ...base, fromVersion: null, toVersion: null, action: 'skip', why: `no ${blockKey} block under the run's identity${identity}` }
+    const fromVersion = row.version
+    if (action === 'clear') {
+      if (row.is_deleted === 1) return { ...base, fromVersion, toVersion: null, action: 'skip', why: `already cleared: version ${fromVersion} is a tombstone` }
+      return { ...base, fromVersion, toVersion: null, action: 'clear' }
+    }
+    const toVersion = candidates?.get(k) ?? null
+    if (toVersion === null) {
+      return { ...base, fromVersion, toVersion: null, action: 'skip', why: `nothing to restore: no live version written before ${beforeText}` }
+    }
+    if (toVersion === fromVersion && row.is_deleted === 0) {
+      return { ...base, fromVersion, toVersion, action: 'skip', why: `nothing to restore: version ${fromVersion} is current and was written before ${beforeText}` }
+    }
+    return { ...base, fromVersion, toVersion, action: 'restore' }
+  })
+}

@@ -1,0 +1,281 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+
+useFreshEngine('api-batches')
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Untyped = any
+type Item = { runId: string; fromVersion: string | null; toVersion: string | null; action: string; why?: string; outcome?: string; newVersion?: string }
+
+const ORG = 'bt'
+const NS = 'ns'
+const AGENT = 'ag'
+const at = (iso: string) => () => new Date(iso)
+// Recent times: the history table forgets rows after its retention period.
+const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000).toISOString()
+const T0 = hoursAgo(10)
+const T1 = hoursAgo(9)
+const T2 = hoursAgo(8)
+const T3 = hoursAgo(7)
+/** Restoring "as of" this time puts back what each block held between T1 and T2. */
+const AS_OF = hoursAgo(8.5)
+const ORIGIN = { origin: 'http://127.0.0.1:3000' }
+
+let post: Untyped
+let audit: Untyped
+let single: Untyped
+let wm: typeof import('../lib/loom/working-memory')
+let q: typeof import('../lib/clickhouse/query')
+let tables: ReturnType<typeof import('../lib/loom/tables').tableNames>
+
+const ref = (runId: string, agent = AGENT) => ({ org: ORG, namespace: NS, agent, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
+const send = (body: unknown, headers: Record<string, string> = ORIGIN) => call(post, '/api/batches', {}, { method: 'POST', body, headers })
+const byRun = (items: Item[]) => Object.fromEntries(items.map((i) => [i.runId, i]))
+
+/** Working-memory rows the console wrote for a run (the history table keeps every insert). */
+async function operatorRows(runId: string): Promise<number> {
+  const { z } = await import('zod')
+  const [row] = await q.queryRows(
+    `SELECT count() AS n FROM ${tables.history} WHERE org = {org:String} AND run_id = {run:String} AND startsWith(actor, 'operator:')`,
+    { org: ORG, run: runId },
+    z.object({ n: z.coerce.number() }),
+  )
+  return row.n
+}
+
+before(async () => {
+  const { ensureReady } = await import('../lib/server/ready')
+  await ensureReady()
+  wm = await import('../lib/loom/working-memory')
+  q = await import('../lib/clickhouse/query')
+  tables = (await import('../lib/loom/tables')).tableNames()
+  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  const agent = (iso: string) => ({ actor: AGENT, sourceTrace: 'host-a/pid-1', now: at(iso) })
+  const begin = async (runId: string) => {
+    await runBegin({ org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '', runId, goal: `goal of ${runId}` }, at(T0))
+  }
+  const done = (runId: string) => runComplete({ org: ORG, namespace: NS, agent: AGENT, runId, status: 'failed' }, at(T3))
+  // r1: three live versions.
+  await begin('r1')
+  await wm.wmSet(ref('r1'), 'a', agent(T0))
+  await wm.wmSet(ref('r1'), 'a b', agent(T1))
+  await wm.wmSet(ref('r1'), 'a b c', agent(T2))
+  await done('r1')
+  // r2: cleared by the agent after one version.
+  await begin('r2')
+  await wm.wmSet(ref('r2'), 'x', agent(T0))
+  await wm.wmDelete(ref('r2'), agent(T1))
+  await done('r2')
+  // r3: a run without any checkpoint.
+  await begin('r3')
+  await done('r3')
+  // r4: live, a tombstone, live again.
+  await begin('r4')
+  await wm.wmSet(ref('r4'), 'p', agent(T0))
+  await wm.wmSet(ref('r4'), 'p q', agent(T1))
+  await wm.wmDelete(ref('r4'), agent(T2))
+  await wm.wmSet(ref('r4'), 'z', agent(T3))
+  await done('r4')
+  // r5: a checkpoint-only run whose latest version predates the restore time.
+  await wm.wmSet(ref('r5'), 'k', agent(T0))
+  await wm.wmSet(ref('r5'), 'k l', agent(T1))
+  // 1,001 checkpoint-only runs in another namespace, for the cap.
+  await q.insertRows(
+    tables.workingMemory,
+    Array.from({ length: 1001 }, (_, i) => ({
+      org: ORG, namespace: 'big', agent: AGENT, user_id: '', session_id: '', run_id: `big-${i}`, block_key: 'checkpoint',
+      content: 'c', char_limit: 4096, version: 1, is_deleted: 0, actor: AGENT, source_trace: 'bulk', updated_at: T0.replace('T', ' ').replace('Z', ''),
+    })),
+  )
+  post = (await import('../app/api/batches/route')).POST
+  audit = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route')).GET
+  single = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')).PUT
+})
+
+const FILTER = { org: ORG, namespace: NS }
+
+describe('dry run', () => {
+  test('restore as of a time: from the latest version to the latest live one written before it', async () => {
+    const res = await send({ filter: FILTER, action: 'restore', before: AS_OF, reason: 'preview', dryRun: true })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.equal(res.body.total, 5)
+    assert.equal(typeof res.body.token, 'string')
+    const items = byRun(res.body.items)
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.fromVersion, v.toVersion, v.action]])),
+      {
+        r1: ['3', '2', 'restore'],
+        r2: ['2', '1', 'restore'],
+        r3: [null, null, 'skip'],
+        r4: ['4', '2', 'restore'],
+        r5: ['2', '2', 'skip'],
+      },
+    )
+    assert.match(items.r3.why!, /no checkpoint block/)
+    assert.match(items.r5.why!, /nothing to restore/)
+    assert.deepEqual(Object.keys(items.r1).sort(), ['action', 'agent', 'blockKey', 'fromVersion', 'namespace', 'org', 'runId', 'sessionId', 'toVersion', 'userId'].sort())
+  })
+
+  test('restore before every version: nothing to restore', async () => {
+    const res = await send({ filter: FILTER, action: 'restore', before: hoursAgo(11), dryRun: true })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.ok(res.body.items.every((i: Item) => i.action === 'skip'))
+  })
+
+  test('clear: every live block from its latest version; tombstones and missing blocks skipped', async () => {
+    const res = await send({ filter: FILTER, action: 'clear', dryRun: true })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const items = byRun(res.body.items)
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.fromVersion, v.toVersion, v.action]])),
+      { r1: ['3', null, 'clear'], r2: ['2', null, 'skip'], r3: [null, null, 'skip'], r4: ['4', null, 'clear'], r5: ['2', null, 'clear'] },
+    )
+    assert.match(items.r2.why!, /tombstone/)
+  })
+
+  test('the list filter narrows the batch like the runs page (status, q)', async () => {
+    const failed = await send({ filter: { ...FILTER, status: 'failed' }, action: 'clear', dryRun: true })
+    assert.deepEqual(failed.body.items.map((i: Item) => i.runId).sort(), ['r1', 'r2', 'r3', 'r4'])
+    const one = await send({ filter: { ...FILTER, q: 'r4' }, action: 'clear', dryRun: true })
+    assert.deepEqual(one.body.items.map((i: Item) => i.runId), ['r4'])
+  })
+
+  test('a filter matching more than 1,000 runs is a 400 that says how many', async () => {
+    const res = await send({ filter: { org: ORG, namespace: 'big' }, action: 'clear', dryRun: true })
+    assert.equal(res.status, 400, JSON.stringify(res.body))
+    assert.equal(res.body.error.field, 'filter')
+    assert.match(res.body.error.message, /more than 1,000 runs/)
+    assert.match(res.body.error.message, /1,001/)
+  })
+})
+
+describe('refusals', () => {
+  const cases: [string, unknown, string][] = [
+    ['unknown field', { filter: FILTER, action: 'clear', dryRun: true, sneaky: 1 }, 'sneaky'],
+    ['unknown filter field', { filter: { ...FILTER, colour: 'red' }, action: 'clear', dryRun: true }, 'colour'],
+    ['bad action', { filter: FILTER, action: 'nuke', dryRun: true }, 'action'],
+    ['restore without before', { filter: FILTER, action: 'restore', dryRun: true }, 'before'],
+    ['bad before', { filter: FILTER, action: 'restore', before: 'yesterday', dryRun: true }, 'before'],
+    ['bad status', { filter: { status: 'sleeping' }, action: 'clear', dryRun: true }, 'filter.status'],
+    ['unknown flag', { filter: { flag: ['odd'] }, action: 'clear', dryRun: true }, 'filter.flag.0'],
+    ['missing dryRun', { filter: FILTER, action: 'clear' }, 'dryRun'],
+    ['missing filter', { action: 'clear', dryRun: true }, 'filter'],
+    ['write without token', { filter: FILTER, action: 'clear', dryRun: false, reason: 'r' }, 'token'],
+    ['write without reason', { filter: FILTER, action: 'clear', dryRun: false, token: 'x.y' }, 'reason'],
+    ['empty blockKey', { filter: FILTER, blockKey: '', action: 'clear', dryRun: true }, 'blockKey'],
+  ]
+  for (const [name, body, field] of cases) {
+    test(`${name} → 400 naming ${field}`, async () => {
+      const res = await send(body)
+      assert.equal(res.status, 400, JSON.stringify(res.body))
+      assert.equal(res.body.error.field, field)
+      assert.ok(res.body.error.message.includes(field.split('.').pop()!.replace(/^\d+$/, 'flag')), res.body.error.message)
+    })
+  }
+
+  test('a token from another filter, action or time is a 409, and writes nothing', async () => {
+    const preview = await send({ filter: FILTER, action: 'clear', dryRun: true })
+    const token = preview.body.token
+    const other = await send({ filter: { ...FILTER, status: 'failed' }, action: 'clear', dryRun: false, reason: 'r', token })
+    assert.equal(other.status, 409, JSON.stringify(other.body))
+    assert.equal(other.body.error.code, 'conflict')
+    const action = await send({ filter: FILTER, action: 'restore', before: AS_OF, dryRun: false, reason: 'r', token })
+    assert.equal(action.status, 409)
+    const forged = await send({ filter: FILTER, action: 'clear', dryRun: false, reason: 'r', token: `${token.split('.')[0]}.AAAA` })
+    assert.equal(forged.status, 409)
+    for (const run of ['r1', 'r4', 'r5']) assert.equal(await operatorRows(run), 0)
+  })
+
+  test('cross-origin → 403', async () => {
+    const res = await send({ filter: FILTER, action: 'clear', dryRun: true }, { origin: 'http://evil.example' })
+    assert.equal(res.status, 403)
+    const site = await send({ filter: FILTER, action: 'clear', dryRun: true }, { 'sec-fetch-site': 'cross-site' })
+    assert.equal(site.status, 403)
+  })
+
+  test('a viewer → 403; read-only mode → 403', async () => {
+    const { resetConfig } = await import('../lib/config')
+    const { hashPassword } = await import('../lib/auth/passwords')
+    const preview = await send({ filter: FILTER, action: 'clear', dryRun: true })
+    try {
+      process.env.LOOM_RUNS_USERS = `vic:viewer:${await hashPassword('viewer pass')}`
+      resetConfig()
+      const basic = `Basic ${Buffer.from('vic:viewer pass').toString('base64')}`
+      const viewer = await send({ filter: FILTER, action: 'clear', dryRun: false, reason: 'r', token: preview.body.token }, { ...ORIGIN, authorization: basic })
+      assert.equal(viewer.status, 403, JSON.stringify(viewer.body))
+      assert.match(viewer.body.error.message, /viewer/)
+      delete process.env.LOOM_RUNS_USERS
+      process.env.LOOM_RUNS_READ_ONLY = '1'
+      resetConfig()
+      const ro = await send({ filter: FILTER, action: 'clear', dryRun: false, reason: 'r', token: preview.body.token })
+      assert.equal(ro.status, 403)
+      assert.match(ro.body.error.message, /read-only/)
+    } finally {
+      delete process.env.LOOM_RUNS_USERS
+      delete process.env.LOOM_RUNS_READ_ONLY
+      resetConfig()
+    }
+    for (const run of ['r1', 'r4', 'r5']) assert.equal(await operatorRows(run), 0)
+  })
+})
+
+describe('real run', () => {
+  let batchId = ''
+
+  test('items moved by another writer after the preview are conflicts and stay unwritten; the rest are written once', async () => {
+    const body = { filter: FILTER, action: 'restore', before: AS_OF, reason: 'back to the state before the bad deploy' }
+    const preview = await send({ ...body, dryRun: true })
+    assert.equal(preview.status, 200)
+    // Another writer moves r1 on after the preview.
+    await wm.wmSet(ref('r1'), 'a b c d', { actor: AGENT, sourceTrace: 'host-b/pid-2' })
+    const res = await send({ ...body, dryRun: false, token: preview.body.token })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    batchId = res.body.batchId
+    assert.match(batchId, /^[0-9a-f-]{36}$/)
+    const items = byRun(res.body.items)
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.outcome, v.newVersion ?? null]])),
+      { r1: ['conflict', null], r2: ['done', '3'], r3: ['skipped', null], r4: ['done', '5'], r5: ['skipped', null] },
+    )
+    assert.equal(await wm.wmGet(ref('r1')), 'a b c d')
+    assert.equal(await wm.wmGet(ref('r2')), 'x')
+    assert.equal(await wm.wmGet(ref('r4')), 'p q')
+    assert.deepEqual(
+      await Promise.all(['r1', 'r2', 'r3', 'r4', 'r5'].map(operatorRows)),
+      [0, 1, 0, 1, 0],
+    )
+  })
+
+  test('each batch write is audited with the batch id; a single write has batchId null', async () => {
+    const params = { org: ORG, namespace: NS, agent: AGENT, runId: 'r2' }
+    const entries = (await call(audit, '/x', params)).body.entries
+    assert.equal(entries.length, 1)
+    assert.equal(entries[0].batchId, batchId)
+    assert.equal(entries[0].action, 'restore')
+    assert.equal(entries[0].reason, 'back to the state before the bad deploy')
+    assert.deepEqual([entries[0].beforeVersion, entries[0].afterVersion], ['2', '3'])
+    const r4 = (await call(audit, '/x', { ...params, runId: 'r4' })).body.entries
+    assert.equal(r4[0].batchId, batchId)
+    const one = await call(single, '/x', { ...params, runId: 'r5', blockKey: 'checkpoint' }, { method: 'PUT', body: { content: 'k l m', expectedVersion: '2', reason: 'one by hand' } })
+    assert.equal(one.status, 200, JSON.stringify(one.body))
+    const r5 = (await call(audit, '/x', { ...params, runId: 'r5' })).body.entries
+    assert.equal(r5[0].batchId, null)
+  })
+
+  test('retrying the conflicted runs: a preview and a run narrowed to them', async () => {
+    const body = { filter: FILTER, action: 'restore', before: AS_OF, reason: 'retry', runs: [{ org: ORG, namespace: NS, agent: AGENT, runId: 'r1' }] }
+    const preview = await send({ ...body, dryRun: true })
+    assert.equal(preview.status, 200, JSON.stringify(preview.body))
+    assert.deepEqual(preview.body.items.map((i: Item) => [i.runId, i.fromVersion, i.toVersion, i.action]), [['r1', '4', '2', 'restore']])
+    const res = await send({ ...body, dryRun: false, token: preview.body.token })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.deepEqual(res.body.items.map((i: Item) => [i.runId, i.outcome, i.newVersion]), [['r1', 'done', '5']])
+    assert.equal(await wm.wmGet(ref('r1')), 'a b')
+    // The same token again: every item has moved on since its preview.
+    const again = await send({ ...body, dryRun: false, token: preview.body.token })
+    assert.deepEqual(again.body.items.map((i: Item) => i.outcome), ['conflict'])
+    assert.equal(await operatorRows('r1'), 1)
+  })
+})
