@@ -150,6 +150,8 @@ describe('real answers from the demo data match the document', () => {
     await check('/api/runs', 'GET', `/api/runs?limit=200&cursor=${encodeURIComponent(page.nextCursor)}`, {})
     await check('/api/runs', 'GET', '/api/runs?limit=500', {}, {}, 400)
     await check('/api/runs/analytics', 'GET', '/api/runs/analytics', {})
+    await check('/api/runs/facets', 'GET', '/api/runs/facets?field=org&prefix=ac', {})
+    await check('/api/runs/facets', 'GET', '/api/runs/facets?field=title', {}, {}, 400)
     await check('/api/runs/changes', 'GET', '/api/runs/changes?since=2026-01-01', {})
   })
 

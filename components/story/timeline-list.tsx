@@ -34,6 +34,8 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // The server's HTML and the first client render already hold the first rows.
+    initialRect: { width: 1000, height: LIST_HEIGHT },
   })
 
   useEffect(() => {

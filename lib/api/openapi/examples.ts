@@ -42,6 +42,8 @@ export const EXAMPLES = {
     status: 'running',
     from: '2026-11-01',
     limit: '50',
+    field: 'org',
+    prefix: 'ac',
   },
   bodies: {
     edit: { content: 'inv-001 inv-002', expectedVersion: '42', reason: 'inv-003 was not really done: redo it' },
@@ -51,6 +53,7 @@ export const EXAMPLES = {
   },
   responses: {
     RunsPage: { runs: [runSummary], nextCursor: null },
+    Facets: { values: [{ value: 'acme', runs: 1204 }, { value: 'acorn-labs', runs: 37 }] },
     Blocks: { blocks: [block] },
     WriteResult: { block: { ...block, version: '43', content: 'inv-001 inv-002', chars: 15, actor: 'operator:local' }, confirmed: true, auditId: 'c0ffee00-0000-4000-8000-000000000001' },
     Health: {

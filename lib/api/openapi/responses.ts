@@ -342,6 +342,10 @@ export const analytics = obj({
   costliest: z.array(topRun),
 })
 
+export const facets = obj({
+  values: z.array(obj({ value: z.string(), runs: z.number().describe('runs under this value (an estimate past tens of thousands)') })).describe('most runs first'),
+})
+
 export const changes = obj({
   since: iso,
   runs: z.array(obj({ org: z.string(), namespace: z.string(), agent: z.string(), runId: z.string(), status: z.string(), changedAt: iso, inFilter: z.boolean() })),
