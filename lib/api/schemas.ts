@@ -160,3 +160,16 @@ export const loginBodySchema = z.strictObject({
   name: z.string({ message: 'name is required' }).min(1, 'name is required').max(64, 'name is too long'),
   password: z.string({ message: 'password is required' }).min(1, 'password is required').max(1024, 'password is too long'),
 })
+
+export const FACET_FIELDS = ['org', 'namespace', 'agent'] as const
+
+/** `GET /api/runs/facets`: suggestions for one identity field, narrowed by the others. */
+export const facetsQuerySchema = z.object({
+  field: z.enum(FACET_FIELDS, { message: `field is required: one of ${FACET_FIELDS.join(', ')}` }),
+  prefix: optionalText('prefix'),
+  limit: wholeNumberParam('limit', 1, 50).optional(),
+  org: optionalText('org'),
+  namespace: optionalText('namespace'),
+  agent: optionalText('agent'),
+})
+export type FacetsQuerySchema = z.infer<typeof facetsQuerySchema>
