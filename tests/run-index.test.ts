@@ -175,7 +175,7 @@ describe('run index', () => {
     const { z } = await import('zod')
     for (const filter of [{}, { org: 'edge' }, { status: 'unknown' }, { status: 'failed', q: 'invoice' }, { from: new Date('2026-11-19T00:00:00Z') }] as Filter[]) {
       const rows = await queryRows(
-        `SELECT org, namespace, agent, run_id FROM (${runIndexRunsSql(filter)})`,
+        `SELECT org, namespace, agent, run_id FROM (${await runIndexRunsSql(filter)})`,
         runIndexParams(filter),
         z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }),
       )

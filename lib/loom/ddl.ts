@@ -1,4 +1,5 @@
 import { physicalDdl, source, type TableNames } from './tables'
+import { flagIndexDdl, flagIndexNames, type FlagIndexNames } from './flags-ddl'
 
 const IDENTITY = `
     org String,
@@ -233,9 +234,9 @@ export type RunIndexNames = {
   meta: string
   /** Markers of earlier schema versions (dropped on rebuild). */
   oldMetas: string[]
-}
+} & FlagIndexNames
 
-export const RUN_INDEX_SCHEMA_VERSION = 3
+export const RUN_INDEX_SCHEMA_VERSION = 4
 
 export function runIndexNames(runsDatabase: string): RunIndexNames {
   const db = runsDatabase
@@ -252,6 +253,7 @@ export function runIndexNames(runsDatabase: string): RunIndexNames {
     sessionsView: `${db}.run_index_sessions_mv`,
     meta: `${db}.run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`,
     oldMetas: [`${db}.run_index_meta`, ...Array.from({ length: RUN_INDEX_SCHEMA_VERSION - 2 }, (_, i) => `${db}.run_index_meta_v${i + 2}`)],
+    ...flagIndexNames(db),
   }
 }
 
@@ -436,6 +438,9 @@ ${checkpointSelect(wm)}`,
 ${sessionsSelect}`,
     },
   ]
+  const flags = flagIndexDdl(t, ix)
+  objects.splice(objects.findIndex((o) => o.kind === 'view'), 0, ...flags.objects.filter((o) => o.kind === 'table'))
+  objects.push(...flags.objects.filter((o) => o.kind === 'view'))
   const orphanKeys = `${RUN_KEY} NOT IN (SELECT org, namespace, agent, run_id FROM ${runsTable})`
   return {
     objects,
@@ -452,6 +457,7 @@ GROUP BY org, namespace, agent, run_id`,
       { name: ix.orphans, sql: `INSERT INTO ${ix.orphans}\n${orphanSelect(orphanKeys)}` },
       { name: ix.checkpoints, sql: `INSERT INTO ${ix.checkpoints}\n${checkpointSelect(source(t.workingMemory, { final: true }))}` },
       { name: ix.sessions, sql: `INSERT INTO ${ix.sessions}\n${sessionsSelect}` },
+      ...flags.backfill,
     ],
     meta: `CREATE TABLE IF NOT EXISTS ${ix.meta} (
     installed_at DateTime64(3, 'UTC'),

@@ -14,10 +14,12 @@ import {
   filteredRunsSql,
   identityConditions,
   narrowsBeyondIdentity,
+  requireIndexForFlags,
   runRowConditions,
   whereSql,
 } from './run-filter-sql'
-import { indexNames, runIndexReady, runIndexRunsSql } from './run-index'
+import { indexNames, runIndexParams, runIndexReady, runIndexRunsSql } from './run-index'
+import { flagFilterSql } from './run-flags'
 import type { RunsFilter } from './runs'
 import { activeTime, type ActiveTime } from './active-time'
 import { existingTables } from './schema-presence'
@@ -146,12 +148,12 @@ function statusQuery(runsSql: string, params: QueryParams, spanHours: number, si
 }
 
 /** Resumed runs (attempt > 1) by the day of their latest begin. */
-function resumesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
+function resumesQuery(f: RunsFilter, params: QueryParams, flagged: string[], signal?: AbortSignal) {
   if (!filterParts(f).withRuns) return Promise.resolve([])
   return queryRows(
     `SELECT toString(toDate(last_begin_at)) AS day, count() AS resumed_runs, sum(attempt - 1) AS extra_attempts
      FROM ${source(tableNames().runs, { final: true })}
-     ${whereSql([...runRowConditions(f), 'attempt > 1'])}
+     ${whereSql([...runRowConditions(f), ...flagged, 'attempt > 1'])}
      GROUP BY day
      ORDER BY day`,
     params,
@@ -161,12 +163,12 @@ function resumesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) 
 }
 
 /** Top runs by cost, ties broken by the run key so the order is stable. */
-function costliestQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
+function costliestQuery(f: RunsFilter, params: QueryParams, flagged: string[], signal?: AbortSignal) {
   if (!filterParts(f).withRuns) return Promise.resolve([])
   return queryRows(
     `SELECT 'costliest' AS kind, org, namespace, agent, run_id, goal, toString(status) AS status,
         toString(started_at) AS started_text, duration_ms, cost_usd, attempt
-      FROM ${source(tableNames().runs, { final: true })} ${whereSql([...runRowConditions(f), 'cost_usd > 0'])}
+      FROM ${source(tableNames().runs, { final: true })} ${whereSql([...runRowConditions(f), ...flagged, 'cost_usd > 0'])}
       ORDER BY cost_usd DESC, org, namespace, agent, run_id
       LIMIT {top:UInt32}`,
     { ...params, top: TOP_N },
@@ -180,14 +182,14 @@ function costliestQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal
  * before its latest begin (the crash point of a resumed run), from the history table when it
  * is installed (merges remove older rows from working memory itself).
  */
-async function slowCandidatesQuery(f: RunsFilter, params: QueryParams, signal?: AbortSignal) {
+async function slowCandidatesQuery(f: RunsFilter, params: QueryParams, flagged: string[], signal?: AbortSignal) {
   if (!filterParts(f).withRuns) return []
   const t = tableNames()
   const writes = (await existingTables(signal)).has(t.history) ? t.history : t.workingMemory
   return queryRows(
     `WITH cand AS (
        SELECT org, namespace, agent, run_id, goal, status, started_at, last_begin_at, completed_at, duration_ms, cost_usd, attempt
-       FROM ${source(t.runs, { final: true })} ${whereSql([...runRowConditions(f), 'duration_ms IS NOT NULL'])}
+       FROM ${source(t.runs, { final: true })} ${whereSql([...runRowConditions(f), ...flagged, 'duration_ms IS NOT NULL'])}
        ORDER BY duration_ms DESC, org, namespace, agent, run_id
        LIMIT {candidates:UInt32}
      )
@@ -302,17 +304,20 @@ function toTopRun(r: z.infer<typeof topRowSchema>): TopRun {
 }
 
 export async function runsAnalytics(f: RunsFilter, signal?: AbortSignal, now = Date.now()): Promise<RunsAnalytics> {
-  const params = filterParams(f)
   const spanHours = rangeSpanHours(f, now)
   // The run index holds the list's runs without grouping working memory; the union query is the fallback.
   const fromIndex = await runIndexReady(signal)
-  const runsSql = fromIndex ? runIndexRunsSql(f) : filteredRunsSql(f)
+  requireIndexForFlags(f, fromIndex)
+  const params = fromIndex ? runIndexParams(f) : filterParams(f)
+  const runsSql = fromIndex ? await runIndexRunsSql(f) : filteredRunsSql(f)
+  // Queries that read run rows directly keep the flagged runs only (flags need the index).
+  const flagged = f.flag?.length ? [`(org, namespace, agent, run_id) IN (${await flagFilterSql(f.flag, f)})`] : []
   const [statusRows, resumeRows, sizeRows, slowRows, costRows] = await Promise.all([
     statusQuery(runsSql, params, spanHours, signal),
-    resumesQuery(f, params, signal),
+    resumesQuery(f, params, flagged, signal),
     sizesQuery(f, params, runsSql, fromIndex, signal),
-    slowCandidatesQuery(f, params, signal),
-    costliestQuery(f, params, signal),
+    slowCandidatesQuery(f, params, flagged, signal),
+    costliestQuery(f, params, flagged, signal),
   ])
   const unit: BucketUnit = statusRows[0]?.unit ?? (spanHours >= 0 && spanHours <= MAX_HOURLY_SPAN_HOURS ? 'hour' : 'day')
   const buckets = fillStatusBuckets(

@@ -13,7 +13,10 @@ import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { tableNames, source } from '../loom/tables'
-import { Q_GOAL_OR_ID, Q_ID, filterParams, filterParts, identityConditions, timeConditions, whereSql } from './run-filter-sql'
+import type { RunFlag } from '../triage/flags'
+import { Q_GOAL_OR_ID, Q_ID, filterParams, filterParts, identityConditions, requireIndexForFlags, timeConditions, whereSql } from './run-filter-sql'
+import { flagsOfRuns } from './run-flags'
+import { runIndexReady } from './run-index'
 import type { RunsFilter } from './runs'
 
 export type RunChange = {
@@ -123,6 +126,14 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
     for (const r of orphanRows) found.set(keyOf(r), r)
   }
   const orphanInFilter = filterParts(f).withOrphans && f.q === undefined && !f.from && !f.to
+  // With flag filters a changed run is in the list only while it carries every named flag.
+  let flagged: Map<string, RunFlag[]> | null = null
+  if (f.flag?.length) {
+    const indexed = await runIndexReady(signal)
+    requireIndexForFlags(f, indexed)
+    flagged = await flagsOfRuns(page, indexed, signal, new Date(now))
+  }
+  const hasFlags = (r: (typeof page)[number]) => !flagged || (f.flag ?? []).every((x) => flagged.get(keyOf(r))?.includes(x))
   return {
     since: next,
     truncated,
@@ -135,7 +146,7 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
         runId: r.run_id,
         status: m?.status ?? 'unknown',
         changedAt: chTimeToIso(r.changed_text),
-        inFilter: m ? m.in_filter === 1 : orphanInFilter,
+        inFilter: (m ? m.in_filter === 1 : orphanInFilter) && hasFlags(r),
       }
     }),
   }

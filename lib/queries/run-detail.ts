@@ -1,4 +1,3 @@
-import { flagsOfRuns, runKey } from './run-flags'
 import { z } from 'zod'
 import { queryRows } from '../clickhouse/query'
 import { nullableChTimeToIso } from '../clickhouse/time'
@@ -8,7 +7,8 @@ import { runParams, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
 import { WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
-import { wmRunScope } from './run-index'
+import { flagsOfRuns, runKey } from './run-flags'
+import { runIndexReady, wmRunScope } from './run-index'
 import { RUN_SCOPE, toBlock } from './working-memory'
 
 const countsSchema = z.object({
@@ -131,7 +131,8 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
         flags: [],
       }
   const flags = await flagsOfRuns(
-    [{ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId, user_id: summary.userId, session_id: summary.sessionId, status: summary.status, attempt: summary.attempt, started_text: row?.started_at ?? span.oldest_at ?? '' }],
+    [{ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId }],
+    await runIndexReady(signal),
     signal,
   )
   summary.flags = flags.get(runKey({ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId })) ?? []

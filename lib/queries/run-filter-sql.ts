@@ -8,12 +8,15 @@
  */
 import type { QueryParams } from '../clickhouse/query'
 import { toChTime } from '../clickhouse/time'
+import { AppError } from '../errors'
 import { tableNames, source } from '../loom/tables'
 import type { RunsFilter } from './runs'
 
+/** `q` on a run row: its goal, run_id or agent name. */
 export const Q_GOAL_OR_ID =
-  '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)'
-export const Q_ID = 'positionCaseInsensitiveUTF8(run_id, {q:String}) > 0'
+  '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0 OR positionCaseInsensitiveUTF8(agent, {q:String}) > 0)'
+/** `q` on a checkpoint-only run (no goal): its run_id or agent name. */
+export const Q_ID = '(positionCaseInsensitiveUTF8(run_id, {q:String}) > 0 OR positionCaseInsensitiveUTF8(agent, {q:String}) > 0)'
 const FROM = "{from:DateTime64(3, 'UTC')}"
 const TO = "{to:DateTime64(3, 'UTC')}"
 
@@ -66,7 +69,14 @@ export function filterParts(f: RunsFilter) {
 
 /** True when the filter narrows more than the identity prefix does. */
 export function narrowsBeyondIdentity(f: RunsFilter): boolean {
-  return f.status !== undefined || f.q !== undefined || !!f.from || !!f.to
+  return f.status !== undefined || f.q !== undefined || !!f.from || !!f.to || !!f.flag?.length
+}
+
+/** Flags are computed from the run index only: a flag filter without it is refused, not ignored. */
+export function requireIndexForFlags(f: RunsFilter, indexed: boolean): void {
+  if (f.flag?.length && !indexed) {
+    throw new AppError('unavailable', 'flag filters need the run index, which is not installed here (run npm run db:init)', { details: { field: 'flag' } })
+  }
 }
 
 /**

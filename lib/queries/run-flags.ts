@@ -1,4 +1,20 @@
-import type { RunFlag } from '../triage/flags'
+/**
+ * Run flags (lib/triage/flags.ts) from the run index's triage tables (lib/loom/flags-ddl.ts):
+ * the same SQL decides the badges of a listed run and whether a run passes a `flag=` filter.
+ *
+ * `resumed` repeats what lib/resume/detect.ts calls a process resume, per checkpoint block
+ * (identity): attempt > 1, a write by another process than the block's previous agent write, or an
+ * agent write after a gap longer than max(8 × the block's median agent interval, 60 s).
+ */
+import { TupleParam } from '@clickhouse/client'
+import { z } from 'zod'
+import { queryRows, type QueryParams } from '../clickhouse/query'
+import { toChTime } from '../clickhouse/time'
+import { getConfig } from '../config'
+import { flagIndexNames } from '../loom/flags-ddl'
+import { tableNames } from '../loom/tables'
+import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
+import { tableExists } from './schema-presence'
 
 /** A listed run: its key, and the identity and state the list shows for it. */
 export type FlaggedRun = {
@@ -6,17 +22,165 @@ export type FlaggedRun = {
   namespace: string
   agent: string
   run_id: string
-  user_id: string
-  session_id: string
-  status: string
-  attempt: number
-  started_text: string
 }
 
 export const runKey = (r: { org: string; namespace: string; agent: string; run_id: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
 
-/** The flags of each given run, keyed by runKey. */
-export async function flagsOfRuns(runs: FlaggedRun[], signal?: AbortSignal): Promise<Map<string, RunFlag[]>> {
-  void signal
-  return new Map(runs.map((r) => [runKey(r), []]))
+/** Resume detection's defaults (lib/resume/detect.ts gapStats). */
+const GAP_FACTOR = 8
+const MIN_GAP_MS = 60_000
+
+const ms = (e: string) => `toUnixTimestamp64Milli(${e})`
+
+/** Checkpoint writes (identity, at, version, operator, trace; `cw` is sorted) grouped per block, each in version order. */
+const BLOCKS = 'arraySplit((x, c) -> c, cw, arrayMap((x, i) -> i = 1 OR x.1 != cw[i - 1].1, cw, arrayEnumerate(cw)))'
+
+/** Intervals between consecutive agent writes of block `g`, clamped at 0. */
+const intervals = (g: string) =>
+  `arrayMap(d -> greatest(d, 0), arrayPopFront(arrayDifference(arrayMap(x -> ${ms('x.2')}, arrayFilter(x -> x.4 = 0, ${g})))))`
+
+const medianOf = (xs: string) => `if(empty(${xs}), 0, arrayReduce('quantileExactInclusive(0.5)', ${xs}))`
+
+/** True when block `g` holds a process resume: a new process, or a long gap before an agent write. */
+const blockResumed = (g: string) => {
+  const agents = `arrayFilter(x -> x.4 = 0, ${g})`
+  const newProcess = `arrayExists((a, b) -> a.5 != b.5, arrayPopBack(${agents}), arrayPopFront(${agents}))`
+  const threshold = `greatest(${GAP_FACTOR} * ${medianOf(intervals(g))}, ${MIN_GAP_MS})`
+  const first = `arrayFirstIndex(x -> x.4 = 0, ${g})`
+  const longGap = `arrayExists((x, i) -> x.4 = 0 AND ${first} > 0 AND i > ${first} AND ${ms('x.2')} - ${ms(`${g}[i - 1].2`)} > ${threshold}, ${g}, arrayEnumerate(${g}))`
+  return `(${newProcess} OR ${longGap})`
+}
+
+/** Each flag (but near_miss) as a condition over the merged per-run columns. */
+const CONDITIONS: Record<Exclude<RunFlag, 'near_miss'>, { sql: string; needs: Needs[] }> = {
+  resumed: { sql: `(rs.2 > 1 OR arrayExists(g -> ${blockResumed('g')}, ${BLOCKS}))`, needs: ['rs', 'cw'] },
+  near_limit: { sql: `(cp.3 = 0 AND cp.2 > 0 AND cp.1 >= ${NEAR_LIMIT_RATIO} * cp.2)`, needs: ['cp'] },
+  tie: { sql: '(n_rows > n_keys)', needs: ['counts'] },
+  missing_blob: { sql: "(cp.3 = 0 AND cp.4 != '' AND (org, namespace, agent, cp.4) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))", needs: ['cp'] },
+  crash_loop: { sql: `(rs.2 >= ${CRASH_LOOP_ATTEMPTS} AND rs.1 NOT IN ('succeeded', ''))`, needs: ['rs'] },
+  stalled: {
+    sql: `(rs.1 = 'running' AND ${ms('{now:DateTime64(3, \'UTC\')}')} - greatest(${ms('lw')}, ${ms('rs.5')})
+      > greatest(${STALL_MIN_MS}, ${STALL_FACTOR} * ${medianOf(`arrayFlatten(arrayMap(g -> ${intervals('g')}, ${BLOCKS}))`)}))`,
+    needs: ['rs', 'lw', 'cw'],
+  },
+}
+type Needs = 'rs' | 'counts' | 'lw' | 'cp' | 'cw'
+
+const MERGED: Record<Needs, string> = {
+  rs: 'argMaxMerge(run_state) AS rs',
+  counts: 'sum(wm_rows) AS n_rows, uniqExactMerge(wm_keys) AS n_keys',
+  lw: 'max(last_write) AS lw',
+  // An empty state reads as (0, 0, 0, ''): char_limit 0 and no blob_key, so no flag holds for it.
+  cp: 'argMaxMerge(checkpoint_latest) AS cp',
+  cw: 'arraySort(x -> (x.1, x.3, x.2), groupArrayMerge(checkpoint_writes)) AS cw',
+}
+
+/** Per run: one 0/1 column per flag in `flags` (near_miss excluded), over the runs `where` selects. */
+async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], where: string): Promise<string> {
+  const ix = flagIndexNames(getConfig().databases.runs)
+  const needs = new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
+  const merged = [...needs].map((n) => MERGED[n])
+  const blobs = tableNames().contextBlobs
+  const withBlobs = flags.includes('missing_blob')
+    ? (await tableExists(blobs))
+      ? `WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM ${blobs}) `
+      : 'WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM (SELECT \'\' AS org, \'\' AS namespace, \'\' AS agent, \'\' AS blob_key) WHERE 0) '
+    : ''
+  return `${withBlobs}SELECT org, namespace, agent, run_id${flags.map((f) => `, ${CONDITIONS[f].sql} AS f_${f}`).join('')}
+    FROM (SELECT org, namespace, agent, run_id, ${merged.join(', ')}
+      FROM ${ix.flags} ${where ? `WHERE ${where}` : ''}
+      GROUP BY org, namespace, agent, run_id)`
+}
+
+/**
+ * Runs (org, namespace, agent, run_id) with a checkpoint under another agent, user_id or session_id
+ * of their org and namespace than their own identity: the latest run row's, or for a run without
+ * one, any of its own checkpoints'. `where` narrows the owners table (org, namespace, run_id).
+ * Only run_ids with two or more identities can hold one (a run's own identity is always there).
+ */
+function nearMissSql(where: string): string {
+  const ix = flagIndexNames(getConfig().databases.runs)
+  const candidates = `SELECT org, namespace, run_id, a AS agent, cps FROM (
+      SELECT org, namespace, run_id, groupArrayIf((agent, user_id, session_id), hc = 1) AS cps, groupUniqArray(agent) AS agents
+      FROM (SELECT org, namespace, run_id, agent, user_id, session_id, max(has_checkpoint) AS hc
+        FROM ${ix.owners} ${where ? `WHERE ${where}` : ''}
+        GROUP BY org, namespace, run_id, agent, user_id, session_id)
+      GROUP BY org, namespace, run_id
+      HAVING count() >= 2 AND length(cps) >= 1)
+    ARRAY JOIN agents AS a`
+  return `WITH cand AS (${candidates})
+    SELECT c.org AS org, c.namespace AS namespace, c.agent AS agent, c.run_id AS run_id
+    FROM cand AS c
+    LEFT JOIN (SELECT org, namespace, agent, run_id, argMaxMerge(run_state) AS rs FROM ${ix.flags}
+        WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM cand)
+        GROUP BY org, namespace, agent, run_id) AS f
+      ON c.org = f.org AND c.namespace = f.namespace AND c.agent = f.agent AND c.run_id = f.run_id
+    WHERE if(f.rs.1 != '',
+      arrayExists(x -> x != (c.agent, f.rs.3, f.rs.4), c.cps),
+      arrayExists(x -> x.1 != c.agent, c.cps) OR countEqual(arrayMap(x -> x.1, c.cps), c.agent) >= 2)`
+}
+
+const IDENTITY_FIELDS = [
+  ['org', 'org'],
+  ['namespace', 'namespace'],
+  ['agent', 'agent'],
+] as const
+
+/**
+ * A subquery of the runs (org, namespace, agent, run_id) that carry every flag in `flags`, within
+ * the filter's org / namespace / agent (bind `flagFilterParams`). Needs the run index.
+ */
+export async function flagFilterSql(flags: readonly RunFlag[], filter: { org?: string; namespace?: string; agent?: string }): Promise<string> {
+  const ident = IDENTITY_FIELDS.filter(([f]) => filter[f] !== undefined).map(([f, col]) => `${col} = {${f}:String}`)
+  const owners = ident.filter((c) => !c.startsWith('agent'))
+  const others = flags.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
+  const parts: string[] = []
+  if (others.length) {
+    parts.push(`SELECT org, namespace, agent, run_id FROM (${await flagColumnsSql(others, ident.join(' AND '))})
+      WHERE ${others.map((f) => `f_${f}`).join(' AND ')}`)
+  }
+  if (flags.includes('near_miss')) parts.push(nearMissSql(owners.join(' AND ')))
+  if (parts.length === 1) return parts[0]
+  return parts.map((p, i) => (i === 0 ? `SELECT org, namespace, agent, run_id FROM (${p})` : `(org, namespace, agent, run_id) IN (${p})`)).join(' WHERE ')
+}
+
+/** The parameters flagFilterSql needs besides the filter's own. */
+export function flagFilterParams(now = new Date()): QueryParams {
+  return { now: toChTime(now) }
+}
+
+const flagRowSchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }).catchall(z.coerce.number())
+const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() })
+
+/**
+ * The flags of each given run, keyed by runKey. `indexed`: the run index is installed (without it
+ * flags are not known, and every run gets an empty list).
+ */
+export async function flagsOfRuns(runs: FlaggedRun[], indexed: boolean, signal?: AbortSignal, now = new Date()): Promise<Map<string, RunFlag[]>> {
+  const out = new Map<string, RunFlag[]>()
+  if (runs.length === 0 || !indexed) return out
+  const keys = [...new Map(runs.map((r) => [runKey(r), new TupleParam([r.org, r.namespace, r.agent, r.run_id])])).values()]
+  const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), new TupleParam([r.org, r.namespace, r.run_id])])).values()]
+  const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
+  const [rows, near] = await Promise.all([
+    queryRows(
+      await flagColumnsSql(others, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'),
+      { keys, ...flagFilterParams(now) },
+      flagRowSchema,
+      { signal },
+    ),
+    queryRows(nearMissSql('(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'), { ids }, keySchema, { signal }),
+  ])
+  const nearMiss = new Set(near.map(runKey))
+  for (const r of runs) out.set(runKey(r), [])
+  for (const row of rows) {
+    const set = out.get(runKey(row))
+    if (!set) continue
+    for (const f of others) if (row[`f_${f}`] === 1) set.push(f)
+  }
+  for (const [key, set] of out) {
+    if (nearMiss.has(key)) set.push('near_miss')
+    set.sort((a, b) => RUN_FLAGS.indexOf(a) - RUN_FLAGS.indexOf(b))
+  }
+  return out
 }

@@ -23,7 +23,8 @@ import { getConfig } from '../config'
 import { queryRows, type QueryParams } from '../clickhouse/query'
 import { runIndexNames, type RunIndexNames } from '../loom/ddl'
 import { tableNames, source } from '../loom/tables'
-import { filterParams, identityConditions } from './run-filter-sql'
+import { filterParams, identityConditions, Q_GOAL_OR_ID } from './run-filter-sql'
+import { flagFilterParams, flagFilterSql } from './run-flags'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
 
@@ -83,7 +84,6 @@ export async function wmRunIdentities(signal?: AbortSignal): Promise<string> {
 }
 
 const ORDER_DESC = 'started_at DESC, org DESC, namespace DESC, agent DESC, run_id DESC'
-const Q_GOAL_OR_ID = '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)'
 
 function cursorParams(c: Key): QueryParams {
   return { c_started: c.started_text, c_org: c.org, c_namespace: c.namespace, c_agent: c.agent, c_run_id: c.run_id }
@@ -130,10 +130,13 @@ async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: numb
   if (filter.status === 'unknown') inner.push('kind = 1')
   else if (filter.status !== undefined) inner.push('status = {status:String}')
   if (filter.q !== undefined) inner.push(Q_GOAL_OR_ID)
+  if (filter.flag?.length) inner.push(`(org, namespace, agent, run_id) IN (${await flagFilterSql(filter.flag, filter)})`)
   const checks: string[] = []
   if (filter.status !== undefined) checks.push('tupleElement(latest, 4) = {status:String}')
   if (filter.q !== undefined)
-    checks.push('(positionCaseInsensitiveUTF8(tupleElement(latest, 3), {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)')
+    checks.push(
+      '(positionCaseInsensitiveUTF8(tupleElement(latest, 3), {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0 OR positionCaseInsensitiveUTF8(agent, {q:String}) > 0)',
+    )
   const passes = checks.length ? checks.join(' AND ') : '1'
 
   const out: { row: IndexListRow; firstWrite: boolean }[] = []
@@ -142,7 +145,7 @@ async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: numb
   let window = 2 * want + 16
   for (let round = 0; round < 64 && out.length < want; round++) {
     const conds = [...inner]
-    const params: QueryParams = { ...filterParams(filter), window }
+    const params: QueryParams = { ...filterParams(filter), ...(filter.flag?.length ? flagFilterParams() : {}), window }
     if (after) {
       conds.push("started_at <= {c_started:DateTime64(3, 'UTC')}")
       conds.push(
@@ -290,7 +293,7 @@ export async function checkpointRowsFromIndex<S extends z.ZodType>(
  * union query, without grouping working memory. Bind `filterParams(filter)`-style parameters:
  * org, namespace, agent, status, q, from, to (only those the filter sets). Needs runIndexReady().
  */
-export function runIndexRunsSql(filter: RunsFilter): string {
+export async function runIndexRunsSql(filter: RunsFilter): Promise<string> {
   const ix = indexNames()
   const ident = identityConditions(filter)
   const where = [...ident]
@@ -298,7 +301,8 @@ export function runIndexRunsSql(filter: RunsFilter): string {
   if (filter.to) where.push("started_at <= {to:DateTime64(3, 'UTC')}")
   const outer: string[] = []
   if (filter.status !== undefined) outer.push('status = {status:String}')
-  if (filter.q !== undefined) outer.push('(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)')
+  if (filter.q !== undefined) outer.push(Q_GOAL_OR_ID)
+  if (filter.flag?.length) outer.push(`(org, namespace, agent, run_id) IN (${await flagFilterSql(filter.flag, filter)})`)
   // Checkpoint-only runs: first write, no run row marked later, none in loom.runs (a race).
   const orphans = `SELECT org, namespace, agent, run_id, min(first_at) FROM ${ix.orphans} ${ident.length ? `WHERE ${ident.join(' AND ')}` : ''}
       GROUP BY org, namespace, agent, run_id HAVING max(has_run_row) = 0`
@@ -314,5 +318,5 @@ export function runIndexRunsSql(filter: RunsFilter): string {
 
 /** Parameters for runIndexRunsSql (and the list's queries) from a filter. */
 export function runIndexParams(filter: RunsFilter): QueryParams {
-  return filterParams(filter)
+  return { ...filterParams(filter), ...(filter.flag?.length ? flagFilterParams() : {}) }
 }

@@ -8,7 +8,7 @@ import { versionString } from '../loom/identity'
 import type { RunFlag } from '../triage/flags'
 import { tableNames, source } from '../loom/tables'
 import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
-import { filterParams, identityConditions } from './run-filter-sql'
+import { filterParams, identityConditions, Q_GOAL_OR_ID, Q_ID, requireIndexForFlags } from './run-filter-sql'
 import { flagsOfRuns, runKey } from './run-flags'
 
 export type RunsFilter = {
@@ -72,7 +72,7 @@ export function buildRunsListQuery(filter: RunsFilter, cursor: RunsCursor | unde
   const runCond = [...ident]
   if (filter.status !== undefined) runCond.push('status = {status:String}')
   if (filter.q !== undefined)
-    runCond.push('(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0)')
+    runCond.push(Q_GOAL_OR_ID)
 
   const timeCond: string[] = []
   if (filter.from) timeCond.push("started_at >= {from:DateTime64(3, 'UTC')}")
@@ -94,7 +94,7 @@ export function buildRunsListQuery(filter: RunsFilter, cursor: RunsCursor | unde
   }
   if (filter.status === undefined || filter.status === 'unknown') {
     const wmCond = [...ident]
-    if (filter.q !== undefined) wmCond.push('positionCaseInsensitiveUTF8(run_id, {q:String}) > 0')
+    if (filter.q !== undefined) wmCond.push(Q_ID)
     parts.push(`SELECT org, namespace, agent, run_id,
         argMax(user_id, (updated_at, version)) AS user_id, argMax(session_id, (updated_at, version)) AS session_id,
         '' AS goal, 'unknown' AS status, toUInt32(0) AS attempt, min(updated_at) AS started_at,
@@ -187,6 +187,7 @@ export async function listRuns(
   source: RunsSource = 'auto',
 ): Promise<RunsPage> {
   const fromIndex = source === 'index' || (source === 'auto' && (await runIndexReady(signal)))
+  requireIndexForFlags(filter, fromIndex)
   let rows: ListRow[]
   if (fromIndex) {
     rows = await listRowsFromIndex(filter, cursor, limit + 1, signal)
@@ -196,7 +197,7 @@ export async function listRuns(
   }
   const page = rows.slice(0, limit)
   const checkpoints = await checkpointsFor(page, signal, fromIndex)
-  const flags = await flagsOfRuns(page, signal)
+  const flags = await flagsOfRuns(page, fromIndex, signal)
   const runs = page.map((r) => {
     const key = runKey(r)
     return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flags.get(key))
