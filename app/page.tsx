@@ -1,13 +1,60 @@
+import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query'
 import type { Metadata } from 'next'
 import { Suspense } from 'react'
 import { RunsView } from '@/components/runs/runs-view'
+import { runKeys } from '@/lib/api-client/keys'
+import { runsQuerySchema } from '@/lib/api/schemas'
+import { listRuns } from '@/lib/queries/runs'
+import { runsFilters, runsListParams, runsSearch } from '@/lib/runs-search'
+import { cachedRead } from '@/lib/server/read-cache'
+import { ensureReady } from '@/lib/server/ready'
 
 export const metadata: Metadata = { title: { absolute: 'Runs · Loom Runs' } }
 
-export default function RunsPage() {
+type SearchParams = Record<string, string | string[] | undefined>
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null
+const many = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v])
+
+/**
+ * The first page of runs, as filtered by the URL, is read on the server with the same query
+ * module and cache key the API route uses, and handed to the client cache under the key the
+ * client asks for: the HTML holds the rows and the client does not fetch them again. A URL the
+ * API would refuse (a bad date, a foreign cursor), or ClickHouse away, is left to the client,
+ * which asks the API and shows its error with a retry.
+ */
+export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams
+  const filters = runsFilters({
+    org: one(sp.org),
+    namespace: one(sp.namespace),
+    agent: one(sp.agent),
+    status: one(sp.status),
+    q: one(sp.q),
+    from: one(sp.from),
+    to: one(sp.to),
+    flag: many(sp.flag),
+  })
+  const params = runsListParams(filters, one(sp.cursor))
+  const queryClient = new QueryClient()
+  const search = runsSearch(params)
+  const parsed = runsQuerySchema.safeParse({ ...Object.fromEntries(search), ...(filters.flag ? { flag: filters.flag } : {}) })
+  if (parsed.success) {
+    try {
+      await ensureReady()
+      const { cursor, limit, ...filter } = parsed.data
+      const size = limit ?? 50
+      const page = await cachedRead('runs.list', { filter, cursor, size }, undefined, (signal) => listRuns(filter, cursor, size, signal))
+      queryClient.setQueryData(runKeys.list(params), page)
+    } catch {
+      // The client asks again and shows the error.
+    }
+  }
   return (
-    <Suspense fallback={<p className="muted">Loading runs…</p>}>
-      <RunsView />
-    </Suspense>
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <Suspense fallback={<p className="muted">Loading runs…</p>}>
+        <RunsView />
+      </Suspense>
+    </HydrationBoundary>
   )
 }

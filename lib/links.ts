@@ -1,4 +1,5 @@
 import type { RunRef } from './loom/identity'
+import { runsSearch, type RunsFilters } from './runs-search'
 
 /** Encodes one path segment so that any character (/, %, quotes, dots, non-ASCII) round-trips. */
 export function encodeSegment(value: string): string {
@@ -11,6 +12,11 @@ function runSuffix(run: RunRef) {
 
 export const links = {
   runs: (search?: string) => (search ? `/?${search}` : '/'),
+  /** The runs list under these filters (the first page). */
+  runsList: (filters: RunsFilters) => {
+    const qs = runsSearch(filters)
+    return qs.size ? `/?${qs}` : '/'
+  },
   run: (run: RunRef, query?: Record<string, string | undefined>) => {
     const qs = query ? new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1])).toString() : ''
     return `/runs/${runSuffix(run)}${qs ? `?${qs}` : ''}`

@@ -4,8 +4,10 @@ import { healthKeys, runKeys } from '@/lib/api-client/keys'
 import type { BlockDetail, BlockSummariesResponse, BlocksResponse, HealthResponse, RunDetail, RunsPage } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
+import { runsSearch, type RunsFilters, type RunsListParams } from '@/lib/runs-search'
 import type { AuditEntry } from '@/lib/queries/audit'
 import type { RunsAnalytics } from '@/lib/queries/analytics'
+import type { FacetsResponse } from '@/lib/queries/run-facets'
 import type { runBlobs } from '@/lib/queries/blobs'
 import type { Conversation } from '@/lib/queries/conversations'
 import type { ListCut } from '@/lib/queries/list-cut'
@@ -14,10 +16,10 @@ import type { RunChanges } from '@/lib/queries/run-changes'
 import type { runSearches } from '@/lib/queries/searches'
 import type { Timeline } from '@/lib/queries/timeline'
 
-export type RunsListParams = Record<string, string | undefined>
+export type { RunsListParams }
 
 export function runsListQueryOptions(params: RunsListParams) {
-  const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1]))
+  const search = runsSearch(params)
   return queryOptions({
     queryKey: runKeys.list(params),
     queryFn: ({ signal }) => fetchJson<RunsPage>(links.api.runs(search), { signal }),
@@ -139,10 +141,10 @@ export function healthQueryOptions() {
 }
 
 /* Runs page summary and live refresh: the list's filters without cursor or limit. */
-export type RunsFilterParams = Record<string, string | undefined>
+export type RunsFilterParams = RunsFilters
 
 function filterSearch(filters: RunsFilterParams, extra: Record<string, string | undefined> = {}) {
-  const qs = new URLSearchParams(Object.entries({ ...filters, ...extra }).filter((e): e is [string, string] => !!e[1]))
+  const qs = runsSearch({ ...filters, ...extra })
   return qs.size ? `?${qs}` : ''
 }
 
@@ -166,5 +168,16 @@ export function runChangesQueryOptions(filters: RunsFilterParams) {
       return fetchJson<RunChanges>(`/api/runs/changes${filterSearch(filters, { since })}`, { signal })
     },
     staleTime: 0,
+  })
+}
+
+export type FacetsParams = { field: 'org' | 'namespace' | 'agent'; prefix?: string; org?: string; namespace?: string }
+
+/** Values of one filter field that start with what the operator typed, most runs first. */
+export function runFacetsQueryOptions(params: FacetsParams) {
+  return queryOptions({
+    queryKey: runKeys.facets(params),
+    queryFn: ({ signal }) => fetchJson<FacetsResponse>(`/api/runs/facets?${runsSearch({ ...params, limit: '8' })}`, { signal }),
+    staleTime: 60_000,
   })
 }

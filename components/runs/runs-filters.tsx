@@ -1,7 +1,11 @@
 'use client'
 
-import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useId, useState } from 'react'
+import { count } from '@/lib/format'
+import { runFacetsQueryOptions, type FacetsParams } from '../data/run-queries'
 import { useNow } from '../ui/use-now'
+import { FlagFilter } from './flag-filter'
 import { STATUSES, useRunsFilters } from './use-runs-filters'
 import { useHydrated } from '../ui/use-hydrated'
 
@@ -13,14 +17,44 @@ const RANGES: { label: string; hours: number | null }[] = [
   { label: 'Last 30 days', hours: 24 * 30 },
 ]
 
-function TextFilter({ label, value, onCommit, type = 'text', placeholder }: {
+/** What the operator has typed, once they pause: suggestions ask for that, not for every key. */
+function useSettled(value: string, ms = 150) {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(t)
+  }, [value, ms])
+  return settled
+}
+
+/**
+ * Values of the field starting with what was typed, most runs first, as the input's <datalist>:
+ * picking one fills the box; the filter itself stays an exact match.
+ */
+function Suggestions({ id, suggest, typed, active }: { id: string; suggest: Omit<FacetsParams, 'prefix'>; typed: string; active: boolean }) {
+  const prefix = useSettled(typed.trim())
+  const query = useQuery({ ...runFacetsQueryOptions({ ...suggest, prefix: prefix || undefined }), enabled: active })
+  return (
+    <datalist id={id} data-testid={`suggestions-${suggest.field}`}>
+      {(query.data?.values ?? []).map((v) => (
+        <option key={v.value} value={v.value} label={`${count(v.runs)} run${v.runs === 1 ? '' : 's'}`} />
+      ))}
+    </datalist>
+  )
+}
+
+function TextFilter({ label, value, onCommit, type = 'text', placeholder, suggest }: {
   label: string
   value: string | null
   onCommit: (v: string | null) => void
   type?: string
   placeholder?: string
+  /** Offer the values this field has (from the facets route), narrowed by the other filters. */
+  suggest?: Omit<FacetsParams, 'prefix'>
 }) {
+  const listId = useId()
   const [draft, setDraft] = useState(value ?? '')
+  const [focused, setFocused] = useState(false)
   // When the URL changes underneath (back button, "clear filters"), the draft follows it.
   const [seen, setSeen] = useState(value)
   if (seen !== value) {
@@ -39,11 +73,16 @@ function TextFilter({ label, value, onCommit, type = 'text', placeholder }: {
         type={type}
         value={draft}
         placeholder={placeholder}
+        list={suggest ? listId : undefined}
+        autoComplete={suggest ? 'off' : undefined}
         onChange={(e) => setDraft(e.target.value)}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') onCommit(draft.trim() === '' ? null : draft.trim())
         }}
       />
+      {suggest ? <Suggestions id={listId} suggest={suggest} typed={draft} active={focused} /> : null}
     </label>
   )
 }
@@ -54,14 +93,24 @@ export function RunsFilters() {
   const now = useNow()
   const rangeHours = f.from && !f.to && now !== null ? Math.round((now - Date.parse(f.from)) / 3_600_000) : null
   const selectedRange = RANGES.find((r) => r.hours !== null && rangeHours !== null && Math.abs(r.hours - rangeHours) <= 1)
-  const active = [f.org, f.namespace, f.agent, f.status, f.q, f.from, f.to].some(Boolean)
+  const active = [f.org, f.namespace, f.agent, f.status, f.q, f.from, f.to].some(Boolean) || f.flag.length > 0
   return (
     <form className="filters" role="search" aria-label="Filter runs" aria-busy={!hydrated} onSubmit={(e) => e.preventDefault()}>
       <fieldset className="filters-set" disabled={!hydrated}>
         <TextFilter label="Search goal or run id" type="search" value={f.q} placeholder="e.g. invoices or run-…" onCommit={(q) => setF({ q, cursor: null })} />
-        <TextFilter label="Org" value={f.org} onCommit={(org) => setF({ org, cursor: null })} />
-        <TextFilter label="Namespace" value={f.namespace} onCommit={(namespace) => setF({ namespace, cursor: null })} />
-        <TextFilter label="Agent" value={f.agent} onCommit={(agent) => setF({ agent, cursor: null })} />
+        <TextFilter label="Org" value={f.org} suggest={{ field: 'org' }} onCommit={(org) => setF({ org, cursor: null })} />
+        <TextFilter
+          label="Namespace"
+          value={f.namespace}
+          suggest={{ field: 'namespace', org: f.org ?? undefined }}
+          onCommit={(namespace) => setF({ namespace, cursor: null })}
+        />
+        <TextFilter
+          label="Agent"
+          value={f.agent}
+          suggest={{ field: 'agent', org: f.org ?? undefined, namespace: f.namespace ?? undefined }}
+          onCommit={(agent) => setF({ agent, cursor: null })}
+        />
         <label className="field">
           Status
           <select
@@ -93,11 +142,12 @@ export function RunsFilters() {
             {f.from || f.to ? <option value="custom" disabled>Custom range</option> : null}
           </select>
         </label>
+        <FlagFilter value={f.flag} onChange={(flag) => setF({ flag, cursor: null })} />
         {active ? (
           <button
             type="button"
             className="btn btn-ghost"
-            onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, cursor: null })}
+            onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null, cursor: null })}
           >
             Clear filters
           </button>

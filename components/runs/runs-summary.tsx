@@ -1,7 +1,12 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import Link from 'next/link'
+import type { ReactNode } from 'react'
 import { count } from '@/lib/format'
+import { links } from '@/lib/links'
+import { withFlag } from '@/lib/runs-search'
+import triage from './triage.module.css'
 import { runsAnalyticsQueryOptions, type RunsFilterParams } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
 import { ResumesChart, SizesChart, StatusChart } from './runs-charts'
@@ -9,6 +14,15 @@ import { TopRuns } from './top-runs'
 import { useSummaryOpen } from './use-summary-open'
 
 const BODY_ID = 'runs-summary-body'
+
+/** A count in the summary: a link to the list of the runs it counts. */
+function CountLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Link href={href} prefetch={false} className={triage.countLink}>
+      {children}
+    </Link>
+  )
+}
 
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
 export function RunsSummary({ filters, ready = true }: { filters: RunsFilterParams; ready?: boolean }) {
@@ -28,8 +42,11 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
         </h2>
         {a && open ? (
           <span className="small muted" data-testid="summary-stats">
-            {plural(a.totals.runs, 'run')} · {plural(a.resumes.resumedRuns, 'resumed run')} ·{' '}
-            {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥ 90% of char_limit
+            <CountLink href={links.runsList(filters)}>{plural(a.totals.runs, 'run')}</CountLink> ·{' '}
+            <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>{plural(a.resumes.resumedRuns, 'resumed run')}</CountLink> ·{' '}
+            <CountLink href={links.runsList(withFlag(filters, 'near_limit'))}>
+              {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥ 90% of char_limit
+            </CountLink>
           </span>
         ) : null}
         <span className="spacer" />

@@ -5,6 +5,7 @@ import { links } from '@/lib/links'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { StatusBadge } from '../ui/status-badge'
 import { TimeAgo } from '../ui/time-ago'
+import { FlagBadges } from './flag-badges'
 
 function CheckpointCell({ run }: { run: RunSummary }) {
   const cp = run.checkpoint
@@ -49,10 +50,11 @@ export function RunsTable({ runs, rowClassName }: { runs: RunSummary[]; rowClass
                 <StatusBadge status={r.status} />
               </td>
               <td>
-                <Link href={links.run(r)} className="goal" title={r.goal || r.runId}>
+                <Link href={links.run(r)} prefetch={false} className="goal" title={r.goal || r.runId}>
                   {r.goal || <em className="muted">no goal recorded</em>}
                 </Link>
                 <span className="runid">{r.runId}</span>
+                <FlagBadges flags={r.flags} />
               </td>
               <td>
                 <div>{r.agent}</div>

@@ -2,8 +2,10 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState, type FocusEvent, type PointerEvent } from 'react'
+import { runsFilters, runsListParams } from '@/lib/runs-search'
 import { runsListQueryOptions } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
+import { NeedsAttention } from './needs-attention'
 import { RunsFilters } from './runs-filters'
 import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
@@ -11,8 +13,6 @@ import { SetupNotice } from './setup-notice'
 import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
 import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
-
-const PAGE_SIZE = 50
 
 /** True when the event comes from a row of the table body: the operator is reading that row. */
 const onRow = (e: { target: EventTarget | null }) => e.target instanceof Element && !!e.target.closest('tbody tr')
@@ -22,16 +22,9 @@ export function RunsView() {
   const [paused, setPaused] = useState(false)
   const [hovering, setHovering] = useState(false)
   const [focused, setFocused] = useState(false)
-  const filters = {
-    org: f.org ?? undefined,
-    namespace: f.namespace ?? undefined,
-    agent: f.agent ?? undefined,
-    status: f.status ?? undefined,
-    q: f.q ?? undefined,
-    from: f.from ?? undefined,
-    to: f.to ?? undefined,
-  }
-  const params = { ...filters, cursor: f.cursor ?? undefined, limit: String(PAGE_SIZE) }
+  const filters = runsFilters(f)
+  // The same key the server filled for this URL (app/page.tsx): the first page is not fetched again.
+  const params = runsListParams(filters, f.cursor)
   const query = useQuery({ ...runsListQueryOptions(params), placeholderData: keepPreviousData })
   const runs = query.data?.runs ?? []
   const reading = hovering || focused
@@ -71,6 +64,7 @@ export function RunsView() {
         </span>
       </div>
       <SetupNotice />
+      <NeedsAttention filters={filters} />
       <RunsFilters />
       {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}
       <RunsSummary filters={filters} ready={!query.isFetching} />

@@ -48,7 +48,7 @@ export function TopRuns({ title, runs, metric, empty }: {
               <li key={JSON.stringify([r.org, r.namespace, r.agent, r.runId])}>
                 <span className="sum-dot" style={{ background: statusColor(r.status) }} title={r.status} aria-hidden />
                 <span className="sum-top-main">
-                  <Link href={links.run(r)} title={`${r.goal || r.runId} (${r.status})`}>
+                  <Link href={links.run(r)} prefetch={false} title={`${r.goal || r.runId} (${r.status})`}>
                     {r.goal || r.runId}
                   </Link>
                   <span className="sum-top-meta">

@@ -1,10 +1,13 @@
 import type { RunRef } from '../loom/identity'
 
+/** A runs-list filter set as part of a key; `flag` is a sorted list. */
+type Filters = Record<string, string | readonly string[] | undefined>
+
 /** Every React Query key comes from here, so invalidation by prefix always matches. */
 export const runKeys = {
   all: ['runs'] as const,
   lists: () => [...runKeys.all, 'list'] as const,
-  list: (filters: Record<string, string | undefined>) => [...runKeys.lists(), filters] as const,
+  list: (filters: Filters) => [...runKeys.lists(), filters] as const,
   details: () => [...runKeys.all, 'detail'] as const,
   detail: (run: RunRef) => [...runKeys.details(), run.org, run.namespace, run.agent, run.runId] as const,
   blocks: (run: RunRef) => [...runKeys.detail(run), 'blocks'] as const,
@@ -20,9 +23,11 @@ export const runKeys = {
   blobs: (run: RunRef) => [...runKeys.detail(run), 'blobs'] as const,
   /** Summary charts of the runs page, per filter set (no cursor or limit). */
   analyticsAll: () => [...runKeys.all, 'analytics'] as const,
-  analytics: (filters: Record<string, string | undefined>) => [...runKeys.analyticsAll(), filters] as const,
+  analytics: (filters: Filters) => [...runKeys.analyticsAll(), filters] as const,
   /** The live-refresh poll of the runs page, per filter set; its data holds the next `since`. */
-  changes: (filters: Record<string, string | undefined>) => [...runKeys.all, 'changes', filters] as const,
+  changes: (filters: Filters) => [...runKeys.all, 'changes', filters] as const,
+  /** Suggestions for one of the runs filters (field, prefix and the other filters). */
+  facets: (query: Filters) => [...runKeys.all, 'facets', query] as const,
 }
 
 export const healthKeys = { all: ['health'] as const }

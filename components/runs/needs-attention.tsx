@@ -1,0 +1,79 @@
+'use client'
+
+import { useQueries } from '@tanstack/react-query'
+import Link from 'next/link'
+import { useId, useState } from 'react'
+import { count } from '@/lib/format'
+import { links } from '@/lib/links'
+import type { RunsFilters } from '@/lib/runs-search'
+import { FLAG_TEXT, type RunFlag } from '@/lib/triage/flags'
+import { runsListQueryOptions } from '../data/run-queries'
+import styles from './triage.module.css'
+
+/** What an operator should look at first, in that order. */
+export const ATTENTION_FLAGS: { flag: RunFlag; title: string }[] = [
+  { flag: 'stalled', title: 'Stalled runs' },
+  { flag: 'crash_loop', title: 'Crash loops' },
+  { flag: 'near_miss', title: 'Near misses' },
+  { flag: 'tie', title: 'Version ties' },
+  { flag: 'near_limit', title: 'Checkpoints near their limit' },
+]
+
+/** Counted from one page of the flagged list: exact up to this many, "N+" past it. */
+const COUNT_CAP = 100
+
+/**
+ * "Needs attention": how many runs (under the page's other filters) carry each flag an operator
+ * must act on, each a link to that list. The counts are read only once the panel is opened.
+ */
+export function NeedsAttention({ filters }: { filters: RunsFilters }) {
+  const [open, setOpen] = useState(false)
+  const bodyId = useId()
+  const base: RunsFilters = { ...filters, flag: undefined }
+  const queries = useQueries({
+    queries: ATTENTION_FLAGS.map(({ flag }) => ({
+      ...runsListQueryOptions({ ...base, flag: [flag], limit: String(COUNT_CAP) }),
+      enabled: open,
+      staleTime: 30_000,
+    })),
+  })
+  return (
+    <section className={`panel ${styles.attention}`} aria-labelledby={`${bodyId}-title`}>
+      <div className={styles.attentionHead}>
+        <h2 id={`${bodyId}-title`}>
+          <button type="button" className="sum-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+            <span className="sum-chevron" aria-hidden />
+            Needs attention
+          </button>
+        </h2>
+        <span className="small muted">stalled runs, crash loops, near misses, ties, checkpoints near their limit</span>
+      </div>
+      {open ? (
+        <ul id={bodyId} className={styles.attentionList}>
+          {ATTENTION_FLAGS.map(({ flag, title }, i) => {
+            const q = queries[i]
+            const n = q.data?.runs.length
+            const more = !!q.data?.nextCursor
+            const label = n === undefined ? (q.isError ? 'could not count' : 'counting…') : `${count(n)}${more ? '+' : ''}`
+            return (
+              <li key={flag}>
+                <Link
+                  href={links.runsList({ ...base, flag: [flag] })}
+                  prefetch={false}
+                  className={styles.attentionItem}
+                  data-flag={flag}
+                  title={FLAG_TEXT[flag].meaning}
+                >
+                  <span className={styles.attentionCount} data-zero={n === 0} aria-busy={n === undefined && !q.isError}>
+                    {label}
+                  </span>
+                  <span className={styles.attentionLabel}>{title}</span>
+                </Link>
+              </li>
+            )
+          })}
+        </ul>
+      ) : null}
+    </section>
+  )
+}
