@@ -1,10 +1,17 @@
 /**
- * Bounded load test on loopback: the built server on a fresh demo database, rounds of mixed
- * reads at 50 connections for 30 s each (autocannon) while a writer loop edits a few checkpoints
- * with conflict checks. Reports throughput, latency, errors, write outcomes, version ties and
- * server memory at start, after each round and at the end. Results: bench/load-results.json.
+ * Load measured as capacity, on loopback: the built server on a fresh demo database, a mixed read
+ * workload offered at a rising rate (steps of --step-duration seconds) while conflict-checked
+ * writers edit a few checkpoints. Each step reports the offered and achieved rate, p50/p99,
+ * errors, how the read cache answered (x-loom-cache) and the server's RSS afterwards. The
+ * capacity is the highest offered rate the server held: achieved ≥ 95% of it, p99 ≤ --p99-ms,
+ * no errors. The workload spreads over every demo run's pages and over 1,000+ list and
+ * analytics filter combinations, so it measures the engine rather than the cache.
+ * Results: bench/load-results.json.
  *
- *   npm run build && npm run load-test [-- --duration 30 --connections 50 --rounds 6]
+ *   npm run build && npm run load-test [-- --start 25 --step 25 --max 400 --step-duration 20]
+ *
+ * NEXT_DIST_DIR is passed through, so a build in another folder can be load-tested beside a
+ * running one.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -12,17 +19,24 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { encodeSegment } from '../lib/links'
+import { buildReadPool, type ReadPool } from './load/read-pool'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
   return i > 0 ? Number(process.argv[i + 1]) : fallback
 }
-const DURATION = arg('duration', 30)
-const CONNECTIONS = arg('connections', 50)
-/** Rounds of DURATION seconds on the same server: the RSS after each shows whether memory levels off. */
-const ROUNDS = arg('rounds', 6)
+const START_RATE = arg('start', 25)
+const STEP_RATE = arg('step', 25)
+const MAX_RATE = arg('max', 400)
+const STEP_S = arg('step-duration', 20)
+const P99_LIMIT_MS = arg('p99-ms', 1000)
+/** Connections at most; a step offering fewer requests per second uses that many. */
+const MAX_CONNECTIONS = arg('connections', 200)
+/** Pause of each writer between two edits (ms). */
+const WRITER_PAUSE_MS = arg('writer-pause', 100)
+/** Steps over the limit before stopping (a single noisy step does not end the run). */
+const FAILED_STEPS_TO_STOP = 2
 
 async function freePort(): Promise<number> {
   const s = net.createServer()
@@ -53,12 +67,78 @@ function rssMb(pid: number): number {
 const runPath = (r: { org: string; namespace: string; agent: string; runId: string }) =>
   `/api/runs/${[r.org, r.namespace, r.agent, r.runId].map(encodeSegment).join('/')}`
 
+type Step = {
+  offeredPerS: number
+  achievedPerS: number
+  requests: number
+  p50Ms: number
+  p90Ms: number
+  p99Ms: number
+  maxMs: number
+  errors: number
+  timeouts: number
+  non2xx: number
+  cache: { hit: number; joined: number; computed: number; uncached: number; hitRate: number }
+  distinctRequests: number
+  writesDuringStep: number
+  rssMb: number
+  held: boolean
+}
+
+/** One step: `rate` requests per second offered for STEP_S seconds, each a random pick from the pool. */
+async function step(base: string, pool: ReadPool, rate: number, seen: Set<string>): Promise<Omit<Step, 'writesDuringStep' | 'rssMb' | 'held'>> {
+  const cache = { hit: 0, joined: 0, computed: 0, uncached: 0 }
+  const distinct = new Set<string>()
+  const r = await autocannon({
+    url: base,
+    connections: Math.min(MAX_CONNECTIONS, rate),
+    overallRate: rate,
+    duration: STEP_S,
+    timeout: 10,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const p = pool.pick()
+          distinct.add(p)
+          seen.add(p)
+          return { ...req, path: p }
+        },
+        onResponse: (_status, _body, _ctx, headers) => {
+          const c = (headers as Record<string, string | undefined>)['x-loom-cache']
+          if (c === 'hit' || c === 'joined' || c === 'computed') cache[c]++
+          else cache.uncached++
+        },
+      },
+    ],
+  })
+  const cacheable = cache.hit + cache.joined + cache.computed
+  return {
+    offeredPerS: rate,
+    achievedPerS: Math.round((r.requests.total / STEP_S) * 10) / 10,
+    requests: r.requests.total,
+    p50Ms: r.latency.p50,
+    p90Ms: r.latency.p90,
+    p99Ms: r.latency.p99,
+    maxMs: r.latency.max,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    cache: {
+      ...cache,
+      // Of the requests the cache could answer (list, analytics, run header): kept or shared.
+      hitRate: cacheable ? Math.round(((cache.hit + cache.joined) / cacheable) * 1000) / 1000 : 0,
+    },
+    distinctRequests: distinct.size,
+  }
+}
+
 async function main() {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-load-'))
   const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, LOOM_RUNS_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: '1', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   try {
@@ -73,17 +153,9 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500))
     }
     const rssStart = rssMb(server.pid!)
-    const reads = [
-      '/api/runs',
-      '/api/runs?status=failed',
-      '/api/runs?org=acme&limit=20',
-      runPath(DEMO_RUNS.batch),
-      `${runPath(DEMO_RUNS.batch)}/blocks`,
-      `${runPath(DEMO_RUNS.nearMiss)}/blocks/checkpoint?userId=u-7&sessionId=s2`,
-      `${runPath(DEMO_RUNS.researchReader)}/searches`,
-      `${runPath(DEMO_RUNS.researchReader)}/memories`,
-      `${runPath(DEMO_RUNS.batch)}/timeline`,
-    ]
+    const pool = await buildReadPool(base)
+    process.stderr.write(`read pool: ${pool.size} different requests over ${pool.runs} runs (${JSON.stringify(pool.byKind)})\n`)
+
     // Writers: a few blocks of finished runs, each edited in a loop with its latest version.
     type Listed = { org: string; namespace: string; agent: string; runId: string; checkpoint: { isDeleted: boolean; userId: string; sessionId: string } | null }
     const finished = ((await (await fetch(`${base}/api/runs?status=succeeded&limit=200`)).json()).runs as Listed[]).filter(
@@ -95,8 +167,12 @@ async function main() {
     }))
     if (targets.length === 0) throw new Error('no finished run with a live checkpoint to edit')
     const writes = { ok: 0, conflict: 0, other: 0, notFound: 0 }
+    // Each accepted edit is "latest + 1" on its block: accepted edits per block must equal how far its version moved.
+    const versionOf = async (t: (typeof targets)[number]) => BigInt((await (await fetch(`${base}${t.url}`)).json()).block?.version ?? 0)
+    const initial = await Promise.all(targets.map(versionOf))
+    const accepted = targets.map(() => 0)
     let stop = false
-    const writer = async (t: (typeof targets)[number], n: number) => {
+    const writer = async (t: (typeof targets)[number], n: number, ti: number) => {
       while (!stop) {
         const cur = await (await fetch(`${base}${t.url}`)).json()
         if (!cur.block) {
@@ -108,66 +184,77 @@ async function main() {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ content: `load edit ${n}-${Date.now()}`, expectedVersion: cur.block.version, reason: 'load test', force: true }),
         })
-        if (res.status === 200) writes.ok++
+        if (res.status === 200) {
+          writes.ok++
+          accepted[ti]++
+        }
         else if (res.status === 409) writes.conflict++
         else writes.other++
+        await res.arrayBuffer()
+        await new Promise((r) => setTimeout(r, WRITER_PAUSE_MS))
       }
     }
-    const writers = targets.flatMap((t, i) => [writer(t, i * 2), writer(t, i * 2 + 1)])
-    process.stderr.write(`${ROUNDS} × ${DURATION} s of reads at ${CONNECTIONS} connections, plus ${writers.length} writers on ${targets.length} blocks…\n`)
-    const rounds: { requests: number; throughputPerS: number; p50Ms: number; p99Ms: number; errors: number; timeouts: number; non2xx: number; rssMb: number }[] = []
-    for (let round = 0; round < ROUNDS; round++) {
-      const r = await autocannon({
-        url: base,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        requests: reads.map((p) => ({ method: 'GET', path: p })),
-      })
-      rounds.push({
-        requests: r.requests.total,
-        throughputPerS: r.requests.average,
-        p50Ms: r.latency.p50,
-        p99Ms: r.latency.p99,
-        errors: r.errors,
-        timeouts: r.timeouts,
-        non2xx: r.non2xx,
-        rssMb: rssMb(server.pid!),
-      })
-      process.stderr.write(`round ${round + 1}: ${r.requests.total} reads, p50 ${r.latency.p50} ms, RSS ${rounds[round].rssMb} MB\n`)
+    const writers = targets.flatMap((t, i) => [writer(t, i * 2, i), writer(t, i * 2 + 1, i)])
+    process.stderr.write(
+      `steps of ${STEP_S} s from ${START_RATE} req/s by ${STEP_RATE}, with ${writers.length} writers on ${targets.length} blocks (pause ${WRITER_PAUSE_MS} ms)…\n`,
+    )
+
+    const steps: Step[] = []
+    const seen = new Set<string>()
+    let failed = 0
+    for (let rate = START_RATE; rate <= MAX_RATE && failed < FAILED_STEPS_TO_STOP; rate += STEP_RATE) {
+      const writesBefore = writes.ok + writes.conflict + writes.other
+      const s = await step(base, pool, rate, seen)
+      const held = s.achievedPerS >= rate * 0.95 && s.p99Ms <= P99_LIMIT_MS && s.errors === 0 && s.timeouts === 0 && s.non2xx === 0
+      failed = held ? 0 : failed + 1
+      steps.push({ ...s, writesDuringStep: writes.ok + writes.conflict + writes.other - writesBefore, rssMb: rssMb(server.pid!), held })
+      const last = steps[steps.length - 1]
+      process.stderr.write(
+        `  offered ${rate}/s: achieved ${s.achievedPerS}/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, errors ${s.errors + s.timeouts + s.non2xx}, cache hit rate ${s.cache.hitRate}, RSS ${last.rssMb} MB${held ? '' : '  (not held)'}\n`,
+      )
     }
     stop = true
     await Promise.all(writers)
     const rssEnd = rssMb(server.pid!)
-    const sum = (k: 'requests' | 'errors' | 'timeouts' | 'non2xx') => rounds.reduce((n, r) => n + r[k], 0)
     const ties: string[] = []
-    for (const t of targets) {
+    let lost = 0
+    for (const [i, t] of targets.entries()) {
       const d = await (await fetch(`${base}${t.url}`)).json()
       ties.push(...(d.flags?.ties ?? []))
+      const moved = Number(BigInt(d.block?.version ?? 0) - initial[i])
+      lost += Math.abs(accepted[i] - moved)
     }
+    const heldSteps = steps.filter((s) => s.held)
+    const capacity = heldSteps.length ? Math.max(...heldSteps.map((s) => s.offeredPerS)) : 0
+    const all = steps.reduce(
+      (a, s) => ({ hit: a.hit + s.cache.hit, joined: a.joined + s.cache.joined, computed: a.computed + s.cache.computed, uncached: a.uncached + s.cache.uncached }),
+      { hit: 0, joined: 0, computed: 0, uncached: 0 },
+    )
+    const cacheable = all.hit + all.joined + all.computed
     const report = {
       at: new Date().toISOString(),
       machine: { cpus: os.cpus().length, node: process.version },
-      durationS: DURATION * ROUNDS,
-      connections: CONNECTIONS,
-      reads: {
-        requests: sum('requests'),
-        throughputPerS: Math.round((sum('requests') / (DURATION * ROUNDS)) * 100) / 100,
-        p50Ms: Math.max(...rounds.map((r) => r.p50Ms)),
-        p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
-        errors: sum('errors'),
-        timeouts: sum('timeouts'),
-        non2xx: sum('non2xx'),
+      data: 'demo',
+      method: `offered rate stepped by ${STEP_RATE} req/s from ${START_RATE}, ${STEP_S} s per step; held = achieved ≥ 95% of offered, p99 ≤ ${P99_LIMIT_MS} ms, no errors`,
+      capacity: { sustainedReqPerS: capacity, p99LimitMs: P99_LIMIT_MS },
+      workload: {
+        poolSize: pool.size,
+        runs: pool.runs,
+        byKind: pool.byKind,
+        distinctRequestsIssued: seen.size,
+        cache: { ...all, hitRate: cacheable ? Math.round(((all.hit + all.joined) / cacheable) * 1000) / 1000 : 0, ofAllRequests: Math.round(((all.hit + all.joined) / Math.max(1, cacheable + all.uncached)) * 1000) / 1000 },
       },
-      rounds,
-      writes: { ...writes, versionTies: ties.length },
-      serverRssMb: { start: rssStart, afterEachRound: rounds.map((r) => r.rssMb), end: rssEnd },
+      steps,
+      writes: { ...writes, lost, versionTies: ties.length, writers: writers.length, pauseMs: WRITER_PAUSE_MS },
+      serverRssMb: { start: rssStart, afterEachStep: steps.map((s) => s.rssMb), end: rssEnd },
     }
     fs.mkdirSync('bench', { recursive: true })
     fs.writeFileSync('bench/load-results.json', `${JSON.stringify(report, null, 2)}\n`)
-    console.log(JSON.stringify(report, null, 2))
-    if (sum('errors') || sum('non2xx') || writes.other || ties.length) process.exitCode = 1
+    console.log(JSON.stringify({ capacity: report.capacity, cache: report.workload.cache, writes: report.writes, serverRssMb: report.serverRssMb }, null, 2))
+    if (writes.other || ties.length || lost) process.exitCode = 1
   } finally {
     server.kill('SIGTERM')
+    await new Promise((r) => setTimeout(r, 1000))
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -108,6 +108,8 @@ describe('shared answers for the list, analytics and run header', () => {
       for (const r of many.result) assert.deepEqual(r.body, one.result.body)
       const again = await statements(() => c.go())
       assert.equal(again.sent.length, 0, 'answered from the kept result')
+      assert.equal(again.result.headers['x-loom-cache'], 'hit')
+      assert.ok(many.result.every((r) => ['computed', 'joined'].includes(r.headers['x-loom-cache'])))
       assert.deepEqual(again.result.body, one.result.body)
     })
   }
@@ -145,6 +147,17 @@ describe('shared answers for the list, analytics and run header', () => {
     assert.notEqual(v1, v0)
     assert.equal(await list(), v1)
     assert.equal(await detail(), v1)
+  })
+
+  test('a write keeps the headers of other runs, and drops every list', async () => {
+    cache.invalidateReadCache() // everything below is computed now, well within its time to live
+    await call(routes.run, '/x', OTHER)
+    await call(routes.runs, '/api/runs?status=succeeded')
+    const wm = await import('../lib/loom/working-memory')
+    await wm.wmSet({ ...RUN, blockKey: 'notes', userId: '', sessionId: '' }, 'a note', { actor: 'batch', sourceTrace: 'host-a/pid-1' })
+    assert.equal((await statements(() => call(routes.run, '/x', OTHER))).sent.length, 0, 'another run: still kept')
+    assert.ok((await statements(() => call(routes.runs, '/api/runs?status=succeeded'))).sent.length > 0, 'lists: read again')
+    assert.ok((await statements(() => call(routes.run, '/x', RUN))).sent.length > 0, 'the written run: read again')
   })
 
   test('the change poll drops kept answers when it sees a newer write than before', async () => {

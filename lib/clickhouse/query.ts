@@ -75,20 +75,48 @@ export function classifyClickHouseError(err: unknown): AppError {
 }
 
 /** Benchmark diagnostics, off unless LOOM_RUNS_BENCH=1: ClickHouse's own read statistics, summed per request. */
-export type RequestQueryStats = { queries: number; rowsRead: number; chMs: number; wallMs: number; maxChMs: number }
+export type RequestQueryStats = {
+  queries: number
+  rowsRead: number
+  chMs: number
+  wallMs: number
+  maxChMs: number
+  /** How a shared read answered this request (any mode). */
+  cache?: CacheOutcome
+  /** False when only `cache` is known (diagnostics off). */
+  measured?: boolean
+}
+/** A kept answer, a computation already running for an identical request, or a new one. */
+export type CacheOutcome = 'hit' | 'joined' | 'computed'
 const requestStats = process.env.LOOM_RUNS_BENCH === '1' ? new AsyncLocalStorage<RequestQueryStats>() : null
+/** Always on and cheap: what the read cache did for this request, for a response header. */
+const requestNotes = new AsyncLocalStorage<{ cache?: CacheOutcome }>()
 
-/** Runs `fn` collecting the statistics of its queries (null when diagnostics are off). */
+/** Runs `fn` collecting the statistics of its queries (null when diagnostics are off and nothing was noted). */
 export async function withQueryStats<T>(fn: () => Promise<T>): Promise<[T, RequestQueryStats | null]> {
-  if (!requestStats) return [await fn(), null]
+  const notes: { cache?: CacheOutcome } = {}
+  if (!requestStats) {
+    const result = await requestNotes.run(notes, fn)
+    return [result, notes.cache ? { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0, cache: notes.cache, measured: false } : null]
+  }
   const stats: RequestQueryStats = { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0 }
-  return [await requestStats.run(stats, fn), stats]
+  const result = await requestNotes.run(notes, () => requestStats.run(stats, fn))
+  return [result, { ...stats, cache: notes.cache }]
+}
+
+/** Records how the read cache answered the current request (shown as `x-loom-cache`). */
+export function noteCacheOutcome(outcome: CacheOutcome): void {
+  const notes = requestNotes.getStore()
+  if (notes) notes.cache = outcome
 }
 
 export function queryStatsHeaders(s: RequestQueryStats | null): Record<string, string> {
   if (!s) return {}
+  const cache: Record<string, string> = s.cache ? { 'x-loom-cache': s.cache } : {}
+  if (s.measured === false) return cache
   const ms = (n: number) => n.toFixed(3)
   return {
+    ...cache,
     'x-loom-queries': String(s.queries),
     'x-loom-rows-read': String(s.rowsRead),
     'x-loom-ch-ms': ms(s.chMs),
@@ -99,7 +127,22 @@ export function queryStatsHeaders(s: RequestQueryStats | null): Record<string, s
 }
 
 /** What the query layer tells its observers: a statement sent to ClickHouse, or data about to change / changed. */
-export type QueryEvent = { kind: 'statement'; query: string } | { kind: 'write'; phase: 'start' | 'end' }
+export type QueryEvent =
+  | { kind: 'statement'; query: string }
+  /** `runs`: the (org, namespace, run_id) of every row written, when known; null when the change may touch anything. */
+  | { kind: 'write'; phase: 'start' | 'end'; runs: RunTag[] | null }
+
+/** What a written row tells about the runs it can change: a run's flags look across agents, so no agent here. */
+export type RunTag = { org: string; namespace: string; runId: string }
+
+function runTagsOf(values: Record<string, unknown>[]): RunTag[] | null {
+  const tags: RunTag[] = []
+  for (const v of values) {
+    if (typeof v.org !== 'string' || typeof v.namespace !== 'string' || typeof v.run_id !== 'string') return null
+    tags.push({ org: v.org, namespace: v.namespace, runId: v.run_id })
+  }
+  return tags
+}
 type QueryListener = (e: QueryEvent) => void
 const g = globalThis as typeof globalThis & { __loomRunsQueryListeners?: Set<QueryListener> }
 const listeners = (g.__loomRunsQueryListeners ??= new Set())
@@ -277,21 +320,21 @@ export async function queryWithStats(
  * Every change goes through here or `insertRows`: observers hear of it before it starts (so a read
  * that overlaps it is not kept) and after it ends (so nothing read before it is served after).
  */
-async function writing<T>(fn: () => Promise<T>): Promise<T> {
+async function writing<T>(runs: RunTag[] | null, fn: () => Promise<T>): Promise<T> {
   // A read already in flight may answer from before the change: later callers must not join it.
   flights.clear()
-  emit({ kind: 'write', phase: 'start' })
+  emit({ kind: 'write', phase: 'start', runs })
   try {
     return await fn()
   } finally {
     flights.clear()
-    emit({ kind: 'write', phase: 'end' })
+    emit({ kind: 'write', phase: 'end', runs })
   }
 }
 
 export async function command(query: string, params: QueryParams = {}): Promise<void> {
   try {
-    await writing(() => getClient().command({ query, query_params: params }))
+    await writing(null, () => getClient().command({ query, query_params: params }))
   } catch (err) {
     throw classifyClickHouseError(err)
   }
@@ -301,7 +344,7 @@ export async function insertRows(table: string, values: Record<string, unknown>[
   if (values.length === 0) return
   try {
     // Rows use the contract's column names; a mapped Loom table gets its physical ones.
-    await writing(() => getClient().insert({ table, values: physicalRows(table, values), format: 'JSONEachRow' }))
+    await writing(runTagsOf(values), () => getClient().insert({ table, values: physicalRows(table, values), format: 'JSONEachRow' }))
   } catch (err) {
     throw classifyClickHouseError(err)
   }

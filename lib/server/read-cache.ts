@@ -12,7 +12,7 @@
  *   edits, clears, restores, batches, the demo agent) drops everything kept, and so does the change
  *   poll when it sees a write newer than any it saw before (a writer outside this process).
  */
-import { onQueryEvent } from '../clickhouse/query'
+import { noteCacheOutcome, onQueryEvent, type CacheOutcome, type RunTag } from '../clickhouse/query'
 import { SharedResult } from './shared-result'
 
 export const READ_CACHE_TTL_MS = 2_000
@@ -42,13 +42,23 @@ export function normalizedKey(value: unknown): string {
   return JSON.stringify(norm(value) ?? null)
 }
 
+type RunRefLike = { org: string; namespace: string; agent: string; runId: string }
+const RUN_DETAIL = 'run.detail:'
+const runTagKey = (r: { org: string; namespace: string; runId: string }) => JSON.stringify([r.org, r.namespace, r.runId])
+/** `run.detail:[org, namespace, run_id, agent]`: a write finds the headers it touches by the first three. */
+const runDetailKey = (r: RunRefLike) => `${RUN_DETAIL}${JSON.stringify([r.org, r.namespace, r.runId, r.agent])}`
+const tagOfRunDetailKey = (key: string) => {
+  const [org, namespace, runId] = JSON.parse(key.slice(RUN_DETAIL.length)) as string[]
+  return runTagKey({ org, namespace, runId })
+}
+
 class ReadCache {
   private entries = new Map<string, SharedResult<unknown>>()
   private counts = { hits: 0, joined: 0, computed: 0, invalidations: 0 }
   private newestChange = ''
 
   async read<T>(kind: ReadKind, params: unknown, signal: AbortSignal | undefined, compute: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const key = `${kind}:${normalizedKey(params)}`
+    const key = kind === 'run.detail' ? runDetailKey(params as RunRefLike) : `${kind}:${normalizedKey(params)}`
     let entry = this.entries.get(key) as SharedResult<T> | undefined
     if (entry) {
       // Least recently used last in line for eviction.
@@ -59,9 +69,9 @@ class ReadCache {
       entry = new SharedResult<T>(compute, READ_CACHE_TTL_MS, 0)
       this.entries.set(key, entry as SharedResult<unknown>)
     }
-    if (entry.peek()) this.counts.hits++
-    else if (entry.computing) this.counts.joined++
-    else this.counts.computed++
+    const outcome: CacheOutcome = entry.peek() ? 'hit' : entry.computing ? 'joined' : 'computed'
+    this.counts[outcome === 'hit' ? 'hits' : outcome]++
+    noteCacheOutcome(outcome)
     return (await entry.get({ signal })).data
   }
 
@@ -77,6 +87,18 @@ class ReadCache {
   invalidate() {
     this.counts.invalidations++
     this.entries.clear()
+  }
+
+  /**
+   * A write to these runs: every list and analytics answer may change, and so may the header of
+   * any run sharing an org, namespace and run_id (its flags compare agents, users and sessions).
+   */
+  invalidateRuns(runs: RunTag[]) {
+    this.counts.invalidations++
+    const touched = new Set(runs.map(runTagKey))
+    for (const key of [...this.entries.keys()]) {
+      if (!key.startsWith(RUN_DETAIL) || touched.has(tagOfRunDetailKey(key))) this.entries.delete(key)
+    }
   }
 
   /** The change poll saw writes up to `changedAt` (ISO): a newer one than before means kept answers may be stale. */
@@ -98,7 +120,9 @@ function cache(): ReadCache {
   if (!g.__loomRunsReadCache) {
     const c = new ReadCache()
     onQueryEvent((e) => {
-      if (e.kind === 'write') c.invalidate()
+      if (e.kind !== 'write') return
+      if (e.runs) c.invalidateRuns(e.runs)
+      else c.invalidate()
     })
     g.__loomRunsReadCache = c
   }
