@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { RUN_FLAGS } from '../triage/flags'
+import { isRunFlag, RUN_FLAGS } from '../triage/flags'
 import { decodeCursor } from './cursor'
 
 const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const
@@ -54,9 +54,11 @@ const runFilterFields = {
     .transform((v) => (Array.isArray(v) ? v : [v]))
     .pipe(
       z
-        .array(z.enum(RUN_FLAGS, { message: `flag must be one of ${RUN_FLAGS.join(', ')}` }))
+        .array(z.string())
         .max(RUN_FLAGS.length, `flag is repeated more than ${RUN_FLAGS.length} times`)
-        .transform((v) => [...new Set(v)]),
+        // Checked as a whole, so the error names the field (flag), not one of its values (flag.1).
+        .refine((v) => v.every(isRunFlag), { message: `flag must be one of ${RUN_FLAGS.join(', ')}` })
+        .transform((v) => [...new Set(v.filter(isRunFlag))]),
     )
     .optional(),
 }
