@@ -196,6 +196,16 @@ describe('real answers from the demo data match the document', () => {
     await check(B, 'DELETE', url, params, { headers, body: { expectedVersion: restored.block.version, reason: 'openapi test' } })
   })
 
+  test('batches: a dry run, its real run, a stale token and a bad body', async () => {
+    const headers = { origin: 'http://127.0.0.1:3000' }
+    const body = { filter: { status: 'failed' }, action: 'clear', reason: 'openapi test' }
+    const preview = await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, dryRun: true } })
+    assert.ok(preview.items.length > 0, 'the demo has failed runs')
+    await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, dryRun: false, token: preview.token } })
+    await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, filter: {}, dryRun: false, token: preview.token } }, 409)
+    await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, action: 'erase', dryRun: true } }, 400)
+  })
+
   test('covered every documented operation with at least one real answer', () => {
     const answered = new Set([...checked.keys()].map((k) => k.split(' ').slice(0, 2).join(' ')))
     for (const [p, ops] of Object.entries(doc.paths)) {

@@ -20,6 +20,7 @@ import {
   schemaQuerySchema,
   timelineQuerySchema,
 } from '../schemas'
+import { batchBodySchema } from '../../batch/schema'
 import * as res from './responses'
 import { EXAMPLES } from './examples'
 
@@ -47,6 +48,7 @@ const RESPONSES = {
   Export: res.exportDocument,
   Analytics: res.analytics,
   Changes: res.changes,
+  Batch: res.batch,
   Facets: res.facets,
   Health: res.health,
   SchemaReport: res.schemaReport,
@@ -115,6 +117,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/runs/analytics', summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', query: analyticsQuerySchema, response: 'Analytics', errors: READ },
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
   { method: 'get', path: '/api/runs/changes', summary: 'Runs written since a watermark', tag: 'runs', query: changesQuerySchema, response: 'Changes', errors: READ },
+  { method: 'post', path: '/api/batches', summary: 'Batch clear or restore of one block across the runs a filter matches: a dry run (preview and token), then the writes', tag: 'runs', body: batchBodySchema, response: 'Batch', errors: [400, 401, 403, 409, 413, 421, 429, 503, 504] },
   runRead('', 'The run, with counts', 'RunDetail'),
   runRead('/blocks', 'Every block of the run, latest version each', 'Blocks', blocksQuerySchema),
   { method: 'get', path: BLOCK, summary: 'The block, its physical versions, captured history, resume explanation, flags', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, response: 'BlockDetail', errors: RUN_READ },
@@ -164,7 +167,7 @@ function operation(op: Operation) {
       content: { 'application/json': { schema: ref(conflict ? 'Conflict' : 'Error'), ...(errorExample ? { example: errorExample } : {}) } },
     }
   }
-  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : 'login'
+  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : 'login'
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]+/g, '_')}`,
     summary: op.summary,

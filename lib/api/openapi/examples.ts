@@ -50,9 +50,18 @@ export const EXAMPLES = {
     clear: { expectedVersion: '42', reason: 'start the batch over' },
     restore: { version: '40', expectedVersion: '42', reason: 'put back the state before the bad import' },
     login: { name: 'alice', password: 'a long password' },
+    batch: { filter: { org: 'acme', status: 'failed', flag: ['crash_loop'] }, blockKey: 'checkpoint', action: 'restore', before: '2026-11-24T00:00:00Z', reason: 'undo the bad import of 23 November', dryRun: true },
   },
   responses: {
     RunsPage: { runs: [runSummary], nextCursor: null },
+    Batch: {
+      items: [
+        { org: 'acme', namespace: 'billing', agent: 'invoice-agent', runId: 'run-2026-11-25-001', userId: '', sessionId: '', blockKey: 'checkpoint', fromVersion: '42', toVersion: '40', action: 'restore' },
+        { org: 'acme', namespace: 'billing', agent: 'invoice-agent', runId: 'run-2026-11-25-002', userId: '', sessionId: '', blockKey: 'checkpoint', fromVersion: null, toVersion: null, action: 'skip', why: 'no checkpoint block under the run\'s identity' },
+      ],
+      total: 2,
+      token: 'eyJ2IjoxfQ.c2lnbmF0dXJl',
+    },
     Facets: { values: [{ value: 'acme', runs: 1204 }, { value: 'acorn-labs', runs: 37 }] },
     Blocks: { blocks: [block] },
     WriteResult: { block: { ...block, version: '43', content: 'inv-001 inv-002', chars: 15, actor: 'operator:local' }, confirmed: true, auditId: 'c0ffee00-0000-4000-8000-000000000001' },

@@ -295,7 +295,43 @@ export const auditEntry = obj({
   afterVersion: z.string(),
   beforeContent: z.string(),
   afterContent: z.string(),
+  batchId: z.string().nullable().describe('the batch (POST /api/batches) the write belonged to; null for a single write'),
 })
+
+const batchItem = obj({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  runId: z.string(),
+  userId: z.string(),
+  sessionId: z.string(),
+  blockKey: z.string(),
+  fromVersion: version.nullable().describe("the block's latest version at the preview (the write's expectedVersion); null without a block"),
+  toVersion: version.nullable().describe('restore: the version put back; null for clear'),
+  action: z.enum(['clear', 'restore', 'skip']),
+  why: z.string().optional().describe('why the item is skipped'),
+})
+
+const batchPreview = obj({
+  items: z.array(batchItem),
+  total: z.number(),
+  token: z.string().describe('proves this preview; send it back with dryRun: false'),
+}).describe('dryRun: true')
+
+const batchResult = obj({
+  batchId: z.string().describe('every audit row the batch wrote carries it'),
+  items: z.array(
+    batchItem.extend({
+      outcome: z.enum(['done', 'conflict', 'skipped', 'error']),
+      newVersion: version.optional().describe('outcome done: the version written'),
+      currentVersion: version.nullable().optional().describe('outcome conflict: the latest version now'),
+      message: z.string().optional(),
+    }),
+  ),
+  notMatched: z.number().describe('previewed runs the filter no longer matches (left alone)'),
+}).describe('dryRun: false')
+
+export const batch = z.union([batchPreview, batchResult])
 
 export const audit = obj({ entries: z.array(auditEntry), installed: z.boolean(), cuts: listCuts })
 
