@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState, type FocusEvent, type PointerEvent } from 'react'
 import { runsFilters, runsListParams } from '@/lib/runs-search'
+import { BatchActions } from '../batch/batch-actions'
 import { runsListQueryOptions } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
 import { NeedsAttention } from './needs-attention'
@@ -66,6 +67,7 @@ export function RunsView() {
       <SetupNotice />
       <NeedsAttention filters={filters} />
       <RunsFilters />
+      <BatchActions filters={filters} />
       {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}
       <RunsSummary filters={filters} ready={!query.isFetching} />
       {query.isError ? (

@@ -1,0 +1,229 @@
+'use client'
+
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useId, useState } from 'react'
+import { previewBatchRequest, runBatchRequest, type BatchAction, type BatchRequest } from '@/lib/api-client/batches'
+import { runKeys } from '@/lib/api-client/keys'
+import type { BatchPreview, BatchResult } from '@/lib/batch/types'
+import type { RunsFilters } from '@/lib/runs-search'
+import { Modal } from '../editor/modal'
+import { RefusalBanner } from '../editor/refusal-banner'
+import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
+import { PreviewTable, ResultsTable } from './batch-tables'
+import styles from './batch.module.css'
+
+const noForce = () => {}
+
+/** `datetime-local` value of a time, in the browser's time zone. */
+function localInputValue(d: Date) {
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+}
+
+function filterText(f: RunsFilters) {
+  const parts = Object.entries(f)
+    .filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length > 0))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`)
+  return parts.length ? parts.join(', ') : 'no filter: every run'
+}
+
+const VERB: Record<BatchAction, { title: string; doing: string; button: string }> = {
+  clear: { title: 'Clear checkpoints', doing: 'Clearing', button: 'Clear' },
+  restore: { title: 'Restore checkpoints as of a time', doing: 'Restoring', button: 'Restore' },
+}
+
+/**
+ * Batch clear or restore over the runs the list's filter matches: a dry-run preview first, then a
+ * reason and the number of runs typed to confirm, then one conflict-checked write per run.
+ */
+export function BatchDialog({ action, filters, onClose }: { action: BatchAction; filters: RunsFilters; onClose: () => void }) {
+  const qc = useQueryClient()
+  const [asOf, setAsOf] = useState(() => localInputValue(new Date(Date.now() - 3600_000)))
+  // A clear needs nothing more than the filter; a restore waits for its time.
+  const [request, setRequest] = useState<BatchRequest | null>(() => (action === 'clear' ? { filters, action } : null))
+  const [reason, setReason] = useState('')
+  const [typed, setTyped] = useState('')
+  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
+  const [result, setResult] = useState<BatchResult | null>(null)
+  const hintId = useId()
+  const verb = VERB[action]
+
+  const preview = useMutation<BatchPreview, Error, BatchRequest>({
+    mutationFn: (r) => previewBatchRequest(r),
+    onMutate: () => setRefusal(null),
+    onError: (e) => setRefusal(refusalOf(e)),
+  })
+  const run = useMutation<BatchResult, Error, { r: BatchRequest; token: string; reason: string }>({
+    mutationFn: ({ r, token, reason: why }) => runBatchRequest(r, token, why),
+    onMutate: () => setRefusal(null),
+    onSuccess: (res) => setResult(res),
+    onError: (e) => setRefusal(refusalOf(e)),
+    // Whatever landed, the list and every run page may now be out of date.
+    onSettled: () => qc.invalidateQueries({ queryKey: runKeys.all }),
+  })
+
+  const startPreview = (r: BatchRequest) => {
+    setRequest(r)
+    setResult(null)
+    setTyped('')
+    preview.mutate(r)
+  }
+
+  // A clear previews at once, on opening.
+  useEffect(() => {
+    if (action === 'clear' && request) preview.mutate(request)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const beforeIso = asOf && !Number.isNaN(Date.parse(asOf)) ? new Date(asOf).toISOString() : null
+  const items = preview.data?.items ?? []
+  const toWrite = items.filter((i) => i.action !== 'skip').length
+  const countText = String(toWrite)
+  const ready = !!preview.data && toWrite > 0 && reason.trim() !== '' && typed.trim() === countText && !run.isPending
+  const missing = [
+    reason.trim() === '' && 'give a reason',
+    typed.trim() !== countText && (typed === '' ? `type ${countText} to confirm` : 'the typed number does not match yet'),
+  ].filter((m): m is string => typeof m === 'string')
+  const conflicted = result?.items.filter((i) => i.outcome === 'conflict') ?? []
+  const outcomes = result ? (['done', 'conflict', 'skipped', 'error'] as const).map((o) => [o, result.items.filter((i) => i.outcome === o).length] as const) : []
+
+  return (
+    <Modal title={verb.title} onClose={onClose} wide>
+      <p className="small muted" style={{ margin: 0 }}>
+        Runs matched by the list&apos;s filter ({filterText(filters)})
+        {request?.runs ? `, narrowed to the ${request.runs.length} conflicted run${request.runs.length === 1 ? '' : 's'}` : ''}. Each
+        run&apos;s <code>checkpoint</code> block under the run&apos;s own user and session is{' '}
+        {action === 'clear' ? 'cleared with a tombstone, so its next resume() returns None' : 'put back to its latest live version written before the time you choose, as a new version'}.
+      </p>
+
+      {action === 'restore' && !result ? (
+        <div className={styles.actions}>
+          <label className="field">
+            Restore as of (your local time)
+            <input type="datetime-local" value={asOf} onChange={(e) => {
+                setAsOf(e.target.value)
+                // A preview for another time no longer says what would be written.
+                preview.reset()
+              }}
+              step={60}
+            />
+          </label>
+          <button
+            type="button"
+            className="btn"
+            disabled={!beforeIso || preview.isPending || run.isPending}
+            onClick={() => beforeIso && startPreview({ filters, action, before: beforeIso, runs: request?.runs })}
+          >
+            {preview.data ? 'Preview again' : 'Preview'}
+          </button>
+          {beforeIso ? <span className="small muted mono">{beforeIso}</span> : null}
+        </div>
+      ) : null}
+
+      <RefusalBanner refusal={refusal} force={false} onForce={noForce} />
+      {refusal && request && !run.isPending ? (
+        <div className={styles.actions}>
+          <button type="button" className="btn" onClick={() => startPreview(request)}>
+            Preview again
+          </button>
+        </div>
+      ) : null}
+
+      {preview.isPending ? (
+        <p className="small" role="status" aria-live="polite">
+          Reading the matched runs&apos; checkpoints…
+        </p>
+      ) : null}
+
+      {preview.data && !result ? (
+        <>
+          <p role="status" aria-live="polite" style={{ margin: 0 }}>
+            <strong>{preview.data.total}</strong> run{preview.data.total === 1 ? '' : 's'} matched: <strong>{toWrite}</strong> to{' '}
+            {action}, {preview.data.total - toWrite} skipped.
+          </p>
+          {items.length ? <PreviewTable items={items} caption="Dry run: nothing has been written yet." /> : null}
+          {toWrite > 0 ? (
+            <>
+              <label className="field">
+                Reason (recorded in the audit log of every run)
+                <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} />
+              </label>
+              <label className="field">
+                Type the number of runs to {action} to confirm: <strong>{countText}</strong>
+                <input value={typed} onChange={(e) => setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
+              </label>
+            </>
+          ) : (
+            <p className="small muted">Nothing to write: every matched run is skipped.</p>
+          )}
+        </>
+      ) : null}
+
+      {run.isPending ? (
+        <div className="stack" role="status" aria-live="polite">
+          <progress className={styles.progress} aria-label={`${verb.doing} ${toWrite} runs`} />
+          <span className="small">
+            {verb.doing} {toWrite} run{toWrite === 1 ? '' : 's'}, one at a time; each write is checked against the version the preview showed.
+          </span>
+        </div>
+      ) : null}
+
+      {result ? (
+        <>
+          <ul className={styles.counts} aria-label="Outcomes" role="status">
+            {outcomes.map(([o, n]) => (
+              <li key={o}>
+                <span className={`${styles.tag} ${styles[o]}`}>{o}</span> {n}
+              </li>
+            ))}
+            {result.notMatched ? <li className="muted">{result.notMatched} previewed run(s) no longer match the filter and were left alone</li> : null}
+          </ul>
+          <ResultsTable items={result.items} />
+          <p className="small muted" style={{ margin: 0 }}>
+            Batch <span className="mono">{result.batchId}</span>: every write is in its run&apos;s audit log with this id.
+          </p>
+        </>
+      ) : null}
+
+      <div className={styles.footer}>
+        <span id={hintId} className={`small muted ${styles.hint}`} aria-live="polite">
+          {result
+            ? conflicted.length
+              ? `${conflicted.length} run${conflicted.length === 1 ? '' : 's'} moved on since the preview and ${conflicted.length === 1 ? 'was' : 'were'} not written.`
+              : 'Done.'
+            : preview.data && toWrite > 0
+              ? missing.length
+                ? `To ${action}: ${missing.join(' and ')}.`
+                : `Ready to ${action} ${toWrite} run${toWrite === 1 ? '' : 's'}.`
+              : ''}
+        </span>
+        {result && conflicted.length ? (
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              request &&
+              startPreview({ ...request, runs: conflicted.map((i) => ({ org: i.org, namespace: i.namespace, agent: i.agent, runId: i.runId })) })
+            }
+          >
+            Retry conflicted ({conflicted.length})
+          </button>
+        ) : null}
+        <button type="button" className="btn" onClick={onClose}>
+          {result ? 'Close' : 'Cancel'}
+        </button>
+        {!result && preview.data && toWrite > 0 ? (
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={!ready}
+            aria-describedby={hintId}
+            onClick={() => request && run.mutate({ r: request, token: preview.data.token, reason: reason.trim() })}
+          >
+            {run.isPending ? `${verb.doing}…` : `${verb.button} ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`}
+          </button>
+        ) : null}
+      </div>
+    </Modal>
+  )
+}

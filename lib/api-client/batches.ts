@@ -1,0 +1,43 @@
+import type { BatchPreview, BatchResult } from '../batch/types'
+import type { RunsFilters } from '../runs-search'
+import { fetchJson } from './fetch-json'
+
+export type BatchAction = 'clear' | 'restore'
+export type BatchRunKey = { org: string; namespace: string; agent: string; runId: string }
+
+/** The request a batch dialog sends: the runs list's filters, the action, and (to retry) the runs to narrow to. */
+export type BatchRequest = {
+  filters: RunsFilters
+  action: BatchAction
+  blockKey?: string
+  /** ISO time; restore only. */
+  before?: string
+  runs?: BatchRunKey[]
+}
+
+function body(r: BatchRequest) {
+  return {
+    filter: r.filters,
+    blockKey: r.blockKey ?? 'checkpoint',
+    action: r.action,
+    ...(r.action === 'restore' && r.before ? { before: r.before } : {}),
+    ...(r.runs ? { runs: r.runs } : {}),
+  }
+}
+
+function post<T>(payload: unknown, signal?: AbortSignal) {
+  return fetchJson<T>('/api/batches', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+    signal,
+  })
+}
+
+export function previewBatchRequest(r: BatchRequest, signal?: AbortSignal) {
+  return post<BatchPreview>({ ...body(r), dryRun: true }, signal)
+}
+
+export function runBatchRequest(r: BatchRequest, token: string, reason: string) {
+  return post<BatchResult>({ ...body(r), dryRun: false, token, reason })
+}
