@@ -13,7 +13,7 @@ function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
   const shown = all ? ids : ids.slice(0, CHIP_LIMIT)
   return (
     <>
-      <ul className={`ck-chips ck-chips-${kind}`} aria-label={`${kind} ids`}>
+      <ul className={`ck-chips ck-chips-${kind}`} aria-label={`${kind} ids`} tabIndex={0}>
         {shown.map((id) => (
           <li key={id} className="mono">
             {kind === 'added' ? '+' : '−'} {id}

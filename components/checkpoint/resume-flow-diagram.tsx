@@ -118,7 +118,7 @@ function FlowSvg({ text }: { text: string }) {
         </button>
         <span className="small muted">Scroll the box to pan.</span>
       </div>
-      <div className={styles.viewport} tabIndex={0} aria-label="Resume flow, scrollable">
+      <div className={styles.viewport} tabIndex={0} role="region" aria-label="Resume flow, scrollable">
         <div className={styles.canvas} style={{ zoom }} dangerouslySetInnerHTML={{ __html: current.svg }} />
       </div>
     </>
