@@ -1,6 +1,6 @@
 'use client'
 
-import type { ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import {
   Bar,
   BarChart,
@@ -37,23 +37,42 @@ function TooltipBox({ title, rows }: { title: string; rows: { label: string; val
   )
 }
 
-/** A titled card holding one chart; the figure names what the chart shows for screen readers. */
-export function ChartCard({ title, legend, label, children, className }: {
+/**
+ * A titled card holding one chart. The drawing is an image named by `label`, described by `summary`
+ * in words (the figures a screen reader cannot get from the bars, since the tooltip needs a mouse).
+ */
+export function ChartCard({ title, legend, label, summary, children, className }: {
   title: string
   legend?: ReactNode
   label: string
+  summary: string
   children: ReactNode
   className?: string
 }) {
+  const summaryId = useId()
   return (
-    <figure className={`sum-card ${className ?? ''}`} aria-label={label}>
+    <figure className={`sum-card ${className ?? ''}`}>
       <figcaption className="sum-card-head">
         <h3>{title}</h3>
         {legend}
       </figcaption>
-      {children}
+      <div role="img" aria-label={label} aria-describedby={summaryId}>
+        {children}
+      </div>
+      <p id={summaryId} className="sr-only">
+        {summary}
+      </p>
     </figure>
   )
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
+
+/** The largest of `items` by `value`, or null when every value is 0. */
+function peak<T>(items: T[], value: (t: T) => number): T | null {
+  let best: T | null = null
+  for (const t of items) if (value(t) > 0 && (best === null || value(t) > value(best))) best = t
+  return best
 }
 
 export function StatusChart({ data }: { data: RunsAnalytics }) {
@@ -76,11 +95,17 @@ export function StatusChart({ data }: { data: RunsAnalytics }) {
       />
     )
   }
+  const busiest = peak(rows, (r) => r.total)
+  const summary = [
+    `${plural(data.totals.runs, 'run')} over ${plural(rows.length, unit)}: ${statuses.map((st) => `${count(data.totals.byStatus[st])} ${st}`).join(', ')}.`,
+    busiest ? `Most started in the ${unit} of ${bucketTitle(busiest.start, unit)}: ${plural(busiest.total, 'run')}.` : '',
+  ].join(' ')
   return (
     <ChartCard
       className="sum-card-wide"
       title={`Runs per ${unit}`}
       label={`Runs per ${unit} of their start time, stacked by run state`}
+      summary={summary}
       legend={
         <ul className="sum-legend" aria-label="Run counts by state">
           {statuses.map((s) => (
@@ -93,7 +118,7 @@ export function StatusChart({ data }: { data: RunsAnalytics }) {
       }
     >
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={rows} margin={MARGIN} barCategoryGap={rows.length > 40 ? 1 : '18%'}>
+        <BarChart data={rows} margin={MARGIN} accessibilityLayer={false} barCategoryGap={rows.length > 40 ? 1 : '18%'}>
           <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis dataKey="start" {...AXIS} tickFormatter={(v: string) => bucketTick(v, unit)} minTickGap={18} />
           <YAxis {...AXIS} allowDecimals={false} width={42} />
@@ -126,10 +151,16 @@ export function ResumesChart({ data }: { data: RunsAnalytics }) {
       />
     )
   }
+  const busiest = peak(days, (d) => d.resumedRuns)
+  const summary = [
+    `${plural(resumedRuns, 'run')} resumed over ${plural(days.length, 'day')}, with ${plural(extraAttempts, 'extra attempt')}.`,
+    busiest ? `Most on ${bucketTitle(`${busiest.day}T00:00:00Z`, 'day')}: ${plural(busiest.resumedRuns, 'run')}.` : '',
+  ].join(' ')
   return (
     <ChartCard
       title="Resumes per day"
       label="Runs resumed per day of their latest begin, and their extra attempts"
+      summary={summary}
       legend={
         <ul className="sum-legend">
           <li>
@@ -144,7 +175,7 @@ export function ResumesChart({ data }: { data: RunsAnalytics }) {
       }
     >
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={days} margin={MARGIN} barGap={1} barCategoryGap="22%">
+        <BarChart data={days} margin={MARGIN} accessibilityLayer={false} barGap={1} barCategoryGap="22%">
           <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis dataKey="day" {...AXIS} tickFormatter={dayTick} minTickGap={18} />
           <YAxis {...AXIS} allowDecimals={false} width={42} />
@@ -169,10 +200,18 @@ export function SizesChart({ data }: { data: RunsAnalytics }) {
     if (!b) return null
     return <TooltipBox title={`${sizeLabel(b.fromPct, b.toPct)} of char_limit`} rows={[{ label: 'runs', value: count(b.runs) }]} />
   }
+  const filled = s.buckets.filter((b) => b.runs > 0)
+  const summary = [
+    `${plural(s.runs, 'checkpoint')} by size against char_limit:`,
+    filled.length ? `${filled.map((b) => `${sizeLabel(b.fromPct, b.toPct)}: ${count(b.runs)}`).join(', ')}.` : 'none.',
+    s.overLimit ? `${count(s.overLimit)} over the limit.` : '',
+    s.cleared ? `${count(s.cleared)} cleared.` : '',
+  ].join(' ')
   return (
     <ChartCard
       title="Checkpoint size vs char_limit"
       label="Runs by the size of their latest checkpoint, in tenths of its char_limit"
+      summary={summary}
       legend={
         <ul className="sum-legend">
           <li>
@@ -197,7 +236,7 @@ export function SizesChart({ data }: { data: RunsAnalytics }) {
       }
     >
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={s.buckets} margin={MARGIN} barCategoryGap="12%">
+        <BarChart data={s.buckets} margin={MARGIN} accessibilityLayer={false} barCategoryGap="12%">
           <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis dataKey="fromPct" {...AXIS} tickFormatter={(v: number) => `${v}%`} interval={1} />
           <YAxis {...AXIS} allowDecimals={false} width={42} />
