@@ -197,7 +197,7 @@ export async function listRuns(
   }
   const page = rows.slice(0, limit)
   const checkpoints = await checkpointsFor(page, signal, fromIndex)
-  const flags = await flagsOfRuns(page, fromIndex, signal)
+  const flags = await flagsOfRuns(page, fromIndex || (await runIndexReady(signal)), signal)
   const runs = page.map((r) => {
     const key = runKey(r)
     return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flags.get(key))

@@ -64,6 +64,11 @@ export function listRoutes(
     { route: 'runs analytics', kind: 'list', sample: null, path: '/api/runs/analytics' },
     { route: `runs analytics org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs/analytics?org=${enc(filters.org)}` },
     { route: 'runs changes (poll)', kind: 'list', sample: null, path: `/api/runs/changes?since=${enc(pollSince)}` },
+    // Triage: flag filters (target: at most twice the unfiltered list) and type-ahead suggestions.
+    { route: 'runs flag=near_miss', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=near_miss' },
+    { route: 'runs flag=resumed&flag=stalled', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=resumed&flag=stalled' },
+    { route: 'runs flag=crash_loop', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=crash_loop' },
+    { route: `facets org prefix=${filters.org.slice(0, 2)}`, kind: 'list', sample: null, path: `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}` },
   )
   return out
 }

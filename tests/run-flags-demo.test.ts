@@ -1,0 +1,59 @@
+/**
+ * On the demo data, every run's flags (from the run index) agree with what the run's own pages
+ * say about it: the block detail's resume points, near misses, size and blob state of its
+ * checkpoint, and the run row's attempt and status. A badge in the list is a sentence about the
+ * run; this checks each one against the data the run page reads, run by run.
+ */
+import assert from 'node:assert/strict'
+import { before, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+
+useFreshEngine('run-flags-demo', { LOOM_RUNS_DEMO: '1' })
+
+type RunSummary = import('../lib/api/types').RunSummary
+let runs: RunSummary[] = []
+
+before(async () => {
+  const { ensureReady } = await import('../lib/server/ready')
+  await ensureReady()
+  const { listRuns } = await import('../lib/queries/runs')
+  const page = await listRuns({}, undefined, 200)
+  assert.equal(page.nextCursor, null, 'the demo fits one page of 200')
+  runs = page.runs
+})
+
+test('the demo has a run for most flags, and most runs have none', () => {
+  const count = (f: string) => runs.filter((r) => r.flags.includes(f as never)).length
+  for (const f of ['resumed', 'near_miss', 'near_limit', 'missing_blob', 'stalled']) assert.ok(count(f) >= 1, `some demo run is ${f}`)
+  assert.ok(runs.filter((r) => r.flags.length === 0).length > runs.length / 2)
+})
+
+test("each run's flags match its checkpoint's block detail and its run row", async () => {
+  const { getBlockDetail } = await import('../lib/queries/block-detail')
+  const { isResume } = await import('../lib/resume/detect')
+  for (const r of runs) {
+    const name = `${r.org}/${r.namespace}/${r.agent}/${r.runId}`
+    const cp = r.checkpoint
+    const detail = cp
+      ? await getBlockDetail({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId, userId: cp.userId ?? r.userId, sessionId: cp.sessionId ?? r.sessionId, blockKey: 'checkpoint' })
+      : null
+    const expect = new Set<string>()
+    if (r.attempt > 1 || detail?.resume.points.some(isResume)) expect.add('resumed')
+    if (detail && detail.flags.nearMisses.length > 0) expect.add('near_miss')
+    if (detail?.flags.nearLimit) expect.add('near_limit')
+    // `tie` covers every block of the run; the checkpoint's ties must show at least.
+    if (detail && detail.flags.ties.length > 0) assert.ok(r.flags.includes('tie'), `${name}: checkpoint ties`)
+    if (detail?.flags.blob?.state === 'missing') expect.add('missing_blob')
+    if (r.attempt >= 3 && r.status !== 'succeeded') expect.add('crash_loop')
+    // Stalls depend on the clock: only a running run can be one, and every running demo run that
+    // stopped writing long ago (the demo's clock ended hours before now) is.
+    const stalled = r.flags.includes('stalled')
+    if (stalled) assert.equal(r.status, 'running', `${name}: only a running run is stalled`)
+    const got = r.flags.filter((f) => f !== 'stalled' && f !== 'tie')
+    assert.deepEqual(got, [...expect].sort((a, b) => order(a) - order(b)), name)
+  }
+})
+
+function order(f: string) {
+  return ['resumed', 'near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled'].indexOf(f)
+}
