@@ -56,6 +56,8 @@ async function main() {
   await runComplete({ ...mergeRun, status: 'failed', outcome: 'stopped by the operator at inv-0420' }, at(5 * 60_000))
   // Runs with many resumes, for the resume flow's readability.
   await (await import('./e2e-long-resume')).seedLongResumeRuns(t0)
+  // Runs the batch spec clears.
+  await (await import('./e2e-batch-runs')).seedBatchRuns(t0)
   await getClient().close()
   console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
 }

@@ -1,0 +1,87 @@
+import { expect, test, type Page } from '@playwright/test'
+import { encodeSegment } from '../lib/links'
+import { BATCH_RUNS } from './batch-fixtures'
+
+const { org, namespace, agent, runIds } = BATCH_RUNS
+
+function blockApi(runId: string) {
+  return `/api/runs/${[org, namespace, agent, runId].map(encodeSegment).join('/')}/blocks/checkpoint`
+}
+
+/** A phone and a wide screen, light and dark, of the open dialog. */
+async function shots(page: Page, name: string) {
+  for (const width of [1400, 390]) {
+    for (const theme of ['light', 'dark']) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme)
+      await page.screenshot({ path: test.info().outputPath(`${name}-${width}-${theme}.png`) })
+    }
+  }
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'))
+}
+
+test('batch clear from the filtered runs list: preview, reason, typed count, results with links, retry of a conflict', async ({ page, request }) => {
+  // Real traffic stays on loopback.
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort())
+  await page.goto(`/?org=${org}&namespace=${namespace}`)
+  await expect(page.getByRole('link', { name: runIds[0] }).first()).toBeVisible()
+
+  // 1. Preview: every filtered run, from its latest version to a tombstone.
+  await page.getByRole('button', { name: 'Clear checkpoints…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Clear checkpoints' })
+  await expect(dialog).toBeVisible()
+  const preview = dialog.getByRole('region', { name: 'Preview of the batch' })
+  await expect(preview.getByRole('row')).toHaveCount(runIds.length + 1)
+  for (const id of runIds) await expect(preview.getByRole('link', { name: id })).toBeVisible()
+  await expect(preview).toContainText('v2 → tombstone')
+  await expect(dialog.getByRole('status').first()).toContainText(`${runIds.length} runs matched`)
+  await shots(page, 'batch-preview')
+
+  // 2. Another writer moves one run on after the preview.
+  const moved = await request.put(blockApi(runIds[1]), { data: { content: 'row-001 row-002 row-003', expectedVersion: '2', reason: 'meanwhile, by hand' } })
+  expect(moved.status()).toBe(200)
+
+  // 3. Reason and the number of runs typed to confirm (the keyboard reaches every control).
+  const confirm = dialog.getByRole('button', { name: `Clear ${runIds.length} checkpoints` })
+  await expect(confirm).toBeDisabled()
+  await dialog.getByLabel('Reason (recorded in the audit log of every run)').fill('e2e: start the imports over')
+  await dialog.getByLabel(/Type the number of runs to clear to confirm/).fill('2')
+  await expect(confirm).toBeDisabled()
+  await dialog.getByLabel(/Type the number of runs to clear to confirm/).fill(String(runIds.length))
+  await expect(confirm).toBeEnabled()
+  await confirm.focus()
+  await page.keyboard.press('Enter')
+
+  // 4. Per-run results, with links to each run: the moved run is a conflict and was not written.
+  const results = dialog.getByRole('region', { name: 'Results of the batch' })
+  await expect(results.getByRole('row')).toHaveCount(runIds.length + 1)
+  const rowOf = (id: string) => results.getByRole('row').filter({ has: page.getByRole('link', { name: id }) })
+  await expect(rowOf(runIds[0])).toContainText('done')
+  await expect(rowOf(runIds[0])).toContainText('v2 → v3')
+  await expect(rowOf(runIds[1])).toContainText('conflict')
+  await expect(rowOf(runIds[2])).toContainText('done')
+  const href = await results.getByRole('link', { name: runIds[0] }).getAttribute('href')
+  expect(href).toBe(`/runs/${[org, namespace, agent, runIds[0]].map(encodeSegment).join('/')}`)
+  await shots(page, 'batch-results')
+  const untouched = await (await request.get(blockApi(runIds[1]))).json()
+  expect(untouched.block.version).toBe('3')
+  expect(untouched.block.isDeleted).toBe(false)
+
+  // 5. Retry the conflicted run: a new preview of just that run, then its write.
+  await dialog.getByRole('button', { name: 'Retry conflicted (1)' }).click()
+  await expect(preview.getByRole('row')).toHaveCount(2)
+  await expect(preview).toContainText('v3 → tombstone')
+  await dialog.getByLabel('Reason (recorded in the audit log of every run)').fill('e2e: retry the one that moved')
+  await dialog.getByLabel(/Type the number of runs to clear to confirm/).fill('1')
+  await dialog.getByRole('button', { name: 'Clear 1 checkpoint' }).click()
+  await expect(rowOf(runIds[1])).toContainText('done')
+  await expect(rowOf(runIds[1])).toContainText('v3 → v4')
+
+  // 6. The run page's audit log shows the batch write.
+  await results.getByRole('link', { name: runIds[1] }).click()
+  await expect(page).toHaveURL(new RegExp(`/runs/${org}/${namespace}/${agent}/${runIds[1]}`))
+  const audit = await (await request.get(`/api/runs/${[org, namespace, agent, runIds[1]].map(encodeSegment).join('/')}/audit`)).json()
+  expect(audit.entries[0].batchId).toMatch(/^[0-9a-f-]{36}$/)
+  expect(audit.entries[0].reason).toBe('e2e: retry the one that moved')
+})
