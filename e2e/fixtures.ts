@@ -31,3 +31,14 @@ export const MERGE_RUN = {
   /** The checkpoint the agent wrote last (v3). */
   state: { cursor: 'inv-0420', processed: 20, skipped: ['inv-0412'], options: { currency: 'EUR', dry_run: false } },
 } as const
+
+/** A run with thousands of working-memory blocks under one identity, for the virtualized block lists. */
+export const MANY_BLOCKS_RUN = {
+  org: 'bench',
+  namespace: 'load',
+  agent: 'hoarding-agent',
+  userId: '',
+  sessionId: '',
+  runId: 'run-2500-blocks',
+  blocks: 2_500,
+} as const

@@ -58,6 +58,8 @@ async function main() {
   await (await import('./e2e-long-resume')).seedLongResumeRuns(t0)
   // Runs the batch spec clears.
   await (await import('./e2e-batch-runs')).seedBatchRuns(t0)
+  // A run with thousands of blocks, for the virtualized block lists.
+  await (await import('./e2e-many-blocks')).seedManyBlocksRun(t0)
   await getClient().close()
   console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
 }

@@ -12,6 +12,7 @@ import { ConversationTab } from '../story/conversation-tab'
 import { ExportButton } from '../story/export-button'
 import { MemoriesTab } from '../story/memories-tab'
 import { SearchesTab } from '../story/searches-tab'
+import { TabSkeleton } from '../story/tab-states'
 import { TimelineTab } from '../story/timeline-tab'
 import { ErrorBanner } from '../ui/error-banner'
 import { AuditLog } from './audit-log'
@@ -49,7 +50,11 @@ function BlocksTab({ runRef }: { runRef: RunRef }) {
   return <BlocksList blocks={blocks.data.blocks} />
 }
 
-export function RunView({ runRef }: { runRef: RunRef }) {
+/**
+ * `pendingTab`: the server is still reading the open tab's data (the page streams it in after the
+ * header), so the panel shows its loading state instead of a tab that would ask for the data itself.
+ */
+export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendingTab?: boolean }) {
   const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(TABS).withDefault('checkpoint'))
   const detail = useQuery(runDetailQueryOptions(runRef))
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({})
@@ -92,6 +97,7 @@ export function RunView({ runRef }: { runRef: RunRef }) {
     )
   }
   const counts = detail.data.counts
+  const shown: Tab | null = pendingTab ? null : tab
   return (
     <div className="stack">
       {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
@@ -120,14 +126,15 @@ export function RunView({ runRef }: { runRef: RunRef }) {
         })}
       </div>
       <div role="tabpanel" id="run-tabpanel" aria-labelledby={`tab-${tab}`} aria-label={TAB_LABELS[tab]}>
-        {tab === 'checkpoint' ? <CheckpointTab runRef={runRef} /> : null}
-        {tab === 'timeline' ? <TimelineTab runRef={runRef} /> : null}
-        {tab === 'conversation' ? <ConversationTab runRef={runRef} /> : null}
-        {tab === 'memories' ? <MemoriesTab runRef={runRef} /> : null}
-        {tab === 'searches' ? <SearchesTab runRef={runRef} /> : null}
-        {tab === 'blobs' ? <BlobsTab runRef={runRef} /> : null}
-        {tab === 'audit' ? <AuditLog runRef={runRef} /> : null}
-        {tab === 'blocks' ? <BlocksTab runRef={runRef} /> : null}
+        {pendingTab ? <TabSkeleton label={`Loading ${TAB_LABELS[tab].toLowerCase()}`} rows={6} /> : null}
+        {shown === 'checkpoint' ? <CheckpointTab runRef={runRef} /> : null}
+        {shown === 'timeline' ? <TimelineTab runRef={runRef} /> : null}
+        {shown === 'conversation' ? <ConversationTab runRef={runRef} /> : null}
+        {shown === 'memories' ? <MemoriesTab runRef={runRef} /> : null}
+        {shown === 'searches' ? <SearchesTab runRef={runRef} /> : null}
+        {shown === 'blobs' ? <BlobsTab runRef={runRef} /> : null}
+        {shown === 'audit' ? <AuditLog runRef={runRef} /> : null}
+        {shown === 'blocks' ? <BlocksTab runRef={runRef} /> : null}
       </div>
     </div>
   )

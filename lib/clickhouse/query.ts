@@ -349,3 +349,52 @@ export async function insertRows(table: string, values: Record<string, unknown>[
     throw classifyClickHouseError(err)
   }
 }
+
+/** A JSON document ClickHouse already wrote: a route sends it as it is, without parsing it in Node. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Runs a SELECT and returns its rows as the text of one JSON array, as ClickHouse formats them.
+ * For payloads of megabytes (every block of a huge run with its content) parsing the rows and
+ * serializing them again costs the server many times the query itself. The SELECT must name its
+ * columns as the API's fields and give them the API's types: ClickHouse's types are what keep
+ * the shape here (String stays a string, Bool prints true/false, versions pass through toString).
+ */
+export async function queryJsonArrayText(query: string, params: QueryParams, options: QueryOptions = {}): Promise<string> {
+  const stats = requestStats?.getStore()
+  // A SETTINGS clause, not clickhouse_settings: the embedded connection turns those into SET
+  // statements that would outlive this query and change every later one's output.
+  const formatted = `${query}
+    SETTINGS output_format_json_array_of_rows = 1, output_format_json_validate_utf8 = 1,
+      output_format_json_escape_forward_slashes = 0, output_format_json_quote_64bit_integers = 1`
+  try {
+    const started = performance.now()
+    emit({ kind: 'statement', query })
+    const rs = await getClient().query({
+      query: formatted,
+      query_params: params,
+      format: stats ? 'JSON' : 'JSONEachRow',
+      abort_signal: options.signal,
+      clickhouse_settings: options.settings,
+    })
+    const text = await rs.text()
+    if (!stats) return text.trim() === '' ? '[]' : text
+    // FORMAT JSON (benchmark diagnostics): cut the data array out and read the statistics at the end.
+    const from = text.indexOf('"data":')
+    const to = text.lastIndexOf('"rows":')
+    const tail = JSON.parse(`{${text.slice(to)}`) as RawResult & { rows: number }
+    const chMs = Number(tail.statistics?.elapsed ?? 0) * 1000
+    Object.assign(stats, {
+      queries: stats.queries + 1,
+      rowsRead: stats.rowsRead + Number(tail.statistics?.rows_read ?? 0),
+      chMs: stats.chMs + chMs,
+      wallMs: stats.wallMs + (performance.now() - started),
+      maxChMs: Math.max(stats.maxChMs, chMs),
+    })
+    return text.slice(from + '"data":'.length, text.lastIndexOf(',', to)).trim()
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
+}

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { z } from 'zod'
 import { AppError } from '../errors'
-import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
+import { classifyClickHouseError, JsonText, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
 import { ensureReady } from '../server/ready'
 import { requestOrigin, requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
@@ -89,6 +89,9 @@ export function route<S extends z.ZodType>(
       if (options.database !== false) await ensureReady()
       const [result, stats] = await withQueryStats(() => handler(req, params))
       if (result instanceof Response) return result
+      if (result instanceof JsonText) {
+        return new NextResponse(result.text, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
+      }
       return NextResponse.json(result, { headers: { 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
     } catch (err) {
       return errorResponse(err)

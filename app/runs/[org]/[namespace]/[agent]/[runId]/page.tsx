@@ -66,7 +66,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     <HydrationBoundary state={dehydrate(queryClient)}>
       {inlinesTabData(tab, detail?.counts) ? (
         // Until the tab's data streams in, the header shows with the tab's loading state.
-        <Suspense fallback={<RunView runRef={run} />}>
+        <Suspense fallback={<RunView runRef={run} pendingTab />}>
           <OpenTabData run={run} tab={tab}>
             <RunView runRef={run} />
           </OpenTabData>
