@@ -1,0 +1,118 @@
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import { screensAtWidths } from './screens'
+
+type Run = { runId: string; org: string; flags: string[] }
+type Page = { runs: Run[]; nextCursor: string | null }
+
+/** The filters are enabled once the page is hydrated: clicks before that would be lost. */
+async function hydrated(page: import('@playwright/test').Page) {
+  await expect(page.getByRole('search', { name: 'Filter runs' })).toHaveAttribute('aria-busy', 'false')
+}
+
+async function api<T>(request: APIRequestContext, url: string): Promise<T> {
+  const res = await request.get(url)
+  expect(res.status(), url).toBe(200)
+  return (await res.json()) as T
+}
+
+test('the HTML of /?status=failed already holds the first page of failed runs, and the client does not fetch it again', async ({ page, request }) => {
+  const failed = await api<Page>(request, '/api/runs?status=failed&limit=50')
+  expect(failed.runs.length).toBeGreaterThan(0)
+  // Fetched as plain HTTP: no script runs.
+  const html = await (await request.get('/?status=failed')).text()
+  for (const run of failed.runs.slice(0, 5)) expect(html).toContain(`data-run-id="${run.runId}"`)
+  const listRequests: string[] = []
+  page.on('request', (r) => {
+    const url = new URL(r.url())
+    if (url.pathname === '/api/runs') listRequests.push(url.search)
+  })
+  await page.goto('/?status=failed')
+  const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
+  await expect(rows).toHaveCount(failed.runs.length)
+  await expect(rows.first()).toHaveAttribute('data-run-id', failed.runs[0].runId)
+  await page.waitForTimeout(1_000)
+  expect(listRequests).toEqual([])
+  // Run links are not prefetched in the background.
+  const prefetches = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.startsWith('/runs/')),
+  )
+  expect(prefetches).toEqual([])
+})
+
+test('a flag in the URL narrows the list to the runs the API flags, with badges; the flag filter writes the URL', async ({ page, request }) => {
+  const all = await api<Page>(request, '/api/runs?limit=200')
+  const resumed = await api<Page>(request, '/api/runs?flag=resumed&limit=50')
+  expect(resumed.runs.length).toBeGreaterThan(0)
+  expect(resumed.runs.length).toBeLessThan(all.runs.length)
+  await page.goto('/?flag=resumed')
+  const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
+  await expect(rows).toHaveCount(resumed.runs.length)
+  const shown = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))
+  expect(shown).toEqual(resumed.runs.map((r) => r.runId))
+  // Every flag the API names is a badge on its row.
+  for (const run of resumed.runs.slice(0, 5)) {
+    const badges = await page.locator(`tr[data-run-id="${run.runId}"] [data-flag]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-flag')))
+    expect(badges).toEqual(run.flags)
+  }
+
+  // Picking a second flag in the filter adds it to the URL and narrows further.
+  await hydrated(page)
+  await page.getByText('Flags', { exact: true }).locator('..').locator('summary').click()
+  await page.getByRole('checkbox', { name: /^crash loop/ }).check()
+  await expect(page).toHaveURL(/flag=resumed&flag=crash_loop|flag=crash_loop&flag=resumed/)
+  const both = await api<Page>(request, '/api/runs?flag=resumed&flag=crash_loop&limit=50')
+  if (both.runs.length === 0) await expect(page.getByText('No runs match.')).toBeVisible()
+  else await expect(rows).toHaveCount(both.runs.length)
+})
+
+test('summary counts link to the lists they count', async ({ page, request }) => {
+  const analytics = await api<{ resumes: { resumedRuns: number }; totals: { runs: number } }>(request, '/api/runs/analytics')
+  await page.goto('/')
+  const stats = page.getByTestId('summary-stats')
+  const resumedLink = stats.getByRole('link', { name: new RegExp(`^${analytics.resumes.resumedRuns} resumed runs?$`) })
+  await expect(resumedLink).toHaveAttribute('href', '/?flag=resumed')
+  await expect(stats.getByRole('link', { name: /checkpoints? at ≥ 90% of char_limit/ })).toHaveAttribute('href', '/?flag=near_limit')
+  await expect(stats.getByRole('link', { name: new RegExp(`^${analytics.totals.runs} runs?$`) })).toHaveAttribute('href', '/')
+  await resumedLink.click()
+  await expect(page).toHaveURL(/\?flag=resumed$/)
+  const resumed = await api<Page>(request, '/api/runs?flag=resumed&limit=50')
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toHaveAttribute('data-run-id', resumed.runs[0].runId)
+})
+
+test('typing "ac" in org suggests the orgs the facets route names', async ({ page, request }) => {
+  const facets = await api<{ values: { value: string; runs: number }[] }>(request, '/api/runs/facets?field=org&prefix=ac')
+  expect(facets.values.map((v) => v.value)).toContain('acme')
+  await page.goto('/')
+  await hydrated(page)
+  const org = page.getByLabel('Org', { exact: true })
+  await org.fill('ac')
+  const listId = await org.getAttribute('list')
+  const options = page.locator(`datalist[id="${listId}"] option`)
+  await expect(options).toHaveCount(facets.values.length)
+  expect(await options.evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toEqual(facets.values.map((v) => v.value))
+  await expect(options.first()).toHaveAttribute('label', `${facets.values[0].runs} runs`)
+})
+
+test('Needs attention counts each flag and links to its list; no sideways scrolling on a phone', async ({ page, request }) => {
+  await page.goto('/')
+  await hydrated(page)
+  await page.getByRole('button', { name: 'Needs attention' }).click()
+  for (const flag of ['stalled', 'crash_loop', 'near_miss', 'tie', 'near_limit']) {
+    const list = await api<Page>(request, `/api/runs?flag=${flag}&limit=100`)
+    const item = page.locator(`a[data-flag="${flag}"]`)
+    await expect(item).toHaveAttribute('href', `/?flag=${flag}`)
+    await expect(item.locator('span').first()).toHaveText(`${list.runs.length}${list.nextCursor ? '+' : ''}`)
+  }
+  const nearMiss = await api<Page>(request, '/api/runs?flag=near_miss&limit=50')
+  await page.locator('a[data-flag="near_miss"]').click()
+  await expect(page).toHaveURL(/\?flag=near_miss$/)
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr')).toHaveCount(nearMiss.runs.length)
+
+  await page.goto('/?flag=resumed')
+  await hydrated(page)
+  await page.getByRole('button', { name: 'Needs attention' }).click()
+  await expect(page.locator('a[data-flag="stalled"] span').first()).not.toHaveText('counting…')
+  await screensAtWidths(page, 'triage', { fullPage: true })
+  await page.setViewportSize({ width: 390, height: 900 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+})
