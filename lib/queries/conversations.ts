@@ -93,3 +93,69 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
   }
   return { conversations: [...byConv.values()], cuts }
 }
+
+/** One turn as the API sends it, built by ClickHouse (see the Turn type for the fields). */
+const TURN_JSON = `CAST((turn_index, role, content, tool_name, toFloat64(input_tokens), toFloat64(output_tokens), toFloat64(cost_usd),
+    concat(replaceOne(toString(toDateTime64(created_at, 3, 'UTC')), ' ', 'T'), 'Z')),
+  'Tuple(turnIndex UInt32, role String, content String, toolName String, inputTokens Float64, outputTokens Float64, costUsd Float64, createdAt String)')`
+
+const turnGroupSchema = z.object({
+  conversation_id: z.string(),
+  first_turn_at: z.string().transform(chTimeToIso),
+  turns_json: z.string(),
+})
+
+/**
+ * runConversations as JSON text: ClickHouse writes each conversation's turns as one JSON array,
+ * and Node only splices them into the answer. A 10,000-turn run is megabytes of content that
+ * would otherwise be parsed, validated and serialized again, turn by turn.
+ */
+export async function runConversationsJsonText(run: RunRef, signal?: AbortSignal): Promise<{ text: string; empty: boolean }> {
+  const t = tableNames()
+  const [convs, groups, counted] = await Promise.all([
+    queryRows(
+      `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
+          any(user_id) AS any_user, any(session_id) AS any_session
+       FROM ${source(t.conversations)} WHERE ${RUN_SCOPE}
+       GROUP BY conversation_id ORDER BY first_at`,
+      runParams(run),
+      convSchema,
+      { signal },
+    ),
+    queryRows(
+      `SELECT conversation_id, toString(argMin(created_at, turn_index)) AS first_turn_at,
+          toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${TURN_JSON}))) AS turns_json
+       FROM (
+         SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at
+         FROM ${source(t.turns)} WHERE ${RUN_SCOPE}
+         ORDER BY conversation_id, turn_index
+         LIMIT {cap:UInt32}
+       )
+       GROUP BY conversation_id ORDER BY conversation_id
+       SETTINGS output_format_json_quote_64bit_integers = 1, output_format_json_named_tuples_as_objects = 1`,
+      { ...runParams(run), cap: TURNS_CAP },
+      turnGroupSchema,
+      { signal },
+    ),
+    queryRows(
+      `SELECT count() > {cap:UInt32} AS over FROM ${source(t.turns)} WHERE ${RUN_SCOPE}`,
+      { ...runParams(run), cap: TURNS_CAP },
+      z.object({ over: z.coerce.number() }),
+      { signal },
+    ),
+  ])
+  const cuts: ListCut[] = counted[0]?.over ? [{ list: 'turns', limit: TURNS_CAP }] : []
+  const turnsOf = new Map(groups.map((g) => [g.conversation_id, g]))
+  const head = (c: Omit<Conversation, 'turns'>) => JSON.stringify(c).slice(0, -1)
+  const parts: string[] = []
+  for (const c of convs) {
+    const turns = turnsOf.get(c.conversation_id)?.turns_json ?? '[]'
+    turnsOf.delete(c.conversation_id)
+    parts.push(`${head({ conversationId: c.conversation_id, title: c.latest_title, createdAt: c.first_at, userId: c.any_user, sessionId: c.any_session })},"turns":${turns}}`)
+  }
+  // Turns whose conversation row is missing still belong to the run.
+  for (const g of turnsOf.values()) {
+    parts.push(`${head({ conversationId: g.conversation_id, title: '', createdAt: g.first_turn_at, userId: '', sessionId: '' })},"turns":${g.turns_json}}`)
+  }
+  return { text: `{"conversations":[${parts.join(',')}],"cuts":${JSON.stringify(cuts)}}`, empty: parts.length === 0 }
+}
