@@ -3,6 +3,7 @@ import { getConfig } from '../config'
 import { getClient } from '../clickhouse/client'
 import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
 import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
+import { installRunFacets } from './facets-install'
 import { tableNames } from './tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
@@ -79,7 +80,9 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
   const ddl = runIndexDdl(tableNames(databases), ix)
   const before = await existingTables([databases.runs])
   if (before.has(ix.meta)) {
-    return { created: [], existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: [], backfilled: false, elapsedMs: 0 }
+    // The facets (type-ahead counts) install on their own marker: an index of this version may predate them.
+    const facets = await installRunFacets({ onStep: options.onStep })
+    return { created: facets.created, existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: facets.dropped, backfilled: facets.backfilled, elapsedMs: facets.elapsedMs }
   }
   await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
   const dropped: string[] = []
@@ -110,5 +113,8 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
     { v: RUN_INDEX_SCHEMA_VERSION, note: `backfilled in ${Date.now() - started} ms` },
   )
   created.push(ix.meta)
+  const facets = await installRunFacets({ onStep: options.onStep })
+  created.push(...facets.created)
+  dropped.push(...facets.dropped)
   return { created, existing: [], dropped, backfilled: true, elapsedMs: Date.now() - started }
 }
