@@ -15,7 +15,10 @@ import {
   type TooltipContentProps,
 } from 'recharts'
 import { count } from '@/lib/format'
+import { links } from '@/lib/links'
 import type { RunsAnalytics } from '@/lib/queries/analytics'
+import { withFlag, type RunsFilters } from '@/lib/runs-search'
+import { CountLink } from './count-link'
 import { bucketTick, bucketTitle, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
 
 const CHART_HEIGHT = 132
@@ -75,7 +78,7 @@ function peak<T>(items: T[], value: (t: T) => number): T | null {
   return best
 }
 
-export function StatusChart({ data }: { data: RunsAnalytics }) {
+export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filters?: RunsFilters }) {
   const { unit } = data.statusOverTime
   const statuses = presentStatuses(data.totals.byStatus)
   const rows = statusRows(data)
@@ -111,7 +114,9 @@ export function StatusChart({ data }: { data: RunsAnalytics }) {
           {statuses.map((s) => (
             <li key={s}>
               <span className="sum-dot" style={{ background: statusColor(s) }} aria-hidden />
-              {s} <strong>{count(data.totals.byStatus[s])}</strong>
+              <CountLink href={links.runsList({ ...filters, status: s })}>
+                {s} <strong>{count(data.totals.byStatus[s])}</strong>
+              </CountLink>
             </li>
           ))}
         </ul>
@@ -136,7 +141,7 @@ export function StatusChart({ data }: { data: RunsAnalytics }) {
 
 const dayTick = (day: string) => bucketTick(`${day}T00:00:00Z`, 'day')
 
-export function ResumesChart({ data }: { data: RunsAnalytics }) {
+export function ResumesChart({ data, filters = {} }: { data: RunsAnalytics; filters?: RunsFilters }) {
   const { days, resumedRuns, extraAttempts } = data.resumes
   const tooltip = ({ active, payload }: TooltipContentProps) => {
     const d = active ? (payload?.[0]?.payload as (typeof days)[number] | undefined) : undefined
@@ -165,11 +170,15 @@ export function ResumesChart({ data }: { data: RunsAnalytics }) {
         <ul className="sum-legend">
           <li>
             <span className="sum-dot" style={{ background: 'var(--warn)' }} aria-hidden />
-            resumed <strong>{count(resumedRuns)}</strong>
+            <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>
+              resumed <strong>{count(resumedRuns)}</strong>
+            </CountLink>
           </li>
           <li>
             <span className="sum-dot" style={{ background: 'var(--accent)' }} aria-hidden />
-            extra attempts <strong>{count(extraAttempts)}</strong>
+            <CountLink href={links.runsList(withFlag(filters, 'resumed'))} title="The resumed runs, whose later attempts these are">
+              extra attempts <strong>{count(extraAttempts)}</strong>
+            </CountLink>
           </li>
         </ul>
       }
@@ -193,7 +202,7 @@ const sizeBar = (props: BarShapeProps) => (
   <Rectangle {...props} fill={(props.payload as { fromPct: number }).fromPct >= 90 ? 'var(--warn)' : 'var(--accent)'} />
 )
 
-export function SizesChart({ data }: { data: RunsAnalytics }) {
+export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filters?: RunsFilters }) {
   const s = data.checkpointSizes
   const tooltip = ({ active, payload }: TooltipContentProps) => {
     const b = active ? (payload?.[0]?.payload as (typeof s.buckets)[number] | undefined) : undefined
@@ -219,12 +228,16 @@ export function SizesChart({ data }: { data: RunsAnalytics }) {
           </li>
           {s.nearLimit > 0 ? (
             <li className="sum-warn">
-              <strong>{count(s.nearLimit)}</strong> ≥ 90%
+              <CountLink href={links.runsList(withFlag(filters, 'near_limit'))}>
+                <strong>{count(s.nearLimit)}</strong> ≥ 90%
+              </CountLink>
             </li>
           ) : null}
           {s.overLimit > 0 ? (
             <li className="sum-bad">
-              <strong>{count(s.overLimit)}</strong> over
+              <CountLink href={links.runsList(withFlag(filters, 'near_limit'))} title="Listed with the runs near their limit (90% or more)">
+                <strong>{count(s.overLimit)}</strong> over
+              </CountLink>
             </li>
           ) : null}
           {s.cleared > 0 ? (

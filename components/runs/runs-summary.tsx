@@ -1,12 +1,10 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import Link from 'next/link'
-import type { ReactNode } from 'react'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
 import { withFlag } from '@/lib/runs-search'
-import triage from './triage.module.css'
+import { CountLink } from './count-link'
 import { runsAnalyticsQueryOptions, type RunsFilterParams } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
 import { ResumesChart, SizesChart, StatusChart } from './runs-charts'
@@ -14,15 +12,6 @@ import { TopRuns } from './top-runs'
 import { useSummaryOpen } from './use-summary-open'
 
 const BODY_ID = 'runs-summary-body'
-
-/** A count in the summary: a link to the list of the runs it counts. */
-function CountLink({ href, children }: { href: string; children: ReactNode }) {
-  return (
-    <Link href={href} prefetch={false} className={triage.countLink}>
-      {children}
-    </Link>
-  )
-}
 
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
 export function RunsSummary({ filters, ready = true }: { filters: RunsFilterParams; ready?: boolean }) {
@@ -70,9 +59,9 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
             <p className="muted small sum-empty">No runs match these filters, so there is nothing to chart.</p>
           ) : (
             <div className={`sum-grid${query.isPlaceholderData ? ' is-stale' : ''}`}>
-              <StatusChart data={a} />
-              <ResumesChart data={a} />
-              <SizesChart data={a} />
+              <StatusChart data={a} filters={filters} />
+              <ResumesChart data={a} filters={filters} />
+              <SizesChart data={a} filters={filters} />
               <TopRuns title="Slowest runs (active time)" runs={a.slowest} metric="duration" empty="No finished run with a duration." />
               <TopRuns title="Costliest runs" runs={a.costliest} metric="cost" empty="No run with a recorded cost." />
             </div>
