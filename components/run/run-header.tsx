@@ -10,7 +10,7 @@ import { TimeAgo } from '../ui/time-ago'
 export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: ReactNode }) {
   const { run } = detail
   return (
-    <section className="panel stack" aria-label="Run summary">
+    <section className="panel stack run-head" aria-label="Run summary">
       <div className="crumbs">
         <Link href={links.runs(new URLSearchParams({ org: run.org }).toString())}>{run.org}</Link>/
         <Link href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}>{run.namespace}</Link>/
@@ -19,7 +19,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         </Link>
       </div>
       <div className="row">
-        <h1 style={{ margin: 0 }}>{run.goal || <span className="muted">No goal recorded</span>}</h1>
+        <h1 className="run-head-title">{run.goal || <span className="muted">No goal recorded</span>}</h1>
         <StatusBadge status={run.status} />
         <span className="spacer" />
         {actions}
@@ -31,7 +31,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
           goal, attempts and cost are unknown.
         </div>
       ) : null}
-      <dl className="kv">
+      <dl className="kv run-figures">
         <div>
           <dt>Attempts (resumes)</dt>
           <dd>

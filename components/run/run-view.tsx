@@ -15,6 +15,7 @@ import { SearchesTab } from '../story/searches-tab'
 import { TabSkeleton } from '../story/tab-states'
 import { TimelineTab } from '../story/timeline-tab'
 import { ErrorBanner } from '../ui/error-banner'
+import { TabStrip } from '../ui/tab-strip'
 import { AuditLog } from './audit-log'
 import { BlocksList } from './blocks-list'
 import { RunHeader } from './run-header'
@@ -64,10 +65,16 @@ export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendin
     void queryClient.prefetchQuery(TAB_QUERY[tab]({ org, namespace, agent, runId }) as Parameters<typeof queryClient.prefetchQuery>[0])
   }, [queryClient, tab, org, namespace, agent, runId])
 
-  // Arrow keys move between tabs, as in any tablist.
+  // Arrow keys, Home and End move between tabs, as in any tablist.
   const onTabKey = (e: KeyboardEvent) => {
     const i = TABS.indexOf(tab)
-    const next = e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(i - 1 + TABS.length) % TABS.length] : null
+    const moves: Record<string, Tab> = {
+      ArrowRight: TABS[(i + 1) % TABS.length],
+      ArrowLeft: TABS[(i - 1 + TABS.length) % TABS.length],
+      Home: TABS[0],
+      End: TABS[TABS.length - 1],
+    }
+    const next = moves[e.key]
     if (!next) return
     e.preventDefault()
     void setTab(next)
@@ -102,7 +109,7 @@ export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendin
     <div className="stack">
       {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
       <RunHeader detail={detail.data} actions={<ExportButton runRef={runRef} />} />
-      <div className="tabs" role="tablist" aria-label="Run views" onKeyDown={onTabKey}>
+      <TabStrip selectedKey={tab} label="Run views" onKeyDown={onTabKey}>
         {TABS.map((t) => {
           const c = TAB_COUNTS[t]
           return (
@@ -124,7 +131,7 @@ export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendin
             </button>
           )
         })}
-      </div>
+      </TabStrip>
       <div role="tabpanel" id="run-tabpanel" aria-labelledby={`tab-${tab}`} aria-label={TAB_LABELS[tab]}>
         {pendingTab ? <TabSkeleton label={`Loading ${TAB_LABELS[tab].toLowerCase()}`} rows={6} /> : null}
         {shown === 'checkpoint' ? <CheckpointTab runRef={runRef} /> : null}

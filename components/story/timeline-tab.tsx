@@ -114,9 +114,24 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
     selectRow(Math.min(rows.length - 1, Math.max(0, next)))
   }
 
+  const bodyRef = useRef<HTMLDivElement>(null)
+  const closePayload = () => {
+    // Focus inside the closing panel would fall to the page's start: it goes back to the list instead.
+    const body = bodyRef.current
+    if (body?.querySelector('.tl-payload')?.contains(document.activeElement)) body.querySelector<HTMLElement>('[role="listbox"]')?.focus()
+    void setEventId(null)
+  }
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return
+      if (e.key === 'Escape') {
+        // A dialog above the page takes its own Escape.
+        if (!selected || document.querySelector('dialog[open]')) return
+        e.preventDefault()
+        closePayload()
+        return
+      }
       const k = e.key.toLowerCase()
       if (k !== 'j' && k !== 'k') return
       e.preventDefault()
@@ -209,7 +224,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
         />
         <p className="small muted tl-hint">
           Drag across the chart to zoom in. Click a mark or a row to see its payload; <kbd>J</kbd> / <kbd>K</kbd> move to the
-          next / previous event.
+          next / previous event, <kbd>Esc</kbd> closes the payload.
         </p>
       </section>
 
@@ -250,7 +265,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
         </div>
       ) : null}
 
-      <div className={`tl-body${selected ? ' has-payload' : ''}`}>
+      <div ref={bodyRef} className={`tl-body${selected ? ' has-payload' : ''}`}>
         {rows.length === 0 ? (
           <TabEmpty title="Every kind is filtered out">Turn a kind back on above to see its events.</TabEmpty>
         ) : (
@@ -269,7 +284,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             event={selected}
             resumeTag={tags.get(selected.id)}
             position={selectedRow >= 0 ? { index: selectedRow, total: rows.length } : null}
-            onClose={() => void setEventId(null)}
+            onClose={closePayload}
             headingRef={headingRef}
           />
         ) : null}
