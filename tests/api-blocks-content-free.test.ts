@@ -52,11 +52,13 @@ describe('GET R/blocks?content=none', () => {
     assert.equal(light.body.blocks.find((b: { blockKey: string }) => b.blockKey === 'scratch').isDeleted, true)
   })
 
-  test('the full list, formatted by ClickHouse, equals the blocks as the query module reads and types them', async () => {
-    const { runBlocks } = await import('../lib/queries/working-memory')
+  test('both lists, formatted by ClickHouse, equal the blocks as the query module reads and types them', async () => {
+    const { runBlocks, runBlockSummaries } = await import('../lib/queries/working-memory')
     const full = await call(blocksRoute, '/x', RUN)
     assert.equal(full.headers['content-type'], 'application/json')
     assert.deepEqual(full.body, JSON.parse(JSON.stringify({ blocks: await runBlocks(RUN) })))
+    const light = await call(blocksRoute, '/x?content=none', RUN)
+    assert.deepEqual(light.body, JSON.parse(JSON.stringify({ blocks: await runBlockSummaries(RUN) })))
   })
 
   test('the default and content=full answer the full list, as before', async () => {

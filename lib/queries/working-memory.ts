@@ -69,18 +69,19 @@ export async function runBlockSummaries(run: RunRef, signal?: AbortSignal): Prom
   }))
 }
 
-/** The columns of a `Block`, named and typed as the API sends them (see toBlock). */
-const BLOCK_JSON_COLUMNS = `user_id AS userId, session_id AS sessionId, block_key AS blockKey, toString(version) AS version, content,
-  toBool(is_deleted) AS isDeleted, toUInt32(char_limit) AS charLimit, toUInt32(lengthUTF8(content)) AS chars, actor,
-  source_trace AS sourceTrace, concat(replaceOne(toString(toDateTime64(updated_at, 3, 'UTC')), ' ', 'T'), 'Z') AS updatedAt`
+/** The columns of a `Block`, named and typed as the API sends them (see toBlock); `content` only when asked for. */
+const blockJsonColumns = (withContent: boolean) => `user_id AS userId, session_id AS sessionId, block_key AS blockKey,
+  toString(version) AS version,${withContent ? ' content,' : ''} toBool(is_deleted) AS isDeleted, toUInt32(char_limit) AS charLimit,
+  toUInt32(lengthUTF8(content)) AS chars, actor, source_trace AS sourceTrace,
+  concat(replaceOne(toString(toDateTime64(updated_at, 3, 'UTC')), ' ', 'T'), 'Z') AS updatedAt`
 
 /**
- * runBlocks as the JSON text of its array, formatted by ClickHouse: the same blocks, fields and
- * values, without parsing and re-serializing megabytes of content in Node.
+ * runBlocks (or, without content, runBlockSummaries) as the JSON text of its array, formatted by
+ * ClickHouse: the same blocks, fields and values, without parsing and re-serializing megabytes in Node.
  */
-export async function runBlocksJsonText(run: RunRef, signal?: AbortSignal): Promise<string> {
+export async function runBlocksJsonText(run: RunRef, opts: { content: boolean }, signal?: AbortSignal): Promise<string> {
   return queryJsonArrayText(
-    `SELECT ${BLOCK_JSON_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
+    `SELECT ${blockJsonColumns(opts.content)} FROM ${source(tableNames().workingMemory, { final: true })}
      WHERE ${await wmRunScope(signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
     runParams(run),
