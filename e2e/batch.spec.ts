@@ -25,7 +25,7 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   // Real traffic stays on loopback.
   await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort())
   await page.goto(`/?org=${org}&namespace=${namespace}`)
-  await expect(page.getByRole('link', { name: runIds[0] }).first()).toBeVisible()
+  await expect(page.getByText(runIds[0], { exact: true }).first()).toBeVisible()
 
   // 1. Preview: every filtered run, from its latest version to a tombstone.
   await page.getByRole('button', { name: 'Clear checkpoints…' }).click()
@@ -57,6 +57,7 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   const results = dialog.getByRole('region', { name: 'Results of the batch' })
   await expect(results.getByRole('row')).toHaveCount(runIds.length + 1)
   const rowOf = (id: string) => results.getByRole('row').filter({ has: page.getByRole('link', { name: id }) })
+  await expect(dialog.getByRole('progressbar')).toHaveCount(0)
   await expect(rowOf(runIds[0])).toContainText('done')
   await expect(rowOf(runIds[0])).toContainText('v2 → v3')
   await expect(rowOf(runIds[1])).toContainText('conflict')

@@ -58,8 +58,10 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
     onMutate: () => setRefusal(null),
     onSuccess: (res) => setResult(res),
     onError: (e) => setRefusal(refusalOf(e)),
-    // Whatever landed, the list and every run page may now be out of date.
-    onSettled: () => qc.invalidateQueries({ queryKey: runKeys.all }),
+    // Whatever landed, the list and every run page may now be out of date; the results need not wait for their refetch.
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: runKeys.all })
+    },
   })
 
   const startPreview = (r: BatchRequest) => {
@@ -159,7 +161,7 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
         </>
       ) : null}
 
-      {run.isPending ? (
+      {run.isPending && !result ? (
         <div className="stack" role="status" aria-live="polite">
           <progress className={styles.progress} aria-label={`${verb.doing} ${toWrite} runs`} />
           <span className="small">

@@ -32,6 +32,11 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
                   user {e.userId || '∅'} · session {e.sessionId || '∅'}
                 </span>
               ) : null}
+              {e.batchId ? (
+                <span className="tag" title={`Batch ${e.batchId}`}>
+                  batch <span className="mono">{e.batchId.slice(0, 8)}</span>
+                </span>
+              ) : null}
               <span className="spacer" />
               <span className="small muted">
                 <TimeAgo iso={e.at} />
