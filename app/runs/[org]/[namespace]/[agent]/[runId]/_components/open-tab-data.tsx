@@ -31,6 +31,8 @@ const TOO_BIG: Partial<Record<RunTab, (c: RunCounts) => boolean>> = {
   checkpoint: (c) => c.blocks > 3_000,
   blocks: (c) => c.blocks > 500,
   conversation: (c) => c.turns > 1_500,
+  // About one event per version, turn, memory, search and blob.
+  timeline: (c) => c.versions + c.turns + c.memories + c.searches + c.blobs > 3_000,
 }
 
 export function inlinesTabData(tab: RunTab, counts: RunCounts | undefined): boolean {
