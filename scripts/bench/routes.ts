@@ -3,7 +3,8 @@
  * server, or in-process through the route handlers (used by the harness test: no build needed).
  * With LOOM_RUNS_BENCH=1 every response carries ClickHouse's own statistics for the request:
  * x-loom-rows-read, x-loom-ch-ms (engine time, summed over the request's queries), x-loom-query-ms
- * (the same queries timed from the server's side of the connection) and x-loom-queries.
+ * (the same queries timed from the server's side of the connection), x-loom-queries and
+ * x-loom-max-statement-ms (the request's longest single statement: how long it held the engine).
  */
 
 export type Sample = {
@@ -37,13 +38,14 @@ export function runRoutes(name: string, s: Sample, checkpointOnly = false): Rout
   const all: [string, string][] = [
     ['run', base],
     ['blocks', `${base}/blocks`],
+    ['blocks (no content)', `${base}/blocks?content=none`],
     ['block versions', `${base}/blocks/checkpoint?${ident}`],
     ['timeline', `${base}/timeline`],
     ['conversations', `${base}/conversations`],
     ['memories', `${base}/memories`],
     ['searches', `${base}/searches`],
   ]
-  const keep = checkpointOnly ? new Set(['run', 'blocks', 'block versions', 'timeline']) : null
+  const keep = checkpointOnly ? new Set(['run', 'blocks', 'blocks (no content)', 'block versions', 'timeline']) : null
   return all.filter(([r]) => !keep || keep.has(r)).map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
 }
 
@@ -167,6 +169,9 @@ export type RouteResult = {
   rowsRead: number | null
   rowsReadMax: number | null
   queries: number | null
+  /** The longest single statement of a request (ClickHouse's elapsed): median over the requests, and the max. */
+  maxStatementP50Ms: number | null
+  maxStatementMs: number | null
   bytes: number
   /** API median over bare median. */
   ratio: number | null
@@ -181,6 +186,7 @@ export async function measure(fetcher: Fetcher, spec: RouteSpec, requests: numbe
   const ch: number[] = []
   const qms: number[] = []
   const rows: number[] = []
+  const longest: number[] = []
   let queries: number | null = null
   let errors = 0
   let status = 0
@@ -195,6 +201,7 @@ export async function measure(fetcher: Fetcher, spec: RouteSpec, requests: numbe
     if (r.headers['x-loom-query-ms'] !== undefined) qms.push(Number(r.headers['x-loom-query-ms']))
     if (r.headers['x-loom-rows-read'] !== undefined) rows.push(Number(r.headers['x-loom-rows-read']))
     if (r.headers['x-loom-queries'] !== undefined) queries = Number(r.headers['x-loom-queries'])
+    if (r.headers['x-loom-max-statement-ms'] !== undefined) longest.push(Number(r.headers['x-loom-max-statement-ms']))
   }
   const p50 = quantile(ms, 0.5)
   const bare = ch.length ? quantile(ch, 0.5) : null
@@ -213,7 +220,34 @@ export async function measure(fetcher: Fetcher, spec: RouteSpec, requests: numbe
     rowsRead: rows.length ? quantile(rows, 0.5) : null,
     rowsReadMax: rows.length ? Math.max(...rows) : null,
     queries,
+    maxStatementP50Ms: longest.length ? r2(quantile(longest, 0.5)) : null,
+    maxStatementMs: longest.length ? r2(Math.max(...longest)) : null,
     bytes,
     ratio: bare ? r2(p50 / bare) : null,
   }
+}
+
+/** The API requests each default page makes (the run page opens on its Checkpoint tab). */
+export function pageRoutes(samples: string[]): { page: string; routes: string[] }[] {
+  return [
+    { page: 'runs page', routes: ['runs page 1', 'runs analytics', 'runs changes (poll)'] },
+    ...samples.map((s) => ({ page: `run page, checkpoint tab (${s})`, routes: [`run (${s})`, `blocks (no content) (${s})`, `block versions (${s})`] })),
+  ]
+}
+
+export type PageStatement = { page: string; longestStatementMs: number | null; longestStatementP50Ms: number | null; route: string | null }
+
+/** Per page, the longest statement any of its requests issued, and which request issued it. */
+export function longestStatementPerPage(results: RouteResult[], pages: { page: string; routes: string[] }[]): PageStatement[] {
+  return pages.map(({ page, routes }) => {
+    const mine = results.filter((r) => routes.includes(r.route) && r.maxStatementMs !== null)
+    if (!mine.length) return { page, longestStatementMs: null, longestStatementP50Ms: null, route: null }
+    const worst = mine.reduce((a, b) => ((b.maxStatementMs ?? 0) > (a.maxStatementMs ?? 0) ? b : a))
+    return {
+      page,
+      longestStatementMs: worst.maxStatementMs,
+      longestStatementP50Ms: Math.max(...mine.map((r) => r.maxStatementP50Ms ?? 0)),
+      route: worst.route,
+    }
+  })
 }
