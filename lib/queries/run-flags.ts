@@ -144,6 +144,12 @@ export async function flagFilterSql(flags: readonly RunFlag[], filter: { org?: s
   return parts.map((p, i) => (i === 0 ? `SELECT org, namespace, agent, run_id FROM (${p})` : `(org, namespace, agent, run_id) IN (${p})`)).join(' WHERE ')
 }
 
+/**
+ * Settings for a query that holds flagFilterSql: the per-run tables are sorted by the keys they
+ * are grouped by, so the groups stream in order instead of filling a hash table.
+ */
+export const FLAG_QUERY_SETTINGS = { optimize_aggregation_in_order: 1 }
+
 /** The parameters flagFilterSql needs besides the filter's own. */
 export function flagFilterParams(now = new Date()): QueryParams {
   return { now: toChTime(now) }
@@ -167,9 +173,9 @@ export async function flagsOfRuns(runs: FlaggedRun[], indexed: boolean, signal?:
       await flagColumnsSql(others, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'),
       { keys, ...flagFilterParams(now) },
       flagRowSchema,
-      { signal },
+      { signal, settings: FLAG_QUERY_SETTINGS },
     ),
-    queryRows(nearMissSql('(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'), { ids }, keySchema, { signal }),
+    queryRows(nearMissSql('(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'), { ids }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS }),
   ])
   const nearMiss = new Set(near.map(runKey))
   for (const r of runs) out.set(runKey(r), [])

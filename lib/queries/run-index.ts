@@ -24,7 +24,7 @@ import { queryRows, type QueryParams } from '../clickhouse/query'
 import { runIndexNames, type RunIndexNames } from '../loom/ddl'
 import { tableNames, source } from '../loom/tables'
 import { filterParams, identityConditions, Q_GOAL_OR_ID } from './run-filter-sql'
-import { flagFilterParams, flagFilterSql } from './run-flags'
+import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql } from './run-flags'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
 
@@ -180,7 +180,7 @@ async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: numb
         GROUP BY org, namespace, agent, run_id
       ) AS o USING (org, namespace, agent, run_id)
       ORDER BY started_text DESC, org DESC, namespace DESC, agent DESC, run_id DESC`
-    const rows = await queryRows(sql, params, candidateSchema, { signal })
+    const rows = await queryRows(sql, params, candidateSchema, { signal, settings: filter.flag?.length ? FLAG_QUERY_SETTINGS : undefined })
     if (rows.length === 0) break
     for (const r of rows) {
       const row = toListRow(r)
