@@ -23,6 +23,9 @@ export function runsListQueryOptions(params: RunsListParams) {
   return queryOptions({
     queryKey: runKeys.list(params),
     queryFn: ({ signal }) => fetchJson<RunsPage>(links.api.runs(search), { signal }),
+    // The live poll (use-live-runs) refetches a list as soon as a run in it changes, so a page
+    // rendered on the server stays good while a slow device hydrates it: no second fetch then.
+    staleTime: 30_000,
   })
 }
 
