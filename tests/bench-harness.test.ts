@@ -63,6 +63,10 @@ test('bench harness: tiny run, well-formed results', { timeout: 180_000 }, () =>
 
   assert.equal(r.browser.skipped, '--no-browser')
   for (const k of ['runsPageMs', 'bigRunPageMs', 'maxFrameMs']) assert.ok(k in r.browser)
-  for (const k of ['runScopedRowsRead', 'apiWithin1_5xBare', 'deepPageVsPage1']) assert.equal(typeof r.targets[k].ok, 'boolean')
+  for (const k of ['runScopedRowsRead', 'apiWithin1_5xBare', 'deepPageVsPage1', 'longestStatementPerPage']) assert.equal(typeof r.targets[k].ok, 'boolean')
+  // Per default page, the longest statement its requests issued (and which request).
+  assert.ok(r.pages.some((p: { page: string }) => p.page === 'runs page'))
+  assert.ok(r.pages.some((p: { page: string }) => p.page.startsWith('run page, checkpoint tab')))
+  for (const p of r.pages) assert.ok(Number.isFinite(p.longestStatementMs) && p.longestStatementMs >= 0 && typeof p.route === 'string', `${p.page} longest statement`)
   fs.rmSync(dir, { recursive: true, force: true })
 })

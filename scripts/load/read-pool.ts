@@ -1,8 +1,8 @@
 /**
  * The load test's read workload: every run's pages (header, blocks, timeline, searches, memories,
  * audit, conversations, blobs, its checkpoint) and 1,000+ list and analytics filter combinations
- * (identity prefixes × status × page size, free text, day windows). Each request is checked once
- * (200 only) before it joins the pool; a step picks uniformly from it.
+ * (identity prefixes × status × page size, free text, day windows). Run pages are checked once
+ * (200 only) before they join the pool; a step picks uniformly from it.
  */
 import { encodeSegment } from '../../lib/links'
 
@@ -90,11 +90,17 @@ export async function buildReadPool(base: string, now = Date.now()): Promise<Rea
     }
   }
 
-  // Only requests the server answers 200 join the pool (a checked run may have no such tab).
+  // Only requests the server answers 200 join the pool (a run may have no such tab). List and
+  // analytics filters are valid by construction; run pages are checked once.
   const paths: string[] = []
   const byKind: Record<string, number> = {}
   const dropped: Record<string, number> = {}
   for (const [p, kind] of candidates) {
+    if (kind === 'list' || kind === 'analytics') {
+      paths.push(p)
+      byKind[kind] = (byKind[kind] ?? 0) + 1
+      continue
+    }
     const res = await fetch(`${base}${p}`)
     await res.arrayBuffer()
     if (res.status === 200) {
