@@ -69,6 +69,8 @@ test('summary counts link to the lists they count', async ({ page, request }) =>
   const analytics = await api<{ resumes: { resumedRuns: number }; totals: { runs: number } }>(request, '/api/runs/analytics')
   await page.goto('/')
   const stats = page.getByTestId('summary-stats')
+  // The charts' query waits for the list and is the heaviest on the page: give it time on a busy machine.
+  await expect(stats).toBeVisible({ timeout: 60_000 })
   const resumedLink = stats.getByRole('link', { name: new RegExp(`^${analytics.resumes.resumedRuns} resumed runs?$`) })
   await expect(resumedLink).toHaveAttribute('href', '/?flag=resumed')
   await expect(stats.getByRole('link', { name: /checkpoints? at ≥ 90% of char_limit/ })).toHaveAttribute('href', '/?flag=near_limit')
