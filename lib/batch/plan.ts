@@ -13,7 +13,8 @@ import { BATCH_MAX_RUNS, type BatchRunKey } from './schema'
 import type { BatchRequestShape } from './token'
 import type { BatchItem } from './types'
 
-const PAGE = 500
+/** One page holds the whole batch: a next page means the filter matches too many runs. */
+const PAGE = BATCH_MAX_RUNS
 
 const runKeyText = (r: { org: string; namespace: string; agent: string; runId: string }) =>
   JSON.stringify([r.org, r.namespace, r.agent, r.runId])
@@ -75,8 +76,24 @@ function blockKeys(runs: RunSummary[]) {
   return runs.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.userId, r.sessionId, r.runId]))
 }
 
-/** The block's latest row (FINAL) for every run at once: one query keyed by the sorting-key prefix. */
-async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSignal) {
+type LatestRow = { version: string; is_deleted: number }
+
+/**
+ * The block's latest row for every run. The runs list already carries each run's checkpoint (the
+ * row FINAL returns, from the run index or working memory), preferring the run's own user and
+ * session: for `checkpoint` that is the answer, with no further query. Other blocks: one query
+ * keyed by the sorting-key prefix.
+ */
+async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSignal): Promise<Map<string, LatestRow>> {
+  if (blockKey === 'checkpoint') {
+    const out = new Map<string, LatestRow>()
+    for (const r of runs) {
+      const c = r.checkpoint
+      if (!c || c.userId !== r.userId || c.sessionId !== r.sessionId) continue
+      out.set(identityKey({ ...r, user_id: r.userId, session_id: r.sessionId, run_id: r.runId }), { version: c.version, is_deleted: c.isDeleted ? 1 : 0 })
+    }
+    return out
+  }
   const rows = await queryRows(
     `SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, toString(updated_at) AS updated_at
      FROM ${source(tableNames().workingMemory, { final: true })}
