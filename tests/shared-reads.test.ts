@@ -181,3 +181,39 @@ describe('shared answers for the list, analytics and run header', () => {
     for (const b of bodies) assert.doesNotMatch(JSON.stringify(b), /canWrite|"user"|"role"|readOnly/)
   })
 })
+
+describe('the read cache itself', () => {
+  test('keeps at most its bound of answers', async () => {
+    cache.invalidateReadCache()
+    const n = cache.READ_CACHE_MAX_ENTRIES + 50
+    for (let i = 0; i < n; i++) await cache.cachedRead('runs.list', { q: `bound-${i}` }, undefined, async () => i)
+    assert.ok(cache.readCacheStats().entries <= cache.READ_CACHE_MAX_ENTRIES)
+    // The newest are still kept.
+    assert.equal(await cache.cachedRead('runs.list', { q: `bound-${n - 1}` }, undefined, async () => -1), n - 1)
+  })
+
+  test('a shared computation is cancelled only when every caller has gone away', async () => {
+    cache.invalidateReadCache()
+    let seen: AbortSignal | null = null
+    const compute = (signal: AbortSignal) => {
+      seen = signal
+      return new Promise<number>((resolve, reject) => {
+        const t = setTimeout(() => resolve(7), 200)
+        signal.addEventListener('abort', () => {
+          clearTimeout(t)
+          reject(new Error('aborted'))
+        })
+      })
+    }
+    const a = new AbortController()
+    const b = new AbortController()
+    const first = cache.cachedRead('runs.analytics', { q: 'abort' }, a.signal, compute)
+    const second = cache.cachedRead('runs.analytics', { q: 'abort' }, b.signal, compute)
+    a.abort()
+    await assert.rejects(first)
+    assert.equal(seen!.aborted, false, 'the other caller still waits')
+    b.abort()
+    await assert.rejects(second)
+    assert.equal(seen!.aborted, true)
+  })
+})
