@@ -94,19 +94,19 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         </div>
       </dl>
       {run.outcome ? (
-        <div>
+        <div className="run-head-note">
           <h3>Outcome</h3>
           <p style={{ margin: 0 }}>{run.outcome}</p>
         </div>
       ) : null}
       {run.reflection ? (
-        <div>
+        <div className="run-head-note">
           <h3>Reflection</h3>
           <ContentView text={run.reflection} label="Reflection" foldAt={240} />
         </div>
       ) : null}
       {detail.memoriesUsed.length > 0 ? (
-        <div>
+        <div className="run-head-note">
           <h3>Memories used ({detail.memoriesUsed.length})</h3>
           <div className="row" style={{ gap: 6 }}>
             {detail.memoriesUsed.map((k) => (
