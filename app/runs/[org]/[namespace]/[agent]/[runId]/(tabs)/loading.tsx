@@ -1,4 +1,4 @@
-import styles from './run-page.module.css'
+import styles from '../run-page.module.css'
 
 /** Shown while the server reads the run: the header's and tabs' shapes, so nothing jumps when they arrive. */
 export default function RunPageLoading() {
