@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { DEMO_RUNS, type DemoRun } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
 import { PAGES, RICH_RUN, openSettled } from './page-list'
 import { screensAtWidths } from './screens'
@@ -38,6 +39,23 @@ test('run page: the tabs start within the first screen, and the tab bar shows th
   await openSettled(page, links.run(RICH_RUN, { tab: 'blocks' }))
   await expect(page.getByRole('tab', { name: /^Blocks/ })).toBeInViewport({ ratio: 0.95 })
   await expect(strip).toHaveAttribute('data-more', /start|both/)
+})
+
+test('every demo run: the tabs start within the first screen and nothing scrolls sideways', async ({ page }) => {
+  const runs = Object.values(DEMO_RUNS).filter((r): r is DemoRun => !Array.isArray(r))
+  for (const run of runs) {
+    await page.goto(links.run(run, { tab: 'audit' }))
+    const tablist = page.getByRole('tablist', { name: 'Run views' })
+    await expect(tablist).toBeVisible()
+    // The header may be drawn again as the page's data streams in: measure until it holds.
+    await expect
+      .poll(async () => {
+        const box = await tablist.boundingBox()
+        return box ? box.y + box.height : Infinity
+      }, { message: run.runId })
+      .toBeLessThanOrEqual(PHONE.height)
+    expect(await pageWidth(page), run.runId).toBeLessThanOrEqual(PHONE.width)
+  }
 })
 
 test('runs page: the table scrolls inside its own box, not the page', async ({ page }) => {
