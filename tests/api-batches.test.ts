@@ -7,7 +7,7 @@ useFreshEngine('api-batches')
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Untyped = any
-type Item = { runId: string; fromVersion: string | null; toVersion: string | null; action: string; why?: string; outcome?: string; newVersion?: string }
+type Item = { runId: string; blockKey: string; fromVersion: string | null; toVersion: string | null; action: string; why?: string; outcome?: string; newVersion?: string }
 
 const ORG = 'bt'
 const NS = 'ns'

@@ -27,7 +27,8 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
   const runs: RunSummary[] = []
   let cursor: RunsCursor | undefined
   for (;;) {
-    const page = await listRuns(filter, cursor, PAGE, signal)
+    // The plan needs the runs and their checkpoints, not their flags (a flag filter still applies).
+    const page = await listRuns(filter, cursor, PAGE, signal, 'auto', { flags: false })
     runs.push(...page.runs)
     if (!page.nextCursor) break
     if (runs.length >= BATCH_MAX_RUNS) {

@@ -185,6 +185,8 @@ export async function listRuns(
   limit: number,
   signal?: AbortSignal,
   source: RunsSource = 'auto',
+  /** `flags: false` leaves every run's flags empty (for callers that do not show them, e.g. batches). */
+  options: { flags?: boolean } = {},
 ): Promise<RunsPage> {
   const fromIndex = source === 'index' || (source === 'auto' && (await runIndexReady(signal)))
   requireIndexForFlags(filter, fromIndex)
@@ -197,7 +199,7 @@ export async function listRuns(
   }
   const page = rows.slice(0, limit)
   const checkpoints = await checkpointsFor(page, signal, fromIndex)
-  const flags = await flagsOfRuns(page, fromIndex || (await runIndexReady(signal)), signal)
+  const flags = options.flags === false ? new Map<string, RunFlag[]>() : await flagsOfRuns(page, fromIndex || (await runIndexReady(signal)), signal)
   const runs = page.map((r) => {
     const key = runKey(r)
     return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flags.get(key))

@@ -1,4 +1,4 @@
-import styles from './_components/state.module.css'
+import styles from '../_components/state.module.css'
 
 /** Shown while the server reads the first page of runs: the page's shapes, so nothing jumps when it arrives. */
 export default function Loading() {
