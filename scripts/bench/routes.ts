@@ -98,7 +98,7 @@ export async function inProcessFetcher(): Promise<Fetcher> {
   const R = '../../app/api/runs'
   const health = (await import('../../app/api/health/route')).GET as Handler
   const extra: Record<string, Handler> = {}
-  for (const name of ['analytics', 'changes']) {
+  for (const name of ['analytics', 'changes', 'facets']) {
     try {
       extra[name] = (await import(`${'../../app/api/runs'}/${name}/route`)).GET as Handler
     } catch {
