@@ -95,7 +95,7 @@ describe('read from the facets table', () => {
     await installRunFacets()
     forgetTables()
     const { existingTables } = await import('../lib/queries/schema-presence')
-    assert.ok((await existingTables()).has('loom_runs.run_facets_meta_v1'))
+    assert.ok((await existingTables()).has('loom_runs.run_index_facets_meta_v1'))
   })
 
   test('a run written after the install is counted by the views', async () => {

@@ -66,7 +66,8 @@ before(async () => {
   await command(`CREATE TABLE runsx.audit_log (
     at DateTime64(3, 'UTC'), operator String, action LowCardinality(String), reason String,
     org String, namespace String, agent String, user_id String, session_id String, run_id String, block_key String,
-    before_version UInt64, after_version UInt64, before_content String, after_content String, request_id String
+    before_version UInt64, after_version UInt64, before_content String, after_content String, request_id String,
+    batch_id String
   ) ENGINE = MergeTree ORDER BY at`)
   // The history table without its view; one table of the run index and an older meta table.
   const { historyDdl } = await import('../lib/loom/ddl')
@@ -243,8 +244,10 @@ describe('schema doctor on a broken schema', () => {
     const ix = runIndexNames('runsx')
     assert.equal(report.runIndex.state, 'incomplete')
     assert.equal(report.runIndex.present, 1)
-    // Every table and view of the DDL, plus the meta marker.
-    assert.equal(report.runIndex.expected, runIndexDdl(tableNames(), ix).objects.length + 1)
+    // Every table and view of the DDL, plus the meta marker; the facets' objects and their marker too.
+    const { runFacetsDdl, runFacetsNames } = await import('../lib/loom/facets-ddl')
+    const facets = runFacetsDdl(tableNames(), runFacetsNames('runsx')).objects.length + 1
+    assert.equal(report.runIndex.expected, runIndexDdl(tableNames(), ix).objects.length + 1 + facets)
     assert.equal(report.runIndex.meta, `runsx.run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`)
     assert.deepEqual(report.runIndex.olderInstalls, ['runsx.run_index_meta'])
     const meta = table(report, ix.meta)

@@ -157,6 +157,8 @@ describe('the audit log is written by the write paths only', () => {
       'DELETE runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]',
       'POST auth/login',
       'POST auth/logout',
+      // Batches write each item through the same conflict-checked block writes.
+      'POST batches',
       'POST runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore',
       'PUT runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]',
     ])

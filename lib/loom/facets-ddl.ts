@@ -27,10 +27,10 @@ export const RUN_FACETS_SCHEMA_VERSION = 1
 export function runFacetsNames(runsDatabase: string): RunFacetsNames {
   const db = runsDatabase
   return {
-    table: `${db}.run_facets`,
-    runsView: `${db}.run_facets_runs_mv`,
-    workingMemoryView: `${db}.run_facets_wm_mv`,
-    meta: `${db}.run_facets_meta_v${RUN_FACETS_SCHEMA_VERSION}`,
+    table: `${db}.run_index_facets`,
+    runsView: `${db}.run_index_facets_runs_mv`,
+    workingMemoryView: `${db}.run_index_facets_wm_mv`,
+    meta: `${db}.run_index_facets_meta_v${RUN_FACETS_SCHEMA_VERSION}`,
   }
 }
 

@@ -5,6 +5,7 @@
  * expected columns, engine and key are read from that DDL, so there is one definition to keep.
  */
 import { runIndexDdl, runIndexNames } from '../loom/ddl'
+import { runFacetsDdl, runFacetsNames } from '../loom/facets-ddl'
 import type { tableNames } from '../loom/tables'
 import { parseCreateTable } from './clickhouse-text'
 import { engine, split, table, view } from './spec-builders'
@@ -25,7 +26,8 @@ function tableFromDdl(name: string, sql: string, purpose: string): ObjectSpec {
 export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string): ObjectSpec[] {
   const ix = runIndexNames(runsDb)
   const ddl = runIndexDdl(t, ix)
-  const objects: ObjectSpec[] = ddl.objects.map((s) => {
+  const facets = runFacetsDdl(t, runFacetsNames(runsDb))
+  const objects: ObjectSpec[] = [...ddl.objects, ...facets.objects].map((s) => {
     if (/^\s*CREATE MATERIALIZED VIEW/i.test(s.sql)) {
       return view(s.name, {
         key: `runIndex.${split(s.name).name}`,
@@ -45,5 +47,9 @@ export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string
   // Keys the page and the report use for the marker, whatever its versioned name.
   const meta = objects[objects.length - 1]
   meta.key = 'runIndex.meta'
+  objects.push(
+    tableFromDdl(runFacetsNames(runsDb).meta, facets.meta, 'Marks the run facets (suggestion counts) as installed and backfilled (created last).'),
+  )
+  objects[objects.length - 1].key = 'runIndex.facetsMeta'
   return objects
 }
