@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { NuqsAdapter } from 'nuqs/adapters/next/app'
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Toaster } from 'sonner'
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
 
@@ -21,6 +21,10 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   )
+  // A marker for tools and tests: the server's HTML is now interactive (handlers attached).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
   return (
     <QueryClientProvider client={client}>
       <NuqsAdapter>{children}</NuqsAdapter>

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { hydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { encodeSegment } from '../lib/links'
 
@@ -6,6 +7,7 @@ const summary = (page: Page) => page.getByRole('region', { name: 'Summary' })
 
 async function openRuns(page: Page, url = '/') {
   await page.goto(url)
+  await hydrated(page)
   await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
   await expect(summary(page).locator('.sum-grid:not(.is-stale)')).toBeVisible()
 }
@@ -14,7 +16,8 @@ test('the runs page shows the summary charts and the top-5 lists, linking to run
   await openRuns(page)
   const panel = summary(page)
   for (const name of [/Runs per (hour|day) of their start time, stacked by run state/, /Runs resumed per day/, /Runs by the size of their latest checkpoint/]) {
-    const figure = panel.getByRole('figure', { name })
+    // Each chart is a labelled image inside its figure.
+    const figure = panel.getByRole('img', { name })
     await expect(figure.locator('svg.recharts-surface')).toBeVisible()
     await expect(figure.locator('.recharts-bar-rectangle').first()).toBeVisible()
   }

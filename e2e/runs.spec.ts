@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test'
+import { hydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 
 test('the runs page lists demo runs with status, agent and checkpoint size', async ({ page }) => {
   await page.goto('/')
+  await hydrated(page)
   await expect(page).toHaveTitle('Runs · Loom Runs')
   const table = page.getByRole('table', { name: 'Runs' })
   await expect(table).toBeVisible()
@@ -17,6 +19,7 @@ test('the runs page lists demo runs with status, agent and checkpoint size', asy
 
 test('filters live in the URL and narrow the table', async ({ page }) => {
   await page.goto('/')
+  await hydrated(page)
   await page.getByLabel('Status').selectOption('failed')
   await expect(page).toHaveURL(/status=failed/)
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
@@ -27,15 +30,18 @@ test('filters live in the URL and narrow the table', async ({ page }) => {
 
   // A shared link opens the same view.
   await page.goto(`/?agent=${DEMO_RUNS.nearMiss.agent}`)
-  await expect(page.getByLabel('Agent')).toHaveValue(DEMO_RUNS.nearMiss.agent)
+  await hydrated(page)
+  await expect(page.getByLabel('Agent', { exact: true })).toHaveValue(DEMO_RUNS.nearMiss.agent)
   await expect(page.locator(`tr[data-run-id="${DEMO_RUNS.nearMiss.runId}"]`)).toBeVisible()
 
   await page.goto('/?q=no-such-goal-anywhere')
+  await hydrated(page)
   await expect(page.getByText('No runs match.')).toBeVisible()
 })
 
 test('keyset pages: older runs, then back to the newest', async ({ page }) => {
   await page.goto('/')
+  await hydrated(page)
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
   await expect(rows).toHaveCount(50)
   const first = await rows.first().getAttribute('data-run-id')
@@ -50,6 +56,7 @@ test('keyset pages: older runs, then back to the newest', async ({ page }) => {
 
 test('dark mode toggles and is remembered', async ({ page }) => {
   await page.goto('/')
+  await hydrated(page)
   const html = page.locator('html')
   const before = await html.getAttribute('data-theme')
   await page.getByRole('button', { name: /Switch to (dark|light) mode/ }).click()

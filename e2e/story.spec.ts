@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { hydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
 import { BIG_RUN } from './fixtures'
@@ -25,6 +26,7 @@ const eventParam = (page: Page) => new URL(page.url()).searchParams.get('event')
 test.describe('timeline', () => {
   test('swimlanes, resume marker and a virtualized list for the resumed batch run', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
+    await hydrated(page)
     const chart = page.getByRole('figure', { name: /Swimlane chart/ })
     await expect(chart.locator('svg .tl-mark').first()).toBeVisible()
     expect(await chart.locator('svg .tl-mark').count()).toBeGreaterThan(100)
@@ -65,6 +67,7 @@ test.describe('timeline', () => {
 
   test('J and K move the selection, the URL follows, a click opens the payload', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
+    await hydrated(page)
     const list = page.getByRole('listbox', { name: /Timeline events/ })
     await expect(list.getByRole('option').first()).toBeVisible()
 
@@ -95,6 +98,7 @@ test.describe('timeline', () => {
 
   test('a deep link scrolls to its event; the first write after the resume is tagged', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline', { event: 'checkpoint-120' }))
+    await hydrated(page)
     const row = page.getByRole('option', { selected: true })
     await expect(row).toBeVisible()
     await expect(row).toHaveAttribute('data-event-id', 'checkpoint-120')
@@ -106,6 +110,7 @@ test.describe('timeline', () => {
 
   test('kind filters narrow the list and the chart', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
+    await hydrated(page)
     const chips = page.getByRole('group', { name: 'Filter events by kind' })
     await chips.getByRole('button', { name: /^checkpoint\s*300$/ }).click()
     await expect(chips.getByRole('button', { name: /^checkpoint\s*300$/ })).toHaveAttribute('aria-pressed', 'false')
@@ -117,6 +122,7 @@ test.describe('timeline', () => {
   test('a run with 12,345 events: capped at 10,000, virtualized, the full export offered', async ({ page }) => {
     const run = BIG_RUN
     await page.goto(tabUrl(run, 'timeline'))
+    await hydrated(page)
     await expect(page.getByText('Showing the first 10,000 of 12,347 events')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Download all as JSON' })).toHaveAttribute('href', links.api.export(run))
     const list = page.getByRole('listbox', { name: /Timeline events/ })
@@ -135,6 +141,7 @@ test.describe('timeline', () => {
 test('a request the server refuses shows an error banner with retry, not a blank page', async ({ page }) => {
   // A run id over the 1,024-character limit: the real API answers 400 naming the field.
   await page.goto(links.run({ ...DEMO_RUNS.batch, runId: 'r'.repeat(1100) }))
+  await hydrated(page)
   const alert = page.getByRole('alert').filter({ hasText: /runId/ })
   await expect(alert).toBeVisible()
   await alert.getByRole('button', { name: 'Retry' }).click()
@@ -143,6 +150,7 @@ test('a request the server refuses shows an error banner with retry, not a blank
 
 test('conversation: turns in order, role-styled, searchable', async ({ page }) => {
   await page.goto(tabUrl(DEMO_RUNS.researchReader, 'conversation'))
+  await hydrated(page)
   const turns = page.locator('li.cv-turn')
   await expect(turns).toHaveCount(5)
   expect(await turns.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-turn-index'))))).toEqual([0, 1, 2, 3, 4])
@@ -163,6 +171,7 @@ test('memories: written and relied-on, the writer run linked, a memory highlight
   const reader = DEMO_RUNS.researchReader
   const writer = DEMO_RUNS.researchWriter
   await page.goto(tabUrl(reader, 'memories', { memory: 'procurement.q3.budget-cap' }))
+  await hydrated(page)
   const written = page.getByRole('table', { name: 'Memories written by this run' })
   await expect(written.getByRole('row')).toHaveCount(3)
   const relied = page.getByRole('table', { name: 'Memories this run relied on' })
@@ -179,6 +188,7 @@ test('memories: written and relied-on, the writer run linked, a memory highlight
 test('searches: each search with ranked, scored hits; used hits and writers marked', async ({ page }) => {
   const reader = DEMO_RUNS.researchReader
   await page.goto(tabUrl(reader, 'searches'))
+  await hydrated(page)
   const cards = page.locator('article.sr-card')
   await expect(cards).toHaveCount(2)
   const first = cards.first()
@@ -194,18 +204,21 @@ test('searches: each search with ranked, scored hits; used hits and writers mark
   await screens(page, 'searches')
 
   await page.goto(tabUrl(DEMO_RUNS.blob, 'searches'))
+  await hydrated(page)
   await expect(page.getByText('The search trace log has no rows for this run')).toBeVisible()
   await expect(page.getByText('LOOM_SEARCH_TRACE_LOG_ENABLED=true')).toBeVisible()
 })
 
 test('blobs: offloads with the versions that point at them; a missing blob warned about', async ({ page }) => {
   await page.goto(tabUrl(DEMO_RUNS.blob, 'blobs'))
+  await hydrated(page)
   const table = page.getByRole('table', { name: 'Context blobs' })
   await expect(table.getByRole('row')).toHaveCount(3)
   await expect(table.getByRole('link', { name: 'v1–v4' })).toBeVisible()
   await screens(page, 'blobs')
 
   await page.goto(tabUrl(DEMO_RUNS.expiredBlob, 'blobs'))
+  await hydrated(page)
   const warning = page.locator('.bl-missing')
   await expect(warning).toHaveCount(1)
   await expect(warning).toContainText('Missing blob')
