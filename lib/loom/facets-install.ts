@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { getConfig } from '../config'
-import { getClient } from '../clickhouse/client'
-import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
+import { command, queryRows } from '../clickhouse/query'
 import { runFacetsDdl, runFacetsNames } from './facets-ddl'
+import { installObjects } from './install-steps'
 import { tableNames } from './tables'
 
 export type RunFacetsInstallReport = { created: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }
@@ -25,28 +25,7 @@ export async function installRunFacets(options: { onStep?: (step: string) => voi
   const before = new Set(rows.map((r) => `${databases.runs}.${r.name}`))
   if (before.has(f.meta)) return { created: [], dropped: [], backfilled: false, elapsedMs: 0 }
   await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
-  const dropped: string[] = []
-  for (const name of ddl.drop) {
-    if (!before.has(name)) continue
-    options.onStep?.(`drop ${name} (left by an unfinished install)`)
-    await command(`DROP TABLE IF EXISTS ${name}`)
-    dropped.push(name)
-  }
-  const created: string[] = []
-  for (const o of ddl.objects) {
-    options.onStep?.(`create ${o.name}`)
-    await command(o.sql)
-    created.push(o.name)
-  }
-  for (const b of ddl.backfill) {
-    options.onStep?.(`backfill ${b.name}`)
-    try {
-      // A one-off scan of the existing rows: not bound by the per-query time budget of reads.
-      await getClient().command({ query: b.sql, clickhouse_settings: { max_execution_time: 0 } })
-    } catch (err) {
-      throw classifyClickHouseError(err)
-    }
-  }
+  const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep: options.onStep })
   await command(ddl.meta)
   await command(`INSERT INTO ${f.meta} (installed_at) VALUES (now64(3))`)
   created.push(f.meta)

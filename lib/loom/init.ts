@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { getConfig } from '../config'
-import { getClient } from '../clickhouse/client'
-import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
+import { command, queryRows } from '../clickhouse/query'
 import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
 import { installRunFacets } from './facets-install'
+import { installObjects, oneOff } from './install-steps'
 import { tableNames } from './tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
@@ -85,33 +85,12 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
     return { created: facets.created, existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: facets.dropped, backfilled: facets.backfilled, elapsedMs: facets.elapsedMs }
   }
   await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
-  const dropped: string[] = []
-  for (const name of ddl.drop) {
-    if (!before.has(name)) continue
-    options.onStep?.(`drop ${name} (left by an earlier version or an unfinished install)`)
-    await command(`DROP TABLE IF EXISTS ${name}`)
-    dropped.push(name)
-  }
-  const created: string[] = []
-  for (const s of ddl.objects) {
-    options.onStep?.(`create ${s.name}`)
-    await command(s.sql)
-    created.push(s.name)
-  }
-  for (const b of ddl.backfill) {
-    options.onStep?.(`backfill ${b.name}`)
-    // A one-off scan of the existing rows: not bound by the per-query time budget of reads.
-    try {
-      await getClient().command({ query: b.sql, clickhouse_settings: { max_execution_time: 0 } })
-    } catch (err) {
-      throw classifyClickHouseError(err)
-    }
-  }
+  const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep: options.onStep })
   // The triage tables take one row per source (run rows, working-memory rows) until merged; merging
   // once after the backfill halves what a flag filter reads.
   for (const table of [ix.flags, ix.owners]) {
     options.onStep?.(`merge ${table}`)
-    await getClient().command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { max_execution_time: 0 } })
+    await oneOff(`OPTIMIZE TABLE ${table} FINAL`)
   }
   await command(ddl.meta)
   await command(
