@@ -37,19 +37,24 @@ const turnSchema = z.object({
   created_at: z.string().transform(chTimeToIso),
 })
 
+/** The run's conversations (one row each: latest title, first turn time, an identity), oldest first. */
+function runConversationRows(run: RunRef, signal?: AbortSignal) {
+  return queryRows(
+    `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
+        any(user_id) AS any_user, any(session_id) AS any_session
+     FROM ${source(tableNames().conversations)} WHERE ${RUN_SCOPE}
+     GROUP BY conversation_id ORDER BY first_at`,
+    runParams(run),
+    convSchema,
+    { signal },
+  )
+}
+
 /** Transcripts bound to the run; turns ordered by turn_index whatever order they were inserted in. */
 export async function runConversations(run: RunRef, signal?: AbortSignal): Promise<{ conversations: Conversation[]; cuts: ListCut[] }> {
   const t = tableNames()
   const [convs, turnRows] = await Promise.all([
-    queryRows(
-      `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
-          any(user_id) AS any_user, any(session_id) AS any_session
-       FROM ${source(t.conversations)} WHERE ${RUN_SCOPE}
-       GROUP BY conversation_id ORDER BY first_at`,
-      runParams(run),
-      convSchema,
-      { signal },
-    ),
+    runConversationRows(run, signal),
     queryRows(
       `SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, toString(created_at) AS created_at
        FROM ${source(t.turns)} WHERE ${RUN_SCOPE}
@@ -113,15 +118,7 @@ const turnGroupSchema = z.object({
 export async function runConversationsJsonText(run: RunRef, signal?: AbortSignal): Promise<{ text: string; empty: boolean }> {
   const t = tableNames()
   const [convs, groups, counted] = await Promise.all([
-    queryRows(
-      `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
-          any(user_id) AS any_user, any(session_id) AS any_session
-       FROM ${source(t.conversations)} WHERE ${RUN_SCOPE}
-       GROUP BY conversation_id ORDER BY first_at`,
-      runParams(run),
-      convSchema,
-      { signal },
-    ),
+    runConversationRows(run, signal),
     queryRows(
       `SELECT conversation_id, toString(argMin(created_at, turn_index)) AS first_turn_at,
           toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${TURN_JSON}))) AS turns_json
