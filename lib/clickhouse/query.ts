@@ -164,6 +164,18 @@ function emit(e: QueryEvent) {
 }
 
 type RawResult = { data: unknown[]; statistics?: { rows_read?: number; bytes_read?: number; elapsed?: number } }
+
+/** Adds one statement's ClickHouse statistics to the request's figures (benchmark mode). */
+function countStatement(stats: RequestQueryStats, statistics: RawResult['statistics'], started: number) {
+  const chMs = Number(statistics?.elapsed ?? 0) * 1000
+  Object.assign(stats, {
+    queries: stats.queries + 1,
+    rowsRead: stats.rowsRead + Number(statistics?.rows_read ?? 0),
+    chMs: stats.chMs + chMs,
+    wallMs: stats.wallMs + (performance.now() - started),
+    maxChMs: Math.max(stats.maxChMs, chMs),
+  })
+}
 type Flight = { promise: Promise<RawResult>; controller: AbortController; waiters: number; startedAt: number }
 
 /** Identical reads in flight, keyed by statement, parameters, settings and format. */
@@ -269,14 +281,7 @@ export async function queryRows<S extends z.ZodType>(
     const started = performance.now()
     const body = await sharedRead(query, params, options, stats ? 'JSON' : 'JSONEachRow')
     if (stats) {
-      const chMs = Number(body.statistics?.elapsed ?? 0) * 1000
-      Object.assign(stats, {
-        queries: stats.queries + 1,
-        rowsRead: stats.rowsRead + Number(body.statistics?.rows_read ?? 0),
-        chMs: stats.chMs + chMs,
-        wallMs: stats.wallMs + (performance.now() - started),
-        maxChMs: Math.max(stats.maxChMs, chMs),
-      })
+      countStatement(stats, body.statistics, started)
     }
     raw = body.data
   } catch (err) {
@@ -385,14 +390,7 @@ export async function queryJsonArrayText(query: string, params: QueryParams, opt
     const from = text.indexOf('"data":')
     const to = text.lastIndexOf('"rows":')
     const tail = JSON.parse(`{${text.slice(to)}`) as RawResult & { rows: number }
-    const chMs = Number(tail.statistics?.elapsed ?? 0) * 1000
-    Object.assign(stats, {
-      queries: stats.queries + 1,
-      rowsRead: stats.rowsRead + Number(tail.statistics?.rows_read ?? 0),
-      chMs: stats.chMs + chMs,
-      wallMs: stats.wallMs + (performance.now() - started),
-      maxChMs: Math.max(stats.maxChMs, chMs),
-    })
+    countStatement(stats, tail.statistics, started)
     return text.slice(from + '"data":'.length, text.lastIndexOf(',', to)).trim()
   } catch (err) {
     throw classifyClickHouseError(err)
