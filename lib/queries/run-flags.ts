@@ -14,9 +14,10 @@ import { getConfig } from '../config'
 import { flagIndexNames } from '../loom/flags-ddl'
 import { tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
+import { identityConditions } from './run-filter-sql'
 import { tableExists } from './schema-presence'
 
-/** A listed run: its key, and the identity and state the list shows for it. */
+/** A run's key. */
 export type FlaggedRun = {
   org: string
   namespace: string
@@ -120,18 +121,14 @@ function nearMissSql(where: string): string {
       arrayExists(x -> x.1 != c.agent, c.cps) OR countEqual(arrayMap(x -> x.1, c.cps), c.agent) >= 2)`
 }
 
-const IDENTITY_FIELDS = [
-  ['org', 'org'],
-  ['namespace', 'namespace'],
-  ['agent', 'agent'],
-] as const
 
 /**
  * A subquery of the runs (org, namespace, agent, run_id) that carry every flag in `flags`, within
  * the filter's org / namespace / agent (bind `flagFilterParams`). Needs the run index.
  */
 export async function flagFilterSql(flags: readonly RunFlag[], filter: { org?: string; namespace?: string; agent?: string }): Promise<string> {
-  const ident = IDENTITY_FIELDS.filter(([f]) => filter[f] !== undefined).map(([f, col]) => `${col} = {${f}:String}`)
+  const ident = identityConditions(filter)
+  // The owners table is per run_id across agents: only org and namespace narrow it.
   const owners = ident.filter((c) => !c.startsWith('agent'))
   const others = flags.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
   const parts: string[] = []
