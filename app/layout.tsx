@@ -4,6 +4,7 @@ import Link from 'next/link'
 import type { ReactNode } from 'react'
 import { UserMenu } from '@/components/auth/user-menu'
 import { ThemeToggle } from '@/components/ui/theme-toggle'
+import { meOfHeaders } from '@/lib/auth/me'
 import './globals.css'
 import { Providers } from './providers'
 
@@ -17,7 +18,11 @@ const themeScript = `try{var t=localStorage.getItem('loom-runs-theme');if(t!=='l
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The per-request nonce that proxy.ts put in the Content-Security-Policy.
-  const nonce = (await headers()).get('x-nonce') ?? undefined
+  const h = await headers()
+  const nonce = h.get('x-nonce') ?? undefined
+  // Known before the first paint: write controls render in the HTML exactly as the client
+  // renders them, so hydration never has to throw the page away when the answer arrives.
+  const me = await meOfHeaders(h)
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -27,7 +32,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <Providers>
+        <Providers me={me}>
           <header className="topbar">
             <Link href="/" className="brand" aria-label="Loom Runs home">
               <span className="brand-mark" aria-hidden>

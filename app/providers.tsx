@@ -5,22 +5,26 @@ import { NuqsAdapter } from 'nuqs/adapters/next/app'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Toaster } from 'sonner'
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
+import { authKeys } from '@/lib/api-client/keys'
+import type { Me } from '@/lib/auth/me'
 
-export function Providers({ children }: { children: ReactNode }) {
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: {
-            staleTime: 5_000,
-            refetchOnWindowFocus: false,
-            // Client errors (4xx) will not fix themselves; retry only what might.
-            retry: (failures, err) =>
-              failures < 2 && !(err instanceof ApiRequestError && err.status >= 400 && err.status < 500),
-          },
+export function Providers({ children, me }: { children: ReactNode; me: Me }) {
+  const [client] = useState(() => {
+    const qc = new QueryClient({
+      defaultOptions: {
+        queries: {
+          staleTime: 5_000,
+          refetchOnWindowFocus: false,
+          // Client errors (4xx) will not fix themselves; retry only what might.
+          retry: (failures, err) =>
+            failures < 2 && !(err instanceof ApiRequestError && err.status >= 400 && err.status < 500),
         },
-      }),
-  )
+      },
+    })
+    // The server rendered the page knowing who this is; the client starts from the same answer.
+    qc.setQueryData(authKeys.me(), me)
+    return qc
+  })
   // A marker for tools and tests: the server's HTML is now interactive (handlers attached).
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true'

@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test'
 import { DEMO_RUNS, EDGE_CASE, NEAR_MISS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
+import { hydrated } from './hydrated'
 
-// Known regression (open, see the issue notes): on the server-rendered runs page, client-side navigation from the list (a run link, Older, the status select) does not take effect in this spec since the list moved to server rendering.
-test.fixme('from the list to the resumed batch run: header and its cleared checkpoint', async ({ page }) => {
+test('from the list to the resumed batch run: header and its cleared checkpoint', async ({ page }) => {
   await page.goto(`/?agent=${DEMO_RUNS.batch.agent}&org=${DEMO_RUNS.batch.org}`)
+  await hydrated(page)
   await page.locator(`tr[data-run-id="${DEMO_RUNS.batch.runId}"] a`).first().click()
   await expect(page).toHaveURL(new RegExp(`/runs/acme/prod/batch-indexer/${DEMO_RUNS.batch.runId}`))
   await expect(page).toHaveTitle(`${DEMO_RUNS.batch.runId} · batch-indexer · Loom Runs`)

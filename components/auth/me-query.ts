@@ -1,8 +1,9 @@
 import { queryOptions } from '@tanstack/react-query'
 import { fetchJson } from '@/lib/api-client/fetch-json'
 import { authKeys } from '@/lib/api-client/keys'
+import type { Me } from '@/lib/auth/me'
 
-export type Me = { user: { name: string; role: string } | null; authRequired: boolean; canWrite: boolean; readOnly: boolean }
+export type { Me }
 
 /** Who the browser is signed in as, and what the console lets them do. */
 export function meQueryOptions() {
