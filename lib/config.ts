@@ -21,6 +21,8 @@ const envSchema = z.object({
   LOOM_TELEMETRY_DATABASE: identifier.default('loom_telemetry'),
   LOOM_RUNS_DATABASE: identifier.default('loom_runs'),
   LOOM_RUNS_READ_ONLY: flag.default('0'),
+  /** Benchmark diagnostics: ClickHouse's read statistics per request, and no read cache. */
+  LOOM_RUNS_BENCH: flag.default('0'),
   LOOM_RUNS_USERS: z.string().optional(),
   LOOM_RUNS_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOOM_RUNS_SCHEMA_MAP: z.string().optional(),
@@ -45,6 +47,8 @@ export type AppConfig = {
   /** Where the mapping came from: the variable's name or the file's path. */
   schemaMapSource?: string
   readOnly: boolean
+  /** LOOM_RUNS_BENCH=1: per-request ClickHouse statistics on, the short read cache off. */
+  bench: boolean
   users: ConfiguredUser[]
   sessionSecret?: string
   /** Host names (`host[:port]`, normalized) the console answers to besides its loopback names. */
@@ -150,6 +154,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     databases: { loom: e.LOOM_DATABASE, telemetry: e.LOOM_TELEMETRY_DATABASE, runs: e.LOOM_RUNS_DATABASE },
     ...readSchemaMap(e.LOOM_RUNS_SCHEMA_MAP, e.LOOM_RUNS_SCHEMA_MAP_FILE),
     readOnly: e.LOOM_RUNS_READ_ONLY === '1',
+    bench: e.LOOM_RUNS_BENCH === '1',
     users: parseUsers(e.LOOM_RUNS_USERS),
     sessionSecret: e.LOOM_RUNS_SESSION_SECRET,
     allowedHosts: parseAllowedHosts(e.LOOM_RUNS_ALLOWED_HOSTS),

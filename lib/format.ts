@@ -1,3 +1,5 @@
+import { formatDuration } from './resume/time'
+
 /** Display formatting in one place; queries return raw values. */
 
 const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
@@ -33,13 +35,7 @@ export function absoluteTime(iso: string | null | undefined): string {
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—'
   if (ms < 1000) return `${ms} ms`
-  const s = Math.round(ms / 1000)
-  if (s < 60) return `${s}s`
-  const m = Math.floor(s / 60)
-  if (m < 60) return `${m}m ${s % 60}s`
-  const h = Math.floor(m / 60)
-  if (h < 48) return `${h}h ${m % 60}m`
-  return `${Math.floor(h / 24)}d ${h % 24}h`
+  return formatDuration(ms)
 }
 
 export function cost(usd: number | null | undefined): string {

@@ -7,6 +7,7 @@ import { parseIdList } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { charCount } from '@/lib/loom/identity'
 import { hasConflictMarkers } from '@/lib/merge/merge-contents'
+import { NEAR_LIMIT_RATIO } from '@/lib/triage/flags'
 import { TimeAgo } from '../ui/time-ago'
 import { ContentDiff } from './content-diff'
 import { IdListEditor } from './id-list-editor'
@@ -147,7 +148,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
             {merge ? 'Merged content' : 'New content'}
           </label>
           <span className="spacer" />
-          <span className={over ? 'tag tag-bad' : chars > base.charLimit * 0.9 ? 'tag tag-warn' : 'small muted'} aria-live="polite">
+          <span className={over ? 'tag tag-bad' : chars > base.charLimit * NEAR_LIMIT_RATIO ? 'tag tag-warn' : 'small muted'} aria-live="polite">
             {count(chars)} / {count(base.charLimit)} characters
           </span>
           {json.isJson && !json.error && !edit.locked ? (

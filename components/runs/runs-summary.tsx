@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
 import { withFlag } from '@/lib/runs-search'
+import { NEAR_LIMIT_RATIO } from '@/lib/triage/flags'
 import { CountLink } from './count-link'
 import { runsAnalyticsQueryOptions, type RunsFilterParams } from '../data/run-queries'
 import { ErrorBanner } from '../ui/error-banner'
@@ -34,7 +35,7 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
             <CountLink href={links.runsList(filters)}>{plural(a.totals.runs, 'run')}</CountLink> ·{' '}
             <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>{plural(a.resumes.resumedRuns, 'resumed run')}</CountLink> ·{' '}
             <CountLink href={links.runsList(withFlag(filters, 'near_limit'))}>
-              {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥ 90% of char_limit
+              {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥ {NEAR_LIMIT_RATIO * 100}% of char_limit
             </CountLink>
           </span>
         ) : null}

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { ClickHouseError } from '@clickhouse/client'
 import type { z } from 'zod'
+import { getConfig } from '../config'
 import { AppError } from '../errors'
 import { getClient } from './client'
 import { physicalRows } from '../loom/tables'
@@ -88,14 +89,14 @@ export type RequestQueryStats = {
 }
 /** A kept answer, a computation already running for an identical request, or a new one. */
 export type CacheOutcome = 'hit' | 'joined' | 'computed'
-const requestStats = process.env.LOOM_RUNS_BENCH === '1' ? new AsyncLocalStorage<RequestQueryStats>() : null
+const requestStats = new AsyncLocalStorage<RequestQueryStats>()
 /** Always on and cheap: what the read cache did for this request, for a response header. */
 const requestNotes = new AsyncLocalStorage<{ cache?: CacheOutcome }>()
 
 /** Runs `fn` collecting the statistics of its queries (null when diagnostics are off and nothing was noted). */
 export async function withQueryStats<T>(fn: () => Promise<T>): Promise<[T, RequestQueryStats | null]> {
   const notes: { cache?: CacheOutcome } = {}
-  if (!requestStats) {
+  if (!getConfig().bench) {
     const result = await requestNotes.run(notes, fn)
     return [result, notes.cache ? { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0, cache: notes.cache, measured: false } : null]
   }
@@ -276,7 +277,7 @@ export async function queryRows<S extends z.ZodType>(
   options: QueryOptions = {},
 ): Promise<z.infer<S>[]> {
   let raw: unknown[]
-  const stats = requestStats?.getStore()
+  const stats = requestStats.getStore()
   try {
     const started = performance.now()
     const body = await sharedRead(query, params, options, stats ? 'JSON' : 'JSONEachRow')
@@ -296,29 +297,6 @@ export async function queryRows<S extends z.ZodType>(
     }
     return parsed.data
   })
-}
-
-export type QueryStats = { rowsRead: number; bytesRead: number; elapsedMs: number }
-
-/** Like queryRows, but also returns ClickHouse's own read statistics (used by the benchmark). */
-export async function queryWithStats(
-  query: string,
-  params: QueryParams,
-  options: QueryOptions = {},
-): Promise<{ rows: unknown[]; stats: QueryStats }> {
-  try {
-    const body = await sharedRead(query, params, options, 'JSON')
-    return {
-      rows: body.data,
-      stats: {
-        rowsRead: Number(body.statistics?.rows_read ?? 0),
-        bytesRead: Number(body.statistics?.bytes_read ?? 0),
-        elapsedMs: Number(body.statistics?.elapsed ?? 0) * 1000,
-      },
-    }
-  } catch (err) {
-    throw classifyClickHouseError(err)
-  }
 }
 
 /**
@@ -368,7 +346,7 @@ export class JsonText {
  * the shape here (String stays a string, Bool prints true/false, versions pass through toString).
  */
 export async function queryJsonArrayText(query: string, params: QueryParams, options: QueryOptions = {}): Promise<string> {
-  const stats = requestStats?.getStore()
+  const stats = requestStats.getStore()
   // A SETTINGS clause, not clickhouse_settings: the embedded connection turns those into SET
   // statements that would outlive this query and change every later one's output.
   const formatted = `${query}

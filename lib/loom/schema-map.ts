@@ -117,8 +117,3 @@ export function parseSchemaMap(text: string): { map?: SchemaMap; problems: strin
   }
   return { map, problems: [] }
 }
-
-/** Renames a contract column name to the physical one (unchanged when not mapped). */
-export function physicalColumn(columns: Record<string, string> | undefined, logical: string): string {
-  return columns?.[logical] ?? logical
-}

@@ -5,6 +5,8 @@
  */
 import { describeDiff, diffContents, unitsDone as countUnits } from '../diff'
 import { findLast, isOperatorActor, median, ms, sortVersions, versionKey } from './rows'
+import { charCount } from '../loom/identity'
+import { NEAR_LIMIT_RATIO } from '../triage/flags'
 import { timeMs } from './time'
 import { RESUME_REASONS, type DetectOptions, type ResumePoint, type ResumeReason, type RunBegin, type RunBeginInput, type VersionInput } from './types'
 
@@ -187,12 +189,7 @@ export function findVersionTies(versions: readonly Pick<VersionInput, 'version'>
     })
 }
 
-/** Characters as ClickHouse's char_limit counts them (code points). */
-export function charCount(content: string): number {
-  return Array.from(content).length
-}
-
-/** True when content uses at least `ratio` (default 90%) of its char_limit. */
-export function isNearLimit(content: string, charLimit: number, ratio = 0.9): boolean {
+/** True when content uses at least `ratio` (default NEAR_LIMIT_RATIO) of its char_limit. */
+export function isNearLimit(content: string, charLimit: number, ratio = NEAR_LIMIT_RATIO): boolean {
   return charLimit > 0 && charCount(content) >= charLimit * ratio
 }

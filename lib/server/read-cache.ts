@@ -12,13 +12,12 @@
  *   edits, clears, restores, batches, the demo agent) drops everything kept, and so does the change
  *   poll when it sees a write newer than any it saw before (a writer outside this process).
  */
+import { getConfig } from '../config'
 import { noteCacheOutcome, onQueryEvent, type CacheOutcome, type RunTag } from '../clickhouse/query'
 import { SharedResult } from './shared-result'
 
 export const READ_CACHE_TTL_MS = 2_000
 export const READ_CACHE_MAX_ENTRIES = 300
-
-const BENCH = process.env.LOOM_RUNS_BENCH === '1'
 
 export type ReadKind = 'runs.list' | 'runs.analytics' | 'run.detail'
 
@@ -132,7 +131,7 @@ function cache(): ReadCache {
 /** The answer for this read, shared with identical requests in flight or kept for a moment. */
 export function cachedRead<T>(kind: ReadKind, params: unknown, signal: AbortSignal | undefined, compute: (signal: AbortSignal) => Promise<T>): Promise<T> {
   // The benchmark measures what each request costs the engine: nothing kept, nothing shared.
-  if (BENCH) return compute(signal ?? new AbortController().signal)
+  if (getConfig().bench) return compute(signal ?? new AbortController().signal)
   return cache().read(kind, params, signal, compute)
 }
 
