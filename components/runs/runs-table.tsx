@@ -6,6 +6,7 @@ import { CharMeter } from '../ui/checkpoint-meter'
 import { StatusBadge } from '../ui/status-badge'
 import { TimeAgo } from '../ui/time-ago'
 import { FlagBadges } from './flag-badges'
+import { runKeyText } from '@/lib/loom/identity'
 
 function CheckpointCell({ run }: { run: RunSummary }) {
   const cp = run.checkpoint
@@ -45,7 +46,7 @@ export function RunsTable({ runs, rowClassName }: { runs: RunSummary[]; rowClass
         </thead>
         <tbody>
           {runs.map((r) => (
-            <tr key={JSON.stringify([r.org, r.namespace, r.agent, r.runId])} data-run-id={r.runId} className={rowClassName?.(r)}>
+            <tr key={runKeyText(r)} data-run-id={r.runId} className={rowClassName?.(r)}>
               <td>
                 <StatusBadge status={r.status} />
               </td>

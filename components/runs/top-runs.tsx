@@ -3,6 +3,7 @@ import { cost, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { TopRun } from '@/lib/queries/analytics'
 import { statusColor } from './summary-model'
+import { runKeyText } from '@/lib/loom/identity'
 
 /** Active and idle time of a run, and its wall-clock span when idle time was subtracted from it. */
 function TimeSplit({ r }: { r: TopRun }) {
@@ -45,7 +46,7 @@ export function TopRuns({ title, runs, metric, empty }: {
           {runs.map((r) => {
             const v = metric === 'duration' ? active(r) : r.costUsd
             return (
-              <li key={JSON.stringify([r.org, r.namespace, r.agent, r.runId])}>
+              <li key={runKeyText(r)}>
                 <span className="sum-dot" style={{ background: statusColor(r.status) }} title={r.status} aria-hidden />
                 <span className="sum-top-main">
                   <Link href={links.run(r)} prefetch={false} title={`${r.goal || r.runId} (${r.status})`}>

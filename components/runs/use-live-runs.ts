@@ -5,13 +5,13 @@ import { useEffect, useRef } from 'react'
 import { runKeys } from '@/lib/api-client/keys'
 import type { RunSummary } from '@/lib/api/types'
 import { runChangesQueryOptions, type RunsFilterParams } from '../data/run-queries'
+import { runKeyText } from '@/lib/loom/identity'
 
 export const LIVE_POLL_MS = 5_000
 /** The summary charts are heavier than the list: refresh them at most this often. */
 const ANALYTICS_MIN_MS = 30_000
 
-export const runRowKey = (r: { org: string; namespace: string; agent: string; runId: string }) =>
-  JSON.stringify([r.org, r.namespace, r.agent, r.runId])
+export const runRowKey = runKeyText
 
 /**
  * Live refresh that scales: polls `GET /api/runs/changes` (a few timestamp columns) every few

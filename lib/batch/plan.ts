@@ -12,12 +12,10 @@ import { tableExists } from '../queries/schema-presence'
 import { BATCH_MAX_RUNS, type BatchRunKey } from './schema'
 import type { BatchRequestShape } from './token'
 import type { BatchItem } from './types'
+import { runKeyText } from '../loom/identity'
 
 /** One page holds the whole batch: a next page means the filter matches too many runs. */
 const PAGE = BATCH_MAX_RUNS
-
-const runKeyText = (r: { org: string; namespace: string; agent: string; runId: string }) =>
-  JSON.stringify([r.org, r.namespace, r.agent, r.runId])
 
 /**
  * The runs the filter matches, in list order, through the runs list itself (so a batch sees exactly

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { getConfig } from '../config'
 import { AppError } from '../errors'
 import type { BatchFilter, BatchRunKey } from './schema'
+import { runKeyText } from '../loom/identity'
 
 /** A preview stays good for this long; after that the operator previews again. */
 export const TOKEN_TTL_MS = 30 * 60_000
@@ -35,7 +36,7 @@ function sign(payload: string): string {
 /** The request in one canonical text: fixed field order, times as ISO, flags and runs sorted. */
 export function canonicalRequest(r: BatchRequestShape): string {
   const f = r.filter
-  const runs = r.runs?.map((k) => JSON.stringify([k.org, k.namespace, k.agent, k.runId])).sort()
+  const runs = r.runs?.map(runKeyText).sort()
   return JSON.stringify([
     f.org ?? null,
     f.namespace ?? null,

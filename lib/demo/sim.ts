@@ -13,6 +13,7 @@ import { runBegin, runComplete, runRecordUsage, type RunBeginInput, type RunComp
 import { wmAppend, wmDelete, wmGet, wmSet, type WriteOptions, type WriteResult } from '../loom/working-memory'
 import { Rng } from './prng'
 import type { DemoRun } from './scenarios'
+import { runKeyText } from '../loom/identity'
 
 export class DemoClockError extends Error {}
 
@@ -74,7 +75,7 @@ export class Tally {
   readonly checkpointOnlyRuns = new Set<string>()
 
   static runKey(run: { org: string; namespace: string; agent: string; runId: string }) {
-    return JSON.stringify([run.org, run.namespace, run.agent, run.runId])
+    return runKeyText(run)
   }
 }
 

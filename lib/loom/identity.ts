@@ -61,3 +61,13 @@ export function charCount(text: string): number {
   }
   return n
 }
+
+/** One text per run (org, namespace, agent, runId): for maps, sets and React keys. */
+export function runKeyText(r: { org: string; namespace: string; agent: string; runId: string }): string {
+  return JSON.stringify([r.org, r.namespace, r.agent, r.runId])
+}
+
+/** runKeyText for a row as ClickHouse returns it (run_id). */
+export function rowRunKey(r: { org: string; namespace: string; agent: string; run_id: string }): string {
+  return JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
+}

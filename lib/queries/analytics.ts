@@ -23,6 +23,7 @@ import { flagFilterSql } from './run-flags'
 import type { RunsFilter } from './runs'
 import { activeTime, type ActiveTime } from './active-time'
 import { existingTables } from './schema-presence'
+import { runKeyText } from '../loom/identity'
 
 export type { BucketUnit, ResumeDay, StatusBucket }
 
@@ -230,12 +231,8 @@ function rankSlowest(rows: z.infer<typeof topRowSchema>[]): TopRun[] {
       })
       return { ...run, activeMs: a?.activeMs ?? null, idleMs: a?.idleMs ?? null, idleKnown: a?.idleKnown ?? null }
     })
-    .sort((x, y) => (y.activeMs ?? -1) - (x.activeMs ?? -1) || (y.durationMs ?? -1) - (x.durationMs ?? -1) || runKey(x).localeCompare(runKey(y)))
+    .sort((x, y) => (y.activeMs ?? -1) - (x.activeMs ?? -1) || (y.durationMs ?? -1) - (x.durationMs ?? -1) || runKeyText(x).localeCompare(runKeyText(y)))
     .slice(0, TOP_N)
-}
-
-function runKey(r: TopRun): string {
-  return JSON.stringify([r.org, r.namespace, r.agent, r.runId])
 }
 
 /** Bucket of a checkpoint: 0..9 by 10 % of char_limit, 10 over the limit, -1 a tombstone. */

@@ -18,6 +18,7 @@ import { Q_GOAL_OR_ID, Q_ID, filterParams, filterParts, identityConditions, requ
 import { flagsOfRuns } from './run-flags'
 import { runIndexReady } from './run-index'
 import type { RunsFilter } from './runs'
+import { rowRunKey } from '../loom/identity'
 
 export type RunChange = {
   org: string
@@ -65,8 +66,7 @@ const matchSchema = z.object({
   in_filter: z.coerce.number(),
 })
 
-const keyOf = (r: { org: string; namespace: string; agent: string; run_id: string }) =>
-  JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
+const keyOf = rowRunKey
 const tupleOf = (r: { org: string; namespace: string; agent: string; run_id: string }) =>
   new TupleParam([r.org, r.namespace, r.agent, r.run_id])
 const all = (conds: string[]) => (conds.length ? conds.join(' AND ') : '1')

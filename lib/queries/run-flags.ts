@@ -16,6 +16,7 @@ import { tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
 import { identityConditions } from './run-filter-sql'
 import { tableExists } from './schema-presence'
+import { rowRunKey } from '../loom/identity'
 
 /** A run's key. */
 export type FlaggedRun = {
@@ -25,7 +26,7 @@ export type FlaggedRun = {
   run_id: string
 }
 
-export const runKey = (r: { org: string; namespace: string; agent: string; run_id: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
+export const runKey = rowRunKey
 
 /** Resume detection's defaults (lib/resume/detect.ts gapStats). */
 const GAP_FACTOR = 8

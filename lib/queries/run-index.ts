@@ -27,6 +27,7 @@ import { filterParams, identityConditions, Q_GOAL_OR_ID } from './run-filter-sql
 import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql } from './run-flags'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
+import { rowRunKey } from '../loom/identity'
 
 /** The row shape of the runs list (same fields as the union query in runs.ts). */
 export type IndexListRow = {
@@ -113,7 +114,7 @@ const candidateSchema = z.object({
 })
 type Candidate = z.infer<typeof candidateSchema>
 
-const keyOf = (r: { org: string; namespace: string; agent: string; run_id: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])
+const keyOf = rowRunKey
 
 /**
  * Up to `want` rows after the cursor, in list order. Each round reads a window of the index in

@@ -10,6 +10,7 @@ import { tableNames, source } from '../loom/tables'
 import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
 import { filterParams, identityConditions, Q_GOAL_OR_ID, Q_ID, requireIndexForFlags } from './run-filter-sql'
 import { flagsOfRuns, runKey } from './run-flags'
+import { rowRunKey } from '../loom/identity'
 
 export type RunsFilter = {
   org?: string
@@ -130,7 +131,7 @@ async function checkpointsFor(rows: ListRow[], signal?: AbortSignal, fromIndex =
   )
   const byRun = new Map<string, typeof found>()
   for (const c of found) {
-    const k = JSON.stringify([c.org, c.namespace, c.agent, c.run_id])
+    const k = rowRunKey(c)
     byRun.set(k, [...(byRun.get(k) ?? []), c])
   }
   return byRun
