@@ -243,6 +243,40 @@ describe('flag filter', () => {
     assert.ok(all.runs.some((r) => r.flags.length === 0), 'some runs carry no flag')
   })
 
+  test('a bounded scan: pages that stop early say how far they looked, go on from there, and together hold every match', async () => {
+    const { RUN_FLAGS } = await import('../lib/triage/flags')
+    const all = await listRuns({ org: ORG }, undefined, 200)
+    assert.ok(all.runs.length > 6, `enough runs to cut (${all.runs.length})`)
+    for (const f of RUN_FLAGS) {
+      const expected = all.runs.filter((r) => r.flags.includes(f)).map((r) => `${r.agent}/${r.runId}`)
+      const seen: string[] = []
+      let cursor: string | null = null
+      let cut = 0
+      let pages = 0
+      do {
+        const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ org: ORG, flag: [f] }, cursor ? decodeCursor(cursor)! : undefined, 50, undefined, 'auto', {
+          flagScanBudget: 3,
+        })
+        seen.push(...page.runs.map((r) => `${r.agent}/${r.runId}`))
+        if (page.searchedTo !== undefined) {
+          cut++
+          assert.ok(page.nextCursor, 'a page that stopped early has a cursor to go on')
+          assert.ok(page.runs.length < 50)
+          // Every run kept started at or after the point the search reached.
+          for (const r of page.runs) assert.ok(Date.parse(r.startedAt) >= Date.parse(page.searchedTo), `${r.runId} before ${page.searchedTo}`)
+        }
+        cursor = page.nextCursor
+        pages++
+      } while (cursor && pages < 200)
+      assert.deepEqual(seen, expected, `flag=${f}: the pages together`)
+      assert.ok(cut > 0, `flag=${f}: a budget of 3 rows cuts the scan`)
+      // The exhaustive mode (batches) finds the same runs in one page.
+      const whole = await listRuns({ org: ORG, flag: [f] }, undefined, 200, undefined, 'auto', { flagScan: 'exhaustive' })
+      assert.deepEqual(whole.runs.map((r) => `${r.agent}/${r.runId}`), expected, `flag=${f}: exhaustive`)
+      assert.equal(whole.searchedTo, undefined)
+    }
+  })
+
   test('GET /api/runs?flag= : repeatable, and an unknown flag is a 400 naming the field', async () => {
     const { GET } = await import('../app/api/runs/route')
     const ok = await call(GET, `/api/runs?org=${ORG}&flag=crash_loop&flag=near_limit`)

@@ -3,7 +3,7 @@
 import { useQueries } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useId, useState } from 'react'
-import { count } from '@/lib/format'
+import { absoluteTime, count } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunsFilters } from '@/lib/runs-search'
 import { FLAG_TEXT, type RunFlag } from '@/lib/triage/flags'
@@ -54,6 +54,8 @@ export function NeedsAttention({ filters }: { filters: RunsFilters }) {
             const q = queries[i]
             const n = q.data?.runs.length
             const more = !!q.data?.nextCursor
+            // A page that stopped looking early counts only the runs it checked.
+            const searchedTo = q.data?.searchedTo
             const label = n === undefined ? (q.isError ? 'could not count' : 'counting…') : `${count(n)}${more ? '+' : ''}`
             return (
               <li key={flag}>
@@ -62,7 +64,7 @@ export function NeedsAttention({ filters }: { filters: RunsFilters }) {
                   prefetch={false}
                   className={styles.attentionItem}
                   data-flag={flag}
-                  title={FLAG_TEXT[flag].meaning}
+                  title={searchedTo ? `${FLAG_TEXT[flag].meaning}. Counted among runs started since ${absoluteTime(searchedTo)}.` : FLAG_TEXT[flag].meaning}
                 >
                   <span className={styles.attentionCount} data-zero={n === 0} aria-busy={n === undefined && !q.isError}>
                     {label}

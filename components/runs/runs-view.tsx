@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState, type FocusEvent, type PointerEvent } from 'react'
+import { absoluteTime } from '@/lib/format'
 import { runsFilters, runsListParams } from '@/lib/runs-search'
 import { BatchActions } from '../batch/batch-actions'
 import { runsListQueryOptions } from '../data/run-queries'
@@ -28,6 +29,7 @@ export function RunsView() {
   const params = runsListParams(filters, f.cursor)
   const query = useQuery({ ...runsListQueryOptions(params), placeholderData: keepPreviousData })
   const runs = query.data?.runs ?? []
+  const searchedTo = query.data?.searchedTo
   const reading = hovering || focused
   const live = useLiveRuns(filters, query.data?.runs, !paused && !reading)
   const rowClassName = useFreshRows(JSON.stringify(params), query.data?.runs, query.isPlaceholderData)
@@ -79,7 +81,7 @@ export function RunsView() {
             <div key={i} className="skeleton" />
           ))}
         </div>
-      ) : runs.length === 0 && !query.isError ? (
+      ) : runs.length === 0 && !query.isError && !searchedTo ? (
         <div className="panel empty">
           <p>
             <strong>No runs match.</strong>
@@ -88,11 +90,20 @@ export function RunsView() {
             {f.cursor ? 'This page is past the last run.' : 'Try a wider time range or clear the filters.'}
           </p>
         </div>
-      ) : runs.length > 0 ? (
+      ) : runs.length > 0 || searchedTo ? (
         <>
-          <div className="runs-live" {...readingHandlers}>
-            <RunsTable runs={runs} rowClassName={rowClassName} />
-          </div>
+          {runs.length > 0 ? (
+            <div className="runs-live" {...readingHandlers}>
+              <RunsTable runs={runs} rowClassName={rowClassName} />
+            </div>
+          ) : null}
+          {searchedTo ? (
+            <p className="panel small" role="status" data-searched-to={searchedTo}>
+              {runs.length === 0 ? <strong>No run on this page carries {f.flag && f.flag.length > 1 ? 'these flags' : 'this flag'}. </strong> : null}
+              Checked runs started back to {absoluteTime(searchedTo)}; a flag-filtered page reads a bounded number of runs.
+              Older runs were not checked yet: <em>Older →</em> goes on from there.
+            </p>
+          ) : null}
           <div className="pager">
             <span className="small muted">
               {runs.length} run{runs.length === 1 ? '' : 's'} on this page{query.isFetching ? ' · updating…' : ''}

@@ -36,7 +36,16 @@ export type RunSummary = {
   flags: RunFlag[]
 }
 
-export type RunsPage = { runs: RunSummary[]; nextCursor: string | null }
+export type RunsPage = {
+  runs: RunSummary[]
+  nextCursor: string | null
+  /**
+   * Set when a flag-filtered page stopped looking before it was full (it reads a bounded number of
+   * runs per request): runs started before this time (ISO 8601 UTC) were not checked yet, and
+   * nextCursor goes on from there. Fewer runs than `limit` then does not mean there are no more.
+   */
+  searchedTo?: string
+}
 
 export type RunCounts = {
   blocks: number

@@ -26,7 +26,7 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
   let cursor: RunsCursor | undefined
   for (;;) {
     // The plan needs the runs and their checkpoints, not their flags (a flag filter still applies).
-    const page = await listRuns(filter, cursor, PAGE, signal, 'auto', { flags: false })
+    const page = await listRuns(filter, cursor, PAGE, signal, 'auto', { flags: false, flagScan: 'exhaustive' })
     runs.push(...page.runs)
     if (!page.nextCursor) break
     if (runs.length >= BATCH_MAX_RUNS) {

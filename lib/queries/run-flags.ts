@@ -157,26 +157,43 @@ const flagRowSchema = z.object({ org: z.string(), namespace: z.string(), agent: 
 const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() })
 
 /**
- * The flags of each given run, keyed by runKey. `indexed`: the run index is installed (without it
- * flags are not known, and every run gets an empty list).
+ * Row pre-filters on the run index (lib/queries/run-index.ts) for flags decided by a run's latest
+ * status and attempt: any run carrying the flag has a row (its latest version) that passes, so
+ * they narrow the rows a flag-filtered list has to check without losing one.
  */
-export async function flagsOfRuns(runs: FlaggedRun[], indexed: boolean, signal?: AbortSignal, now = new Date()): Promise<Map<string, RunFlag[]>> {
+export function flagRowPrefilters(flags: readonly RunFlag[]): string[] {
+  const out: string[] = []
+  if (flags.includes('crash_loop')) out.push(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`)
+  if (flags.includes('stalled')) out.push("(kind = 0 AND status = 'running')")
+  return out
+}
+
+/**
+ * Which of the given runs carry `wanted` flags, keyed by runKey (each run's list holds only flags
+ * from `wanted`, in RUN_FLAGS order). Key lookups in the triage tables, computing only what those
+ * flags need.
+ */
+async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal?: AbortSignal, now = new Date()): Promise<Map<string, RunFlag[]>> {
   const out = new Map<string, RunFlag[]>()
-  if (runs.length === 0 || !indexed) return out
+  for (const r of runs) out.set(runKey(r), [])
+  if (runs.length === 0) return out
   const keys = [...new Map(runs.map((r) => [runKey(r), new TupleParam([r.org, r.namespace, r.agent, r.run_id])])).values()]
   const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), new TupleParam([r.org, r.namespace, r.run_id])])).values()]
-  const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
+  const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f))
   const [rows, near] = await Promise.all([
-    queryRows(
-      await flagColumnsSql(others, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'),
-      { keys, ...flagFilterParams(now) },
-      flagRowSchema,
-      { signal, settings: FLAG_QUERY_SETTINGS },
-    ),
-    queryRows(nearMissSql('(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'), { ids }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS }),
+    others.length
+      ? queryRows(
+          await flagColumnsSql(others, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'),
+          { keys, ...flagFilterParams(now) },
+          flagRowSchema,
+          { signal, settings: FLAG_QUERY_SETTINGS },
+        )
+      : [],
+    wanted.includes('near_miss')
+      ? queryRows(nearMissSql('(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'), { ids }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
+      : [],
   ])
   const nearMiss = new Set(near.map(runKey))
-  for (const r of runs) out.set(runKey(r), [])
   for (const row of rows) {
     const set = out.get(runKey(row))
     if (!set) continue
@@ -187,4 +204,19 @@ export async function flagsOfRuns(runs: FlaggedRun[], indexed: boolean, signal?:
     set.sort((a, b) => RUN_FLAGS.indexOf(a) - RUN_FLAGS.indexOf(b))
   }
   return out
+}
+
+/**
+ * The flags of each given run, keyed by runKey. `indexed`: the run index is installed (without it
+ * flags are not known, and every run gets an empty list).
+ */
+export async function flagsOfRuns(runs: FlaggedRun[], indexed: boolean, signal?: AbortSignal, now = new Date()): Promise<Map<string, RunFlag[]>> {
+  if (runs.length === 0 || !indexed) return new Map()
+  return flagsAmong(runs, RUN_FLAGS, signal, now)
+}
+
+/** The runs among `runs` that carry every flag in `flags` (keys as runKey). */
+export async function runsCarrying(runs: FlaggedRun[], flags: readonly RunFlag[], signal?: AbortSignal, now = new Date()): Promise<Set<string>> {
+  const found = await flagsAmong(runs, flags, signal, now)
+  return new Set([...found].filter(([, set]) => flags.every((f) => set.includes(f))).map(([key]) => key))
 }

@@ -24,7 +24,7 @@ import { queryRows, type QueryParams } from '../clickhouse/query'
 import { runIndexNames, type RunIndexNames } from '../loom/ddl'
 import { tableNames, source } from '../loom/tables'
 import { filterParams, identityConditions, Q_GOAL_OR_ID } from './run-filter-sql'
-import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql } from './run-flags'
+import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql, flagRowPrefilters, runsCarrying } from './run-flags'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
 import { rowRunKey } from '../loom/identity'
@@ -123,15 +123,42 @@ const keyOf = rowRunKey
  * kind-1 row counts when it is its run's first write and no run row came later. The next round
  * starts after the window's last row.
  */
+/**
+ * How a flag filter is applied. `checked`: the rows of each window (narrowed by flagRowPrefilters)
+ * are checked by key lookups in the triage tables, so a page costs in proportion to the rows read
+ * to fill it, and the scan stops after FLAG_SCAN_BUDGET rows with what it found and where it got
+ * to. `exhaustive`: the flagged runs are computed for the whole filter first (every match, at a
+ * cost in proportion to the filter's runs: batches, which must see all of them).
+ */
+export type FlagScan = 'checked' | 'exhaustive'
+
+/** A flag-filtered page reads at most this many list rows (then it ends early, with a cursor to go on). */
+export const FLAG_SCAN_BUDGET = 6_000
+/** The largest window of rows checked in one round of a flag-filtered scan. */
+const FLAG_WINDOW_MAX = 2_000
+
 /** `excluded`: runs whose first-write rows turned out to have a run row (found in loom.runs). */
-async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: number, excluded: Set<string>, ix: RunIndexNames, signal?: AbortSignal) {
+async function scanIndex(
+  filter: RunsFilter,
+  cursor: Key | undefined,
+  want: number,
+  excluded: Set<string>,
+  ix: RunIndexNames,
+  signal?: AbortSignal,
+  flagScan: FlagScan = 'checked',
+  budget = FLAG_SCAN_BUDGET,
+): Promise<{ found: { row: IndexListRow; firstWrite: boolean }[]; scannedTo: Key | null }> {
+  const checkFlags = !!filter.flag?.length && flagScan === 'checked'
   const inner = identityConditions(filter)
   if (filter.from) inner.push("started_at >= {from:DateTime64(3, 'UTC')}")
   if (filter.to) inner.push("started_at <= {to:DateTime64(3, 'UTC')}")
   if (filter.status === 'unknown') inner.push('kind = 1')
   else if (filter.status !== undefined) inner.push('status = {status:String}')
   if (filter.q !== undefined) inner.push(Q_GOAL_OR_ID)
-  if (filter.flag?.length) inner.push(`(org, namespace, agent, run_id) IN (${await flagFilterSql(filter.flag, filter)})`)
+  if (filter.flag?.length) {
+    if (checkFlags) inner.push(...flagRowPrefilters(filter.flag))
+    else inner.push(`(org, namespace, agent, run_id) IN (${await flagFilterSql(filter.flag, filter)})`)
+  }
   const checks: string[] = []
   if (filter.status !== undefined) checks.push('tupleElement(latest, 4) = {status:String}')
   if (filter.q !== undefined)
@@ -144,9 +171,12 @@ async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: numb
   let after = cursor
   // Unmerged versions of a run take several rows of a window: ask for more than the page.
   let window = 2 * want + 16
+  let scanned = 0
+  const now = new Date()
   for (let round = 0; round < 64 && out.length < want; round++) {
+    if (checkFlags && scanned >= budget) return { found: out, scannedTo: after ?? null }
     const conds = [...inner]
-    const params: QueryParams = { ...filterParams(filter), ...(filter.flag?.length ? flagFilterParams() : {}), window }
+    const params: QueryParams = { ...filterParams(filter), ...(filter.flag?.length && !checkFlags ? flagFilterParams(now) : {}), window }
     if (after) {
       conds.push("started_at <= {c_started:DateTime64(3, 'UTC')}")
       conds.push(
@@ -181,20 +211,29 @@ async function scanIndex(filter: RunsFilter, cursor: Key | undefined, want: numb
         GROUP BY org, namespace, agent, run_id
       ) AS o USING (org, namespace, agent, run_id)
       ORDER BY started_text DESC, org DESC, namespace DESC, agent DESC, run_id DESC`
-    const rows = await queryRows(sql, params, candidateSchema, { signal, settings: filter.flag?.length ? FLAG_QUERY_SETTINGS : undefined })
+    const rows = await queryRows(sql, params, candidateSchema, { signal, settings: filter.flag?.length && !checkFlags ? FLAG_QUERY_SETTINGS : undefined })
     if (rows.length === 0) break
-    for (const r of rows) {
-      const row = toListRow(r)
-      if (row && r.passes === 1 && !(r.latest_kind === 1 && excluded.has(keyOf(row)))) {
+    scanned += rows.length
+    const listed = rows.map((r) => ({ r, row: toListRow(r) }))
+    const flagged = checkFlags
+      ? await runsCarrying(
+          listed.flatMap(({ r, row }) => (row && r.passes === 1 ? [row] : [])),
+          filter.flag!,
+          signal,
+          now,
+        )
+      : null
+    for (const { r, row } of listed) {
+      if (row && r.passes === 1 && !(r.latest_kind === 1 && excluded.has(keyOf(row))) && (!flagged || flagged.has(keyOf(row)))) {
         out.push({ row, firstWrite: r.latest_kind === 1 })
         if (out.length >= want) break
       }
     }
     const last = rows[rows.length - 1]
     after = { started_text: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, run_id: last.run_id }
-    window = Math.min(window * 4, 100_000)
+    window = Math.min(window * 4, checkFlags ? FLAG_WINDOW_MAX : 100_000)
   }
-  return out
+  return { found: out, scannedTo: null }
 }
 
 /** A candidate as a list row; null for a first-write row that no longer stands for a checkpoint-only run. */
@@ -243,17 +282,24 @@ export async function listRowsFromIndex(
   cursor: RunsCursor | undefined,
   want: number,
   signal?: AbortSignal,
-): Promise<IndexListRow[]> {
+  flagScan: FlagScan = 'checked',
+  /** Rows a checked flag scan reads at most (FLAG_SCAN_BUDGET; smaller in tests). */
+  budget = FLAG_SCAN_BUDGET,
+): Promise<{ rows: IndexListRow[]; scannedTo: RunsCursor | null }> {
   const ix = indexNames()
   const after: Key | undefined = cursor
     ? { started_text: cursor.startedAt, org: cursor.org, namespace: cursor.namespace, agent: cursor.agent, run_id: cursor.runId }
     : undefined
   const excluded = new Set<string>()
   for (let attempt = 0; ; attempt++) {
-    const found = await scanIndex(filter, after, want, excluded, ix, signal)
+    const { found, scannedTo } = await scanIndex(filter, after, want, excluded, ix, signal, flagScan, budget)
     const page = found.map((f) => f.row)
     const shown = found.filter((f) => f.firstWrite).map((f) => f.row)
-    if (shown.length === 0 || attempt >= 4) return page
+    const result = {
+      rows: page,
+      scannedTo: scannedTo && { startedAt: scannedTo.started_text, org: scannedTo.org, namespace: scannedTo.namespace, agent: scannedTo.agent, runId: scannedTo.run_id },
+    }
+    if (shown.length === 0 || attempt >= 4) return result
     // A run row written at the same moment as the run's first checkpoint can leave a stale
     // checkpoint-only entry behind: confirm the few shown here against loom.runs (key lookups).
     const stale = await queryRows(
@@ -264,7 +310,7 @@ export async function listRowsFromIndex(
       z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }),
       { signal },
     )
-    if (stale.length === 0) return page
+    if (stale.length === 0) return result
     for (const s of stale) excluded.add(keyOf(s))
   }
 }

@@ -7,7 +7,7 @@ import type { CheckpointSummary, RunSummary, RunsPage } from '../api/types'
 import { versionString } from '../loom/identity'
 import type { RunFlag } from '../triage/flags'
 import { tableNames, source } from '../loom/tables'
-import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady } from './run-index'
+import { checkpointRowsFromIndex, listRowsFromIndex, runIndexReady, type FlagScan } from './run-index'
 import { filterParams, identityConditions, Q_GOAL_OR_ID, Q_ID, requireIndexForFlags } from './run-filter-sql'
 import { flagsOfRuns, runKey } from './run-flags'
 import { rowRunKey } from '../loom/identity'
@@ -186,14 +186,18 @@ export async function listRuns(
   limit: number,
   signal?: AbortSignal,
   source: RunsSource = 'auto',
-  /** `flags: false` leaves every run's flags empty (for callers that do not show them, e.g. batches). */
-  options: { flags?: boolean } = {},
+  /**
+   * `flags: false` leaves every run's flags empty (for callers that do not show them, e.g. batches);
+   * `flagScan` chooses how a flag filter is applied (see FlagScan; batches need every match).
+   */
+  options: { flags?: boolean; flagScan?: FlagScan; flagScanBudget?: number } = {},
 ): Promise<RunsPage> {
   const fromIndex = source === 'index' || (source === 'auto' && (await runIndexReady(signal)))
   requireIndexForFlags(filter, fromIndex)
   let rows: ListRow[]
+  let scannedTo: RunsCursor | null = null
   if (fromIndex) {
-    rows = await listRowsFromIndex(filter, cursor, limit + 1, signal)
+    ;({ rows, scannedTo } = await listRowsFromIndex(filter, cursor, limit + 1, signal, options.flagScan, options.flagScanBudget))
   } else {
     const { sql, params } = buildRunsListQuery(filter, cursor, limit)
     rows = await queryRows(sql, params, listRowSchema, { signal })
@@ -206,6 +210,10 @@ export async function listRuns(
     return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flags.get(key))
   })
   const last = page[page.length - 1]
+  if (rows.length <= limit && scannedTo) {
+    // The search stopped early: go on from the last run it read, not the last one it kept.
+    return { runs, nextCursor: encodeCursor(scannedTo), searchedTo: chTimeToIso(scannedTo.startedAt) }
+  }
   const nextCursor =
     rows.length > limit && last
       ? encodeCursor({ startedAt: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, runId: last.run_id })

@@ -65,7 +65,13 @@ export const runSummary = obj({
   checkpoint: checkpointSummary.nullable(),
 })
 
-export const runsPage = obj({ runs: z.array(runSummary), nextCursor: z.string().nullable() })
+export const runsPage = obj({
+  runs: z.array(runSummary),
+  nextCursor: z.string().nullable(),
+  searchedTo: iso
+    .optional()
+    .describe('Only on a flag-filtered page that stopped looking before it was full: runs started before this were not checked yet; nextCursor goes on from there'),
+})
 
 export const runDetail = obj({
   run: runSummary.extend({ reflection: z.string(), outcome: z.string(), lastBeginAt: nullableIso, hasRunRow: z.boolean() }),
