@@ -117,13 +117,6 @@ type Candidate = z.infer<typeof candidateSchema>
 const keyOf = rowRunKey
 
 /**
- * Up to `want` rows after the cursor, in list order. Each round reads a window of the index in
- * reverse sorting-key order (pre-filtered on each row's own values), collapses unmerged versions to
- * the latest, and looks up the checkpoint-only candidates of the window in the orphans table: a
- * kind-1 row counts when it is its run's first write and no run row came later. The next round
- * starts after the window's last row.
- */
-/**
  * How a flag filter is applied. `checked`: the rows of each window (narrowed by flagRowPrefilters)
  * are checked by key lookups in the triage tables, so a page costs in proportion to the rows read
  * to fill it, and the scan stops after FLAG_SCAN_BUDGET rows with what it found and where it got
@@ -137,7 +130,15 @@ export const FLAG_SCAN_BUDGET = 6_000
 /** The largest window of rows checked in one round of a flag-filtered scan. */
 const FLAG_WINDOW_MAX = 2_000
 
-/** `excluded`: runs whose first-write rows turned out to have a run row (found in loom.runs). */
+/**
+ * Up to `want` rows after the cursor, in list order. Each round reads a window of the index in
+ * reverse sorting-key order (pre-filtered on each row's own values), collapses unmerged versions to
+ * the latest, and looks up the checkpoint-only candidates of the window in the orphans table: a
+ * kind-1 row counts when it is its run's first write and no run row came later. The next round
+ * starts after the window's last row.
+ * A flag filter is checked on each window's rows (see FlagScan). `excluded`: runs whose
+ * first-write rows turned out to have a run row (found in loom.runs).
+ */
 async function scanIndex(
   filter: RunsFilter,
   cursor: Key | undefined,
