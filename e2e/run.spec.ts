@@ -27,12 +27,16 @@ test('a run with blocks under two sessions warns that a resume sees only one', a
 })
 
 test('a run id with awkward characters opens from its link and from the list', async ({ page }) => {
+  // While the open tab streams, the page holds a second, hidden copy of the header (the streamed
+  // content waiting to replace the fallback): read the one the accessibility tree shows.
+  const runIdLine = page.getByRole('region', { name: 'Run summary' }).getByText(`run_id: ${EDGE_CASE.runId}`)
   await page.goto(links.run(EDGE_CASE))
-  await expect(page.getByText(`run_id: ${EDGE_CASE.runId}`)).toBeVisible()
+  await expect(runIdLine).toBeVisible()
   await expect(page).toHaveTitle(`${EDGE_CASE.runId} · ${EDGE_CASE.agent} · Loom Runs`)
   await page.goto(`/?agent=${EDGE_CASE.agent}`)
+  await hydrated(page)
   await page.locator(`tr[data-run-id="${EDGE_CASE.runId.replace(/"/g, '\\"')}"] a`).first().click()
-  await expect(page.getByText(`run_id: ${EDGE_CASE.runId}`)).toBeVisible()
+  await expect(runIdLine).toBeVisible()
 })
 
 test('an unknown run answers 404 with a page that says so and links back', async ({ page }) => {
