@@ -1,4 +1,6 @@
-const KNOWN = new Set(['running', 'succeeded', 'failed', 'cancelled', 'unknown'])
+import { RUN_STATUSES } from '@/lib/runs-search'
+
+const KNOWN = new Set<string>(RUN_STATUSES)
 
 export function StatusBadge({ status }: { status: string }) {
   const cls = KNOWN.has(status) ? status : 'unknown'

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { isRunFlag, RUN_FLAGS } from '../triage/flags'
+import { RUN_STATUSES } from '../runs-search'
 import { decodeCursor } from './cursor'
-
-const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const
 
 const segment = (name: string) =>
   z

@@ -12,11 +12,13 @@ import { AppError } from '../errors'
 import { tableNames, source } from '../loom/tables'
 import type { RunsFilter } from './runs'
 
+const contains = (expr: string) => `positionCaseInsensitiveUTF8(${expr}, {q:String}) > 0`
+/** `q` on a run whose goal is the expression `goal`: its goal, run_id or agent name. */
+export const qGoalOrId = (goal: string) => `(${contains(goal)} OR ${contains('run_id')} OR ${contains('agent')})`
 /** `q` on a run row: its goal, run_id or agent name. */
-export const Q_GOAL_OR_ID =
-  '(positionCaseInsensitiveUTF8(goal, {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0 OR positionCaseInsensitiveUTF8(agent, {q:String}) > 0)'
+export const Q_GOAL_OR_ID = qGoalOrId('goal')
 /** `q` on a checkpoint-only run (no goal): its run_id or agent name. */
-export const Q_ID = '(positionCaseInsensitiveUTF8(run_id, {q:String}) > 0 OR positionCaseInsensitiveUTF8(agent, {q:String}) > 0)'
+export const Q_ID = `(${contains('run_id')} OR ${contains('agent')})`
 const FROM = "{from:DateTime64(3, 'UTC')}"
 const TO = "{to:DateTime64(3, 'UTC')}"
 

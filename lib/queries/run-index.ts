@@ -23,7 +23,7 @@ import { getConfig } from '../config'
 import { queryRows, type QueryParams } from '../clickhouse/query'
 import { runIndexNames, type RunIndexNames } from '../loom/ddl'
 import { tableNames, source } from '../loom/tables'
-import { filterParams, identityConditions, Q_GOAL_OR_ID } from './run-filter-sql'
+import { filterParams, identityConditions, Q_GOAL_OR_ID, qGoalOrId } from './run-filter-sql'
 import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql, flagRowPrefilters, runsCarrying } from './run-flags'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
@@ -163,9 +163,7 @@ async function scanIndex(
   const checks: string[] = []
   if (filter.status !== undefined) checks.push('tupleElement(latest, 4) = {status:String}')
   if (filter.q !== undefined)
-    checks.push(
-      '(positionCaseInsensitiveUTF8(tupleElement(latest, 3), {q:String}) > 0 OR positionCaseInsensitiveUTF8(run_id, {q:String}) > 0 OR positionCaseInsensitiveUTF8(agent, {q:String}) > 0)',
-    )
+    checks.push(qGoalOrId('tupleElement(latest, 3)'))
   const passes = checks.length ? checks.join(' AND ') : '1'
 
   const out: { row: IndexListRow; firstWrite: boolean }[] = []
