@@ -129,6 +129,8 @@ export type FlagScan = 'checked' | 'exhaustive'
 export const FLAG_SCAN_BUDGET = 6_000
 /** The largest window of rows checked in one round of a flag-filtered scan. */
 const FLAG_WINDOW_MAX = 2_000
+/** The first window of a flag-filtered scan: flags are rarer than rows, so start wider than a page. */
+const FLAG_WINDOW_FIRST = 500
 
 /**
  * Up to `want` rows after the cursor, in list order. Each round reads a window of the index in
@@ -169,7 +171,7 @@ async function scanIndex(
   const out: { row: IndexListRow; firstWrite: boolean }[] = []
   let after = cursor
   // Unmerged versions of a run take several rows of a window: ask for more than the page.
-  let window = 2 * want + 16
+  let window = checkFlags ? FLAG_WINDOW_FIRST : 2 * want + 16
   let scanned = 0
   const now = new Date()
   for (let round = 0; round < 64 && out.length < want; round++) {
