@@ -236,6 +236,42 @@ async function main() {
         }
         sqlCompare.push(row)
       }
+    }
+
+    // 5b. Batch dry runs in this process (the preview an operator sees before a batch reset).
+    const batches: Record<string, unknown>[] = []
+    if (!values['no-sql-compare']) {
+      log('  batch dry runs ...')
+      const { previewBatch } = await import('../lib/batch/batch')
+      const { queryRows, withQueryStats } = await import('../lib/clickhouse/query')
+      const { z } = await import('zod')
+      const { runIndexNames } = await import('../lib/loom/ddl')
+      const { getConfig } = await import('../lib/config')
+      // A time window that holds just under 1,000 runs (the batch limit): the newest ones.
+      const [edge] = await queryRows(
+        `SELECT toString(started_at) AS t FROM ${runIndexNames(getConfig().databases.runs).runs} ORDER BY started_at DESC LIMIT 1 OFFSET 980`,
+        {},
+        z.object({ t: z.string() }),
+      )
+      const cases: [string, Parameters<typeof previewBatch>[0]['filter']][] = [
+        ['clear: the newest ~980 runs (from=)', { from: new Date(`${edge.t.replace(' ', 'T')}Z`) }],
+        [`clear: org=${meta.filters.org}&flag=near_limit`, { org: meta.filters.org, flag: ['near_limit'] }],
+      ]
+      for (const [name, filter] of cases) {
+        const ms: number[] = []
+        let last: { items: number; rowsRead: number; maxChMs: number } | null = null
+        for (let i = 0; i < 4; i++) {
+          const t0 = performance.now()
+          const [res, stats] = await withQueryStats(() => previewBatch({ filter, action: 'clear', blockKey: 'checkpoint', reason: 'benchmark', dryRun: true }))
+          if (i === 0) continue
+          ms.push(performance.now() - t0)
+          last = { items: res.items.length, rowsRead: stats?.rowsRead ?? 0, maxChMs: Math.round(stats?.maxChMs ?? 0) }
+        }
+        batches.push({ case: name, p50Ms: Math.round(quantile(ms, 0.5)), ...last })
+        log(`    ${name.padEnd(44)} p50 ${Math.round(quantile(ms, 0.5))} ms, ${last?.items} items, ${last?.rowsRead.toLocaleString('en')} rows, longest statement ${last?.maxChMs} ms`)
+      }
+    }
+    {
       const { getClient } = await import('../lib/clickhouse/client')
       await getClient().close()
     }
@@ -270,6 +306,7 @@ async function main() {
       routes: results,
       pages,
       sqlCompare,
+      batches,
       browser: browser
         ? {
             runsPageMs: browser.runsPage.visibleMs,
