@@ -133,3 +133,22 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
   await expect(page.getByRole('checkbox', { name: /^stalled/ })).toBeHidden()
   await expect(summary).toBeFocused()
 })
+
+test('a flag-filtered list computes its summary only when asked, then shows the counts the API gives', async ({ page, request }) => {
+  const analyticsCalls: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/api/runs/analytics')) analyticsCalls.push(r.url())
+  })
+  const expected = await api<{ totals: { runs: number } }>(request, '/api/runs/analytics?flag=resumed')
+  await page.goto('/?flag=resumed')
+  await hydrated(page)
+  const ask = page.getByTestId('summary-on-request')
+  await expect(ask).toContainText('checks the flags of every run')
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
+  expect(analyticsCalls).toEqual([])
+  await ask.getByRole('button', { name: 'Compute summary' }).click()
+  const stats = page.getByTestId('summary-stats')
+  await expect(stats.getByRole('link', { name: new RegExp(`^${expected.totals.runs} runs?$`) })).toBeVisible({ timeout: 60_000 })
+  expect(analyticsCalls.length).toBeGreaterThan(0)
+  expect(analyticsCalls.every((u) => new URL(u).searchParams.getAll('flag').join() === 'resumed')).toBe(true)
+})

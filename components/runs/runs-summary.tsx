@@ -1,6 +1,7 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
 import { withFlag } from '@/lib/runs-search'
@@ -17,8 +18,14 @@ const BODY_ID = 'runs-summary-body'
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
 export function RunsSummary({ filters, ready = true }: { filters: RunsFilterParams; ready?: boolean }) {
   const [open, setOpen] = useSummaryOpen()
+  // A flag filter's summary checks the flags of every run the other filters select (the list reads
+  // only as far as its page needs): on a large history that holds the engine for seconds, so it
+  // waits for the operator to ask, once per filter.
+  const filterKey = JSON.stringify(filters)
+  const [askedFor, setAskedFor] = useState<string | null>(null)
+  const waiting = !!filters.flag?.length && askedFor !== filterKey
   // `ready`: the runs list has its rows; the charts wait for it, so the table never waits for them.
-  const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open && ready, placeholderData: keepPreviousData })
+  const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open && ready && !waiting, placeholderData: keepPreviousData })
   const a = query.data
   const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
   return (
@@ -30,7 +37,7 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
             Summary
           </button>
         </h2>
-        {a && open ? (
+        {a && open && !waiting ? (
           <span className="small muted" data-testid="summary-stats">
             <CountLink href={links.runsList(filters)}>{plural(a.totals.runs, 'run')}</CountLink> ·{' '}
             <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>{plural(a.resumes.resumedRuns, 'resumed run')}</CountLink> ·{' '}
@@ -45,7 +52,15 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
       {open ? (
         <div id={BODY_ID}>
           {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!a} /> : null}
-          {!a ? (
+          {waiting ? (
+            <p className="small sum-empty" data-testid="summary-on-request">
+              The summary of a flag-filtered list checks the flags of every run the other filters select, which can take a
+              while on a large history.{' '}
+              <button type="button" className="btn" onClick={() => setAskedFor(filterKey)}>
+                Compute summary
+              </button>
+            </p>
+          ) : !a ? (
             query.isError ? null : (
               <div className="sum-grid" aria-busy="true" aria-label="Loading summary">
                 {Array.from({ length: 5 }, (_, i) => (
