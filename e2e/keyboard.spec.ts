@@ -3,6 +3,7 @@ import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
 import { RICH_RUN, RUN_TABS } from './page-list'
 import { screensAtWidths } from './screens'
+import { hydrated } from './hydrated'
 
 /** Waits until the run page has hydrated: the tab strip measures itself only in the browser. */
 async function runPageReady(page: Page) {
@@ -93,6 +94,8 @@ test('Escape closes the timeline payload and focus goes back to the list', async
   await page.goto(links.run(DEMO_RUNS.batch, { tab: 'timeline' }))
   await runPageReady(page)
   const list = page.getByRole('listbox', { name: /Timeline events/ })
+  // The tab strip can be ready in the loading fallback while the list's part is still hydrating.
+  await hydrated(page, list)
   await list.focus()
   await page.keyboard.press('Enter')
   await expect(page).toHaveURL(/event=/)

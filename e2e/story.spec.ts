@@ -26,7 +26,7 @@ const eventParam = (page: Page) => new URL(page.url()).searchParams.get('event')
 test.describe('timeline', () => {
   test('swimlanes, resume marker and a virtualized list for the resumed batch run', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
-    await hydrated(page)
+    await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     const chart = page.getByRole('figure', { name: /Swimlane chart/ })
     await expect(chart.locator('svg .tl-mark').first()).toBeVisible()
     expect(await chart.locator('svg .tl-mark').count()).toBeGreaterThan(100)
@@ -67,7 +67,7 @@ test.describe('timeline', () => {
 
   test('J and K move the selection, the URL follows, a click opens the payload', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
-    await hydrated(page)
+    await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     const list = page.getByRole('listbox', { name: /Timeline events/ })
     await expect(list.getByRole('option').first()).toBeVisible()
 
@@ -98,7 +98,7 @@ test.describe('timeline', () => {
 
   test('a deep link scrolls to its event; the first write after the resume is tagged', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline', { event: 'checkpoint-120' }))
-    await hydrated(page)
+    await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     const row = page.getByRole('option', { selected: true })
     await expect(row).toBeVisible()
     await expect(row).toHaveAttribute('data-event-id', 'checkpoint-120')
@@ -110,7 +110,7 @@ test.describe('timeline', () => {
 
   test('kind filters narrow the list and the chart', async ({ page }) => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
-    await hydrated(page)
+    await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     const chips = page.getByRole('group', { name: 'Filter events by kind' })
     await chips.getByRole('button', { name: /^checkpoint\s*300$/ }).click()
     await expect(chips.getByRole('button', { name: /^checkpoint\s*300$/ })).toHaveAttribute('aria-pressed', 'false')
@@ -122,7 +122,7 @@ test.describe('timeline', () => {
   test('a run with 12,345 events: capped at 10,000, virtualized, the full export offered', async ({ page }) => {
     const run = BIG_RUN
     await page.goto(tabUrl(run, 'timeline'))
-    await hydrated(page)
+    await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     await expect(page.getByText('Showing the first 10,000 of 12,347 events')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Download all as JSON' })).toHaveAttribute('href', links.api.export(run))
     const list = page.getByRole('listbox', { name: /Timeline events/ })
