@@ -192,6 +192,48 @@ describe('each flag, on and off', () => {
     assert.deepEqual(await flagsOf('agent-two', 'shared-id'), ['near_miss'])
   })
 
+  test('near_miss candidates: a second identity marks the run as shared; racing first writes are caught through arrivals', async () => {
+    const { command, queryRows } = await import('../lib/clickhouse/query')
+    const { getConfig } = await import('../lib/config')
+    const { flagIndexNames } = await import('../lib/loom/flags-ddl')
+    const { z } = await import('zod')
+    const ix = flagIndexNames(getConfig().databases.runs)
+    const idsIn = async (table: string) =>
+      (await queryRows(`SELECT DISTINCT run_id FROM ${table} WHERE org = {org:String} ORDER BY run_id`, { org: ORG }, z.object({ run_id: z.string() }))).map((r) => r.run_id)
+    // The near-miss test's runs (two sessions; two agents) are shared; a run written under one identity is not.
+    const shared = await idsIn(ix.shared)
+    assert.ok(shared.includes('m-1') && shared.includes('shared-id'), `shared: ${shared.join(', ')}`)
+    assert.ok(!shared.includes('p-1'), 'a run with one identity is not shared')
+    assert.ok((await idsIn(ix.arrivals)).includes('p-1'), 'its identity arrived with no other')
+
+    // Two identities in one insert: shared at once.
+    const { insertRows } = await import('../lib/clickhouse/query')
+    const { tableNames } = await import('../lib/loom/tables')
+    const row = (agent: string, session: string) => ({
+      org: ORG, namespace: NS, agent, user_id: 'u', session_id: session, run_id: 'one-insert', block_key: 'checkpoint',
+      content: '{"done": 1}', char_limit: 1000, version: 1, updated_at: '2026-11-20 09:00:00.000', actor: 'agent', source_trace: 'h/1', is_deleted: 0,
+    })
+    await insertRows(tableNames().workingMemory, [row('racer', 's1'), row('racer', 's2')])
+    assert.ok((await idsIn(ix.shared)).includes('one-insert'))
+
+    // Racing first writes (each insert's lookup missed the other): simulated by taking the run out
+    // of `shared`, leaving both identities in `arrivals`. The filter still finds the near miss.
+    const listed = async () => (await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10)).runs.map((r) => r.runId)
+    assert.deepEqual(await listed(), ['one-insert'])
+    await command(`ALTER TABLE ${ix.shared} DELETE WHERE org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
+    await command(`INSERT INTO ${ix.arrivals} (org, namespace, run_id, agent, user_id, session_id, seen_at) VALUES
+      ({org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's1', now64(3)), ({org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's2', now64(3))`, { org: ORG, ns: NS })
+    assert.deepEqual(await listed(), ['one-insert'], 'found through arrivals')
+    // And the candidates are what the filter checks: without either, the run is not listed.
+    await command(`ALTER TABLE ${ix.arrivals} DELETE WHERE org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
+    assert.deepEqual(await listed(), [])
+    const whole = await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10, undefined, 'auto', { flagScan: 'exhaustive' })
+    assert.deepEqual(whole.runs.map((r) => r.runId), ['one-insert'], 'the exhaustive scan does not depend on the candidates')
+    // Put the run back for the tests that follow (a later write to the run marks it shared again).
+    await insertRows(tableNames().workingMemory, [{ ...row('racer', 's1'), version: 2 }])
+    assert.deepEqual(await listed(), ['one-insert'])
+  })
+
   test('RunSummary.flags in the list and the run detail agree', async () => {
     const page = await listRuns({ org: ORG, agent: 'looper' }, undefined, 10)
     assert.deepEqual(page.runs.map((r) => [r.runId, r.flags]), [['c-1', ['resumed']]])

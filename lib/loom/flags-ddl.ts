@@ -10,6 +10,15 @@
  *   and the usual checkpoint interval are computed from those).
  * - `owners`: per (org, namespace, run_id), every (agent, user_id, session_id) that wrote a
  *   checkpoint or is a run row's identity: a near miss is a checkpoint under another one.
+ * - `shared` and `arrivals`: the few runs a near miss is possible for, so a `near_miss` filter
+ *   checks those instead of every run it passes. A near miss needs two identities under one
+ *   (org, namespace, run_id). Each insert looks its runs up in `owners`: a run that `owners`
+ *   already holds under an identity the insert does not bring, or that the insert itself brings
+ *   under two, goes into `shared`. Every other identity the insert brings goes into `arrivals`
+ *   (kept a day): when two first writes race, neither sees the other in `owners`, but both are in
+ *   `arrivals`, and the next write to the run puts it into `shared`. The candidates are `shared`
+ *   plus the runs with two identities in `arrivals`; a pair that raced and never wrote again is
+ *   a candidate for a day only (an exhaustive scan, as batches use, still finds it).
  *
  * The views see every insert, so counts include versions that merges of working memory later
  * collapse; the backfill can only see the rows still there when the index is installed.
@@ -17,7 +26,20 @@
 import type { TableNames } from './tables'
 import { source } from './tables'
 
-export type FlagIndexNames = { flags: string; flagsWmView: string; flagsRunsView: string; owners: string; ownersWmView: string; ownersRunsView: string }
+export type FlagIndexNames = {
+  flags: string
+  flagsWmView: string
+  flagsRunsView: string
+  owners: string
+  ownersWmView: string
+  ownersRunsView: string
+  shared: string
+  sharedWmView: string
+  sharedRunsView: string
+  arrivals: string
+  arrivalsWmView: string
+  arrivalsRunsView: string
+}
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
   const db = runsDatabase
@@ -28,6 +50,12 @@ export function flagIndexNames(runsDatabase: string): FlagIndexNames {
     owners: `${db}.run_index_owners`,
     ownersWmView: `${db}.run_index_owners_wm_mv`,
     ownersRunsView: `${db}.run_index_owners_runs_mv`,
+    shared: `${db}.run_index_shared`,
+    sharedWmView: `${db}.run_index_shared_wm_mv`,
+    sharedRunsView: `${db}.run_index_shared_runs_mv`,
+    arrivals: `${db}.run_index_arrivals`,
+    arrivalsWmView: `${db}.run_index_arrivals_wm_mv`,
+    arrivalsRunsView: `${db}.run_index_arrivals_runs_mv`,
   }
 }
 
@@ -68,6 +96,33 @@ FROM ${from}
 GROUP BY org, namespace, run_id, agent, user_id, session_id`
 }
 
+/** The identities an insert brings: its checkpoint rows of working memory, or its run rows. */
+function identitiesOf(from: string, where = '') {
+  return `SELECT org, namespace, run_id, agent, user_id, session_id FROM ${from}${where ? ` WHERE ${where}` : ''}`
+}
+
+/** The inserted runs that `owners` holds under an identity the insert does not bring (`ids`: identitiesOf the insert). */
+function heldOtherwise(owners: string, ids: string) {
+  return `SELECT org, namespace, run_id FROM ${owners}
+    WHERE (org, namespace, run_id) IN (SELECT org, namespace, run_id FROM (${ids}))
+      AND (org, namespace, run_id, agent, user_id, session_id) NOT IN (SELECT org, namespace, run_id, agent, user_id, session_id FROM (${ids}))`
+}
+
+function sharedFrom(owners: string, ids: string) {
+  return `SELECT org, namespace, run_id FROM (${ids})
+GROUP BY org, namespace, run_id
+HAVING uniqExact(agent, user_id, session_id) >= 2 OR (org, namespace, run_id) IN (${heldOtherwise(owners, ids)})`
+}
+
+function arrivalsFrom(owners: string, ids: string) {
+  return `SELECT org, namespace, run_id, agent, user_id, session_id, now64(3) AS seen_at FROM (${ids})
+WHERE (org, namespace, run_id) NOT IN (${heldOtherwise(owners, ids)})
+GROUP BY org, namespace, run_id, agent, user_id, session_id`
+}
+
+/** How long an identity stays in `arrivals`: far longer than two racing inserts take. */
+const ARRIVALS_TTL = 'INTERVAL 1 DAY'
+
 export type FlagIndexDdl = {
   objects: { name: string; kind: 'table' | 'view'; sql: string; what: string }[]
   backfill: { name: string; sql: string }[]
@@ -76,6 +131,8 @@ export type FlagIndexDdl = {
 export function flagIndexDdl(t: TableNames, ix: FlagIndexNames): FlagIndexDdl {
   const wm = source(t.workingMemory)
   const runs = source(t.runs)
+  const wmIds = identitiesOf(wm, "block_key = 'checkpoint'")
+  const runIds = identitiesOf(runs)
   return {
     objects: [
       {
@@ -115,6 +172,33 @@ ORDER BY (org, namespace, run_id, agent, user_id, session_id)
 SETTINGS index_granularity = 256`,
       },
       {
+        name: ix.shared,
+        kind: 'table',
+        what: `table: the (org, namespace, run_id) written under two or more identities: where a near miss is possible`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.shared} (
+    org String,
+    namespace String,
+    run_id String
+) ENGINE = ReplacingMergeTree
+ORDER BY (org, namespace, run_id)`,
+      },
+      {
+        name: ix.arrivals,
+        kind: 'table',
+        what: `table: identities whose write found no other identity of their run (kept a day), so racing first writes still make a near-miss candidate`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.arrivals} (
+    org String,
+    namespace String,
+    run_id String,
+    agent String,
+    user_id String,
+    session_id String,
+    seen_at ${TIME}
+) ENGINE = ReplacingMergeTree(seen_at)
+ORDER BY (org, namespace, run_id, agent, user_id, session_id)
+TTL toDateTime(seen_at) + ${ARRIVALS_TTL}`,
+      },
+      {
         name: ix.flagsWmView,
         kind: 'view',
         what: `materialized view: adds each ${t.workingMemory} insert's counts, last write and checkpoint writes to ${ix.flags}`,
@@ -138,12 +222,41 @@ SETTINGS index_granularity = 256`,
         what: `materialized view: records the identity of each new ${t.runs} row in ${ix.owners}`,
         sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.ownersRunsView} TO ${ix.owners} AS\n${ownersFromRuns(runs)}`,
       },
+      {
+        name: ix.sharedWmView,
+        kind: 'view',
+        what: `materialized view: adds to ${ix.shared} each run a new checkpoint row of ${t.workingMemory} gives a second identity`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.sharedWmView} TO ${ix.shared} AS\n${sharedFrom(ix.owners, wmIds)}`,
+      },
+      {
+        name: ix.sharedRunsView,
+        kind: 'view',
+        what: `materialized view: adds to ${ix.shared} each run a new ${t.runs} row gives a second identity`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.sharedRunsView} TO ${ix.shared} AS\n${sharedFrom(ix.owners, runIds)}`,
+      },
+      {
+        name: ix.arrivalsWmView,
+        kind: 'view',
+        what: `materialized view: records in ${ix.arrivals} the identity of each new checkpoint row of ${t.workingMemory} that found no other identity of its run`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.arrivalsWmView} TO ${ix.arrivals} AS\n${arrivalsFrom(ix.owners, wmIds)}`,
+      },
+      {
+        name: ix.arrivalsRunsView,
+        kind: 'view',
+        what: `materialized view: records in ${ix.arrivals} the identity of each new ${t.runs} row that found no other identity of its run`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.arrivalsRunsView} TO ${ix.arrivals} AS\n${arrivalsFrom(ix.owners, runIds)}`,
+      },
     ],
     backfill: [
       { name: ix.flags, sql: `INSERT INTO ${ix.flags} (org, namespace, agent, run_id, wm_rows, wm_keys, last_write, checkpoint_latest, checkpoint_writes)\n${flagsFromWm(wm)}` },
       { name: ix.flags, sql: `INSERT INTO ${ix.flags} (org, namespace, agent, run_id, run_state)\n${flagsFromRuns(runs)}` },
       { name: ix.owners, sql: `INSERT INTO ${ix.owners}\n${ownersFromWm(wm)}` },
       { name: ix.owners, sql: `INSERT INTO ${ix.owners}\n${ownersFromRuns(runs)}` },
+      // After the owners' backfill: every run it (and the views, meanwhile) found under two identities.
+      {
+        name: ix.shared,
+        sql: `INSERT INTO ${ix.shared}\nSELECT org, namespace, run_id FROM ${ix.owners} GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`,
+      },
     ],
   }
 }

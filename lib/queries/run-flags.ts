@@ -124,6 +124,18 @@ function nearMissSql(where: string): string {
 
 
 /**
+ * The (org, namespace, run_id) a near miss is possible for (lib/loom/flags-ddl.ts): a small set,
+ * so a `near_miss` filter checks these runs instead of every run it passes. `where` narrows it.
+ */
+export function nearMissCandidatesSql(where = ''): string {
+  const ix = flagIndexNames(getConfig().databases.runs)
+  const w = where ? ` WHERE ${where}` : ''
+  return `SELECT org, namespace, run_id FROM ${ix.shared}${w}
+    UNION ALL
+    SELECT org, namespace, run_id FROM ${ix.arrivals}${w} GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`
+}
+
+/**
  * A subquery of the runs (org, namespace, agent, run_id) that carry every flag in `flags`, within
  * the filter's org / namespace / agent (bind `flagFilterParams`). Needs the run index.
  */
@@ -157,15 +169,37 @@ const flagRowSchema = z.object({ org: z.string(), namespace: z.string(), agent: 
 const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() })
 
 /**
- * Row pre-filters on the run index (lib/queries/run-index.ts) for flags decided by a run's latest
- * status and attempt: any run carrying the flag has a row (its latest version) that passes, so
- * they narrow the rows a flag-filtered list has to check without losing one.
+ * Row pre-filters on the run index (lib/queries/run-index.ts): any run carrying one of the flags
+ * has a row (its latest version) that passes, so they narrow the rows a flag-filtered list has to
+ * check without losing one. crash_loop and stalled are decided in part by the row's own status and
+ * attempt; near_miss by the small set of runs written under two identities.
  */
 export function flagRowPrefilters(flags: readonly RunFlag[]): string[] {
   const out: string[] = []
   if (flags.includes('crash_loop')) out.push(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`)
   if (flags.includes('stalled')) out.push("(kind = 0 AND status = 'running')")
+  if (flags.includes('near_miss')) out.push(`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
   return out
+}
+
+/** Whether a pre-filter leaves few rows whatever the data (the scan can start with a page-sized window). */
+export function sparsePrefilter(flags: readonly RunFlag[]): boolean {
+  return flags.includes('near_miss') || flags.includes('crash_loop')
+}
+
+/**
+ * Flags a list row decides on its own: crash_loop is the latest run row's attempt and status
+ * (the same argMax by version as the triage table's run state), so it needs no lookup. A check
+ * over the list query's latest-row tuple (status, attempt and kind at `at`), or null.
+ */
+export function flagRowCheck(flags: readonly RunFlag[], at: { status: string; attempt: string; kind: string }): string | null {
+  if (!flags.includes('crash_loop')) return null
+  return `(${at.kind} = 0 AND ${at.attempt} >= ${CRASH_LOOP_ATTEMPTS} AND ${at.status} NOT IN ('succeeded', ''))`
+}
+
+/** The flags a list row cannot decide on its own (looked up per window). */
+export function flagsToLookUp(flags: readonly RunFlag[]): RunFlag[] {
+  return flags.filter((f) => f !== 'crash_loop')
 }
 
 /**
@@ -189,9 +223,7 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
           { signal, settings: FLAG_QUERY_SETTINGS },
         )
       : [],
-    wanted.includes('near_miss')
-      ? queryRows(nearMissSql('(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'), { ids }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
-      : [],
+    wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
   const nearMiss = new Set(near.map(runKey))
   for (const row of rows) {
@@ -206,13 +238,37 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
   return out
 }
 
+const idSchema = z.object({ org: z.string(), namespace: z.string(), run_id: z.string() })
+
+/** The runs among `ids` (org, namespace, run_id) that hold a near miss: the candidates first, then the exact check on those. */
+async function nearMissAmong(ids: TupleParam[], signal?: AbortSignal) {
+  const inIds = '(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'
+  const candidates = await queryRows(nearMissCandidatesSql(inIds), { ids }, idSchema, { signal })
+  if (candidates.length === 0) return []
+  const few = [...new Map(candidates.map((c) => [JSON.stringify([c.org, c.namespace, c.run_id]), new TupleParam([c.org, c.namespace, c.run_id])])).values()]
+  return queryRows(nearMissSql(inIds), { ids: few }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
+}
+
 /**
  * The flags of each given run, keyed by runKey. `indexed`: the run index is installed (without it
  * flags are not known, and every run gets an empty list).
  */
-export async function flagsOfRuns(runs: FlaggedRun[], indexed: boolean, signal?: AbortSignal, now = new Date()): Promise<Map<string, RunFlag[]>> {
+export async function flagsOfRuns(
+  runs: FlaggedRun[],
+  indexed: boolean,
+  signal?: AbortSignal,
+  now = new Date(),
+  /** Flags already known to hold for every one of `runs` (a flag filter they passed): not looked up again. */
+  known: readonly RunFlag[] = [],
+): Promise<Map<string, RunFlag[]>> {
   if (runs.length === 0 || !indexed) return new Map()
-  return flagsAmong(runs, RUN_FLAGS, signal, now)
+  const found = await flagsAmong(runs, RUN_FLAGS.filter((f) => !known.includes(f)), signal, now)
+  if (known.length === 0) return found
+  for (const set of found.values()) {
+    set.push(...known)
+    set.sort((a, b) => RUN_FLAGS.indexOf(a) - RUN_FLAGS.indexOf(b))
+  }
+  return found
 }
 
 /** The runs among `runs` that carry every flag in `flags` (keys as runKey). */

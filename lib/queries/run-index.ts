@@ -24,7 +24,7 @@ import { queryRows, type QueryParams } from '../clickhouse/query'
 import { runIndexNames, type RunIndexNames } from '../loom/ddl'
 import { tableNames, source } from '../loom/tables'
 import { filterParams, identityConditions, Q_GOAL_OR_ID, qGoalOrId } from './run-filter-sql'
-import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql, flagRowPrefilters, runsCarrying } from './run-flags'
+import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql, flagRowCheck, flagRowPrefilters, flagsToLookUp, runsCarrying, sparsePrefilter } from './run-flags'
 import { existingTables } from './schema-presence'
 import type { RunsFilter } from './runs'
 import { rowRunKey } from '../loom/identity'
@@ -166,12 +166,15 @@ async function scanIndex(
   if (filter.status !== undefined) checks.push('tupleElement(latest, 4) = {status:String}')
   if (filter.q !== undefined)
     checks.push(qGoalOrId('tupleElement(latest, 3)'))
+  const rowCheck = checkFlags ? flagRowCheck(filter.flag!, { status: 'tupleElement(latest, 4)', attempt: 'tupleElement(latest, 5)', kind: 'tupleElement(latest, 10)' }) : null
+  if (rowCheck) checks.push(rowCheck)
+  const lookUp = checkFlags ? flagsToLookUp(filter.flag!) : []
   const passes = checks.length ? checks.join(' AND ') : '1'
 
   const out: { row: IndexListRow; firstWrite: boolean }[] = []
   let after = cursor
   // Unmerged versions of a run take several rows of a window: ask for more than the page.
-  let window = checkFlags ? FLAG_WINDOW_FIRST : 2 * want + 16
+  let window = checkFlags && !sparsePrefilter(filter.flag!) ? FLAG_WINDOW_FIRST : 2 * want + 16
   let scanned = 0
   const now = new Date()
   for (let round = 0; round < 64 && out.length < want; round++) {
@@ -216,10 +219,10 @@ async function scanIndex(
     if (rows.length === 0) break
     scanned += rows.length
     const listed = rows.map((r) => ({ r, row: toListRow(r) }))
-    const flagged = checkFlags
+    const flagged = lookUp.length
       ? await runsCarrying(
           listed.flatMap(({ r, row }) => (row && r.passes === 1 ? [row] : [])),
-          filter.flag!,
+          lookUp,
           signal,
           now,
         )

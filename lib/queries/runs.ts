@@ -204,7 +204,9 @@ export async function listRuns(
   }
   const page = rows.slice(0, limit)
   const checkpoints = await checkpointsFor(page, signal, fromIndex)
-  const flags = options.flags === false ? new Map<string, RunFlag[]>() : await flagsOfRuns(page, fromIndex || (await runIndexReady(signal)), signal)
+  // Every listed run passed the flag filter: its flags need no second look.
+  const flags =
+    options.flags === false ? new Map<string, RunFlag[]>() : await flagsOfRuns(page, fromIndex || (await runIndexReady(signal)), signal, undefined, filter.flag ?? [])
   const runs = page.map((r) => {
     const key = runKey(r)
     return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flags.get(key))
