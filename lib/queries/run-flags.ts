@@ -171,13 +171,15 @@ const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.st
 /**
  * Row pre-filters on the run index (lib/queries/run-index.ts): any run carrying one of the flags
  * has a row (its latest version) that passes, so they narrow the rows a flag-filtered list has to
- * check without losing one. crash_loop and stalled are decided in part by the row's own status and
- * attempt; near_miss by the small set of runs written under two identities.
+ * check without losing one. crash_loop and stalled are decided in part by the row's own status,
+ * attempt and start; near_miss by the small set of runs written under two identities. Bind
+ * flagFilterParams.
  */
 export function flagRowPrefilters(flags: readonly RunFlag[]): string[] {
   const out: string[] = []
   if (flags.includes('crash_loop')) out.push(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`)
-  if (flags.includes('stalled')) out.push("(kind = 0 AND status = 'running')")
+  // A run is stalled no sooner than STALL_MIN_MS after it started (its last activity is at least its start).
+  if (flags.includes('stalled')) out.push(`(kind = 0 AND status = 'running' AND ${ms('started_at')} < ${ms("{now:DateTime64(3, 'UTC')}")} - ${STALL_MIN_MS})`)
   if (flags.includes('near_miss')) out.push(`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
   return out
 }

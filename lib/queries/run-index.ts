@@ -133,6 +133,18 @@ const FLAG_WINDOW_MAX = 2_000
 const FLAG_WINDOW_FIRST = 500
 
 /**
+ * The next window of a flag-checked scan: sized by the share of rows that carried the flags so far
+ * (with a margin), so a scan that needs a few more rows does not check thousands; four times the
+ * last one while none has matched.
+ */
+export function nextFlagWindow(last: number, missing: number, found: number, scanned: number): number {
+  const grown = Math.min(last * 4, FLAG_WINDOW_MAX)
+  if (found === 0 || scanned === 0) return grown
+  const expected = Math.ceil((missing * scanned * 1.25) / found) + 16
+  return Math.max(16, Math.min(expected, grown))
+}
+
+/**
  * Up to `want` rows after the cursor, in list order. Each round reads a window of the index in
  * reverse sorting-key order (pre-filtered on each row's own values), collapses unmerged versions to
  * the latest, and looks up the checkpoint-only candidates of the window in the orphans table: a
@@ -180,7 +192,7 @@ async function scanIndex(
   for (let round = 0; round < 64 && out.length < want; round++) {
     if (checkFlags && scanned >= budget) return { found: out, scannedTo: after ?? null }
     const conds = [...inner]
-    const params: QueryParams = { ...filterParams(filter), ...(filter.flag?.length && !checkFlags ? flagFilterParams(now) : {}), window }
+    const params: QueryParams = { ...filterParams(filter), ...(filter.flag?.length ? flagFilterParams(now) : {}), window }
     if (after) {
       conds.push("started_at <= {c_started:DateTime64(3, 'UTC')}")
       conds.push(
@@ -235,7 +247,7 @@ async function scanIndex(
     }
     const last = rows[rows.length - 1]
     after = { started_text: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, run_id: last.run_id }
-    window = Math.min(window * 4, checkFlags ? FLAG_WINDOW_MAX : 100_000)
+    window = checkFlags ? nextFlagWindow(window, want - out.length, out.length, scanned) : Math.min(window * 4, 100_000)
   }
   return { found: out, scannedTo: null }
 }
