@@ -10,6 +10,10 @@
  *   and the usual checkpoint interval are computed from those).
  * - `owners`: per (org, namespace, run_id), every (agent, user_id, session_id) that wrote a
  *   checkpoint or is a run row's identity: a near miss is a checkpoint under another one.
+ * - `marks`: per flag, the runs that ever wrote a checkpoint that could carry it: one at ≥ 90 % of
+ *   its char_limit (near_limit), one naming a blob_key (missing_blob, with the key: blobs expire,
+ *   so whether the blob is there is decided when read). A run carrying either flag is among them, and there
+ *   are few, so those filters check these runs only.
  * - `shared` and `arrivals`: the few runs a near miss is possible for, so a `near_miss` filter
  *   checks those instead of every run it passes. A near miss needs two identities under one
  *   (org, namespace, run_id). Each insert looks its runs up in `owners`: a run that `owners`
@@ -25,6 +29,7 @@
  */
 import type { TableNames } from './tables'
 import { source } from './tables'
+import { NEAR_LIMIT_RATIO } from '../triage/flags'
 
 export type FlagIndexNames = {
   flags: string
@@ -33,6 +38,8 @@ export type FlagIndexNames = {
   owners: string
   ownersWmView: string
   ownersRunsView: string
+  marks: string
+  marksWmView: string
   shared: string
   sharedWmView: string
   sharedRunsView: string
@@ -50,6 +57,8 @@ export function flagIndexNames(runsDatabase: string): FlagIndexNames {
     owners: `${db}.run_index_owners`,
     ownersWmView: `${db}.run_index_owners_wm_mv`,
     ownersRunsView: `${db}.run_index_owners_runs_mv`,
+    marks: `${db}.run_index_marks`,
+    marksWmView: `${db}.run_index_marks_wm_mv`,
     shared: `${db}.run_index_shared`,
     sharedWmView: `${db}.run_index_shared_wm_mv`,
     sharedRunsView: `${db}.run_index_shared_runs_mv`,
@@ -94,6 +103,18 @@ function ownersFromRuns(from: string) {
   return `SELECT org, namespace, run_id, agent, user_id, session_id, toUInt8(0) AS has_checkpoint, toUInt8(1) AS run_identity
 FROM ${from}
 GROUP BY org, namespace, run_id, agent, user_id, session_id`
+}
+
+/** Per checkpoint row that could carry near_limit or missing_blob, the flag and its run (and for missing_blob, the blob_key). */
+function marksFrom(from: string) {
+  return `SELECT flag, org, namespace, agent, run_id, if(flag = 'missing_blob', blob_key, '') AS detail FROM (
+  SELECT org, namespace, agent, run_id, JSONExtractString(content, 'blob_key') AS blob_key, arrayFilter(f -> f != '', [
+      if(is_deleted = 0 AND char_limit > 0 AND lengthUTF8(content) >= ${NEAR_LIMIT_RATIO} * char_limit, 'near_limit', ''),
+      if(is_deleted = 0 AND blob_key != '', 'missing_blob', '')]) AS fs
+  FROM ${from}
+  WHERE block_key = 'checkpoint')
+ARRAY JOIN fs AS flag
+GROUP BY flag, org, namespace, agent, run_id, detail`
 }
 
 /** The identities an insert brings: its checkpoint rows of working memory, or its run rows. */
@@ -172,6 +193,20 @@ ORDER BY (org, namespace, run_id, agent, user_id, session_id)
 SETTINGS index_granularity = 256`,
       },
       {
+        name: ix.marks,
+        kind: 'table',
+        what: `table: per flag (near_limit, missing_blob), the runs that wrote a checkpoint that could carry it`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.marks} (
+    flag LowCardinality(String),
+    org String,
+    namespace String,
+    agent String,
+    run_id String,
+    detail String
+) ENGINE = ReplacingMergeTree
+ORDER BY (flag, org, namespace, agent, run_id, detail)`,
+      },
+      {
         name: ix.shared,
         kind: 'table',
         what: `table: the (org, namespace, run_id) written under two or more identities: where a near miss is possible`,
@@ -223,6 +258,12 @@ TTL toDateTime(seen_at) + ${ARRIVALS_TTL}`,
         sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.ownersRunsView} TO ${ix.owners} AS\n${ownersFromRuns(runs)}`,
       },
       {
+        name: ix.marksWmView,
+        kind: 'view',
+        what: `materialized view: adds to ${ix.marks} each run whose new checkpoint row of ${t.workingMemory} is at ≥ 90 % of its limit or names a blob_key`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.marksWmView} TO ${ix.marks} AS\n${marksFrom(wm)}`,
+      },
+      {
         name: ix.sharedWmView,
         kind: 'view',
         what: `materialized view: adds to ${ix.shared} each run a new checkpoint row of ${t.workingMemory} gives a second identity`,
@@ -252,6 +293,7 @@ TTL toDateTime(seen_at) + ${ARRIVALS_TTL}`,
       { name: ix.flags, sql: `INSERT INTO ${ix.flags} (org, namespace, agent, run_id, run_state)\n${flagsFromRuns(runs)}` },
       { name: ix.owners, sql: `INSERT INTO ${ix.owners}\n${ownersFromWm(wm)}` },
       { name: ix.owners, sql: `INSERT INTO ${ix.owners}\n${ownersFromRuns(runs)}` },
+      { name: ix.marks, sql: `INSERT INTO ${ix.marks}\n${marksFrom(wm)}` },
       // After the owners' backfill: every run it (and the views, meanwhile) found under two identities.
       {
         name: ix.shared,

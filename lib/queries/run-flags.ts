@@ -12,7 +12,7 @@ import { queryRows, type QueryParams } from '../clickhouse/query'
 import { toChTime } from '../clickhouse/time'
 import { getConfig } from '../config'
 import { flagIndexNames } from '../loom/flags-ddl'
-import { tableNames } from '../loom/tables'
+import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
 import { identityConditions } from './run-filter-sql'
 import { tableExists } from './schema-presence'
@@ -85,7 +85,7 @@ async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], where: str
   const blobs = tableNames().contextBlobs
   const withBlobs = flags.includes('missing_blob')
     ? (await tableExists(blobs))
-      ? `WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM ${blobs}) `
+      ? `WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM ${source(blobs)}) `
       : 'WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM (SELECT \'\' AS org, \'\' AS namespace, \'\' AS agent, \'\' AS blob_key) WHERE 0) '
     : ''
   return `${withBlobs}SELECT org, namespace, agent, run_id${flags.map((f) => `, ${CONDITIONS[f].sql} AS f_${f}`).join('')}
@@ -172,21 +172,32 @@ const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.st
  * Row pre-filters on the run index (lib/queries/run-index.ts): any run carrying one of the flags
  * has a row (its latest version) that passes, so they narrow the rows a flag-filtered list has to
  * check without losing one. crash_loop and stalled are decided in part by the row's own status,
- * attempt and start; near_miss by the small set of runs written under two identities. Bind
- * flagFilterParams.
+ * attempt and start; near_miss, near_limit and missing_blob by the small sets of runs that could
+ * carry them (lib/loom/flags-ddl.ts). Bind flagFilterParams.
  */
-export function flagRowPrefilters(flags: readonly RunFlag[]): string[] {
+export async function flagRowPrefilters(flags: readonly RunFlag[]): Promise<string[]> {
   const out: string[] = []
   if (flags.includes('crash_loop')) out.push(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`)
   // A run is stalled no sooner than STALL_MIN_MS after it started (its last activity is at least its start).
   if (flags.includes('stalled')) out.push(`(kind = 0 AND status = 'running' AND ${ms('started_at')} < ${ms("{now:DateTime64(3, 'UTC')}")} - ${STALL_MIN_MS})`)
   if (flags.includes('near_miss')) out.push(`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
+  const ix = flagIndexNames(getConfig().databases.runs)
+  if (flags.includes('near_limit')) out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.marks} WHERE flag = 'near_limit')`)
+  if (flags.includes('missing_blob')) {
+    // Runs that named a blob_key which is not (or no longer) there.
+    const blobs = tableNames().contextBlobs
+    const gone = (await tableExists(blobs)) ? ` AND (org, namespace, agent, detail) NOT IN (SELECT org, namespace, agent, blob_key FROM ${source(blobs)})` : ''
+    out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.marks} WHERE flag = 'missing_blob'${gone})`)
+  }
   return out
 }
 
+/** Flags whose possible runs the `marks` table lists (lib/loom/flags-ddl.ts). */
+const MARKED = ['near_limit', 'missing_blob'] as const satisfies readonly RunFlag[]
+
 /** Whether a pre-filter leaves few rows whatever the data (the scan can start with a page-sized window). */
 export function sparsePrefilter(flags: readonly RunFlag[]): boolean {
-  return flags.includes('near_miss') || flags.includes('crash_loop')
+  return ['near_miss', 'crash_loop', ...MARKED].some((f) => flags.includes(f as RunFlag))
 }
 
 /**

@@ -171,7 +171,7 @@ async function scanIndex(
   else if (filter.status !== undefined) inner.push('status = {status:String}')
   if (filter.q !== undefined) inner.push(Q_GOAL_OR_ID)
   if (filter.flag?.length) {
-    if (checkFlags) inner.push(...flagRowPrefilters(filter.flag))
+    if (checkFlags) inner.push(...(await flagRowPrefilters(filter.flag)))
     else inner.push(`(org, namespace, agent, run_id) IN (${await flagFilterSql(filter.flag, filter)})`)
   }
   const checks: string[] = []
