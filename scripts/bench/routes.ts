@@ -70,6 +70,10 @@ export function listRoutes(
     { route: 'runs flag=near_miss', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=near_miss' },
     { route: 'runs flag=resumed&flag=stalled', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=resumed&flag=stalled' },
     { route: 'runs flag=crash_loop', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=crash_loop' },
+    // Every other flag alone, so no flag's cost goes unreported.
+    ...(['resumed', 'near_limit', 'tie', 'missing_blob', 'stalled'] as const).map(
+      (f): RouteSpec => ({ route: `runs flag=${f}`, kind: 'list', sample: null, path: `/api/runs?limit=50&flag=${f}` }),
+    ),
     { route: `facets org prefix=${filters.org.slice(0, 2)}`, kind: 'list', sample: null, path: `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}` },
   )
   return out
