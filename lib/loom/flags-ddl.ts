@@ -69,6 +69,14 @@ export function flagIndexNames(runsDatabase: string): FlagIndexNames {
 }
 
 const TIME = "DateTime64(3, 'UTC')"
+/** Columns of a run_id (within its org and namespace) and one identity that wrote to it. */
+const IDENTITY_OF_RUN = `
+    org String,
+    namespace String,
+    run_id String,
+    agent String,
+    user_id String,
+    session_id String`
 const OPERATOR = "startsWith(actor, 'operator:')"
 
 /** Per run, from working-memory rows (any source: the live insert, or the rows at backfill). */
@@ -179,13 +187,7 @@ SETTINGS index_granularity = 256`,
         name: ix.owners,
         kind: 'table',
         what: `table: per (org, namespace, run_id), the identities that wrote a checkpoint or own a run row, for near misses`,
-        sql: `CREATE TABLE IF NOT EXISTS ${ix.owners} (
-    org String,
-    namespace String,
-    run_id String,
-    agent String,
-    user_id String,
-    session_id String,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.owners} (${IDENTITY_OF_RUN},
     has_checkpoint SimpleAggregateFunction(max, UInt8),
     run_identity SimpleAggregateFunction(max, UInt8)
 ) ENGINE = AggregatingMergeTree
@@ -221,13 +223,7 @@ ORDER BY (org, namespace, run_id)`,
         name: ix.arrivals,
         kind: 'table',
         what: `table: identities whose write found no other identity of their run (kept a day), so racing first writes still make a near-miss candidate`,
-        sql: `CREATE TABLE IF NOT EXISTS ${ix.arrivals} (
-    org String,
-    namespace String,
-    run_id String,
-    agent String,
-    user_id String,
-    session_id String,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.arrivals} (${IDENTITY_OF_RUN},
     seen_at ${TIME}
 ) ENGINE = ReplacingMergeTree(seen_at)
 ORDER BY (org, namespace, run_id, agent, user_id, session_id)
