@@ -192,19 +192,21 @@ describe('each flag, on and off', () => {
     assert.deepEqual(await flagsOf('agent-two', 'shared-id'), ['near_miss'])
   })
 
-  test('near_miss candidates: a second identity marks the run as shared; racing first writes are caught through arrivals', async () => {
+  test('near_miss candidates: a second identity marks the run as shared; racing first writes are caught through their arrivals', async () => {
     const { command, queryRows } = await import('../lib/clickhouse/query')
     const { getConfig } = await import('../lib/config')
     const { flagIndexNames } = await import('../lib/loom/flags-ddl')
     const { z } = await import('zod')
     const ix = flagIndexNames(getConfig().databases.runs)
-    const idsIn = async (table: string) =>
-      (await queryRows(`SELECT DISTINCT run_id FROM ${table} WHERE org = {org:String} ORDER BY run_id`, { org: ORG }, z.object({ run_id: z.string() }))).map((r) => r.run_id)
+    const idsIn = async (kind: string) =>
+      (
+        await queryRows(`SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = {kind:String} AND org = {org:String} ORDER BY run_id`, { kind, org: ORG }, z.object({ run_id: z.string() }))
+      ).map((r) => r.run_id)
     // The near-miss test's runs (two sessions; two agents) are shared; a run written under one identity is not.
-    const shared = await idsIn(ix.shared)
+    const shared = await idsIn('shared')
     assert.ok(shared.includes('m-1') && shared.includes('shared-id'), `shared: ${shared.join(', ')}`)
     assert.ok(!shared.includes('p-1'), 'a run with one identity is not shared')
-    assert.ok((await idsIn(ix.arrivals)).includes('p-1'), 'its identity arrived with no other')
+    assert.ok((await idsIn('arrival')).includes('p-1'), 'its identity arrived with no other')
 
     // Two identities in one insert: shared at once.
     const { insertRows } = await import('../lib/clickhouse/query')
@@ -214,18 +216,18 @@ describe('each flag, on and off', () => {
       content: '{"done": 1}', char_limit: 1000, version: 1, updated_at: '2026-11-20 09:00:00.000', actor: 'agent', source_trace: 'h/1', is_deleted: 0,
     })
     await insertRows(tableNames().workingMemory, [row('racer', 's1'), row('racer', 's2')])
-    assert.ok((await idsIn(ix.shared)).includes('one-insert'))
+    assert.ok((await idsIn('shared')).includes('one-insert'))
 
     // Racing first writes (each insert's lookup missed the other): simulated by taking the run out
     // of `shared`, leaving both identities in `arrivals`. The filter still finds the near miss.
     const listed = async () => (await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10)).runs.map((r) => r.runId)
     assert.deepEqual(await listed(), ['one-insert'])
-    await command(`ALTER TABLE ${ix.shared} DELETE WHERE org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
-    await command(`INSERT INTO ${ix.arrivals} (org, namespace, run_id, agent, user_id, session_id, seen_at) VALUES
-      ({org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's1', now64(3)), ({org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's2', now64(3))`, { org: ORG, ns: NS })
+    await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'shared' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
+    await command(`INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, agent, user_id, session_id, detail, seen_at) VALUES
+      ('arrival', {org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's1', '', now64(3)), ('arrival', {org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's2', '', now64(3))`, { org: ORG, ns: NS })
     assert.deepEqual(await listed(), ['one-insert'], 'found through arrivals')
     // And the candidates are what the filter checks: without either, the run is not listed.
-    await command(`ALTER TABLE ${ix.arrivals} DELETE WHERE org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
+    await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'arrival' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
     assert.deepEqual(await listed(), [])
     const whole = await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10, undefined, 'auto', { flagScan: 'exhaustive' })
     assert.deepEqual(whole.runs.map((r) => r.runId), ['one-insert'], 'the exhaustive scan does not depend on the candidates')
@@ -244,14 +246,18 @@ describe('each flag, on and off', () => {
     await loom.runBegin({ ...r, goal: 'g' }, at(0))
     await loom.wmSet(cp(r), 'x'.repeat(95), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
     await loom.wmSet(cp(r), '{"blob_key": "never-offloaded"}', agentCtx('host-a/1', 20 * S), { charLimit: 100 })
-    const marks = await queryRows(`SELECT DISTINCT flag FROM ${ix.marks} WHERE org = {org:String} AND agent = 'marker' ORDER BY flag`, { org: ORG }, z.object({ flag: z.string() }))
-    assert.deepEqual(marks.map((m) => m.flag), ['missing_blob', 'near_limit'])
+    const marks = await queryRows(
+      `SELECT DISTINCT kind FROM ${ix.candidates} WHERE kind IN ('near_limit', 'missing_blob') AND org = {org:String} AND agent = 'marker' ORDER BY kind`,
+      { org: ORG },
+      z.object({ kind: z.string() }),
+    )
+    assert.deepEqual(marks.map((m) => m.kind), ['missing_blob', 'near_limit'])
     const listed = async (flag: 'near_limit' | 'missing_blob') => (await listRuns({ org: ORG, agent: 'marker', flag: [flag] }, undefined, 10)).runs.map((x) => x.runId)
     // The latest checkpoint names a missing blob and is far below its limit: a candidate for both, carrying one.
     assert.deepEqual(await listed('missing_blob'), ['mk-1'])
     assert.deepEqual(await listed('near_limit'), [])
     // The candidates are what the filter reads: without its mark the run is not listed.
-    await command(`ALTER TABLE ${ix.marks} DELETE WHERE org = {org:String} AND agent = 'marker' SETTINGS mutations_sync = 1`, { org: ORG })
+    await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind IN ('near_limit', 'missing_blob') AND org = {org:String} AND agent = 'marker' SETTINGS mutations_sync = 1`, { org: ORG })
     assert.deepEqual(await listed('missing_blob'), [])
     await loom.wmSet(cp(r), '{"blob_key": "never-offloaded", "step": 2}', agentCtx('host-a/1', 30 * S), { charLimit: 100 })
     assert.deepEqual(await listed('missing_blob'), ['mk-1'], 'the next such write marks it again')

@@ -264,9 +264,9 @@ const EPOCH = "toDateTime64(0, 3, 'UTC')"
 
 export type RunIndexDdl = {
   /** Tables first, then the views that feed them. */
-  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string }[]
+  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }[]
   /** The same list as `objects` (the name earlier versions used). */
-  tables: { name: string; kind: 'table' | 'view'; sql: string; what: string }[]
+  tables: { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }[]
   backfill: { name: string; sql: string }[]
   meta: string
   /** Everything an earlier or unfinished install may have left, views first. */

@@ -10,19 +10,20 @@
  *   and the usual checkpoint interval are computed from those).
  * - `owners`: per (org, namespace, run_id), every (agent, user_id, session_id) that wrote a
  *   checkpoint or is a run row's identity: a near miss is a checkpoint under another one.
- * - `marks`: per flag, the runs that ever wrote a checkpoint that could carry it: one at ≥ 90 % of
- *   its char_limit (near_limit), one naming a blob_key (missing_blob, with the key: blobs expire,
- *   so whether the blob is there is decided when read). A run carrying either flag is among them, and there
- *   are few, so those filters check these runs only.
- * - `shared` and `arrivals`: the few runs a near miss is possible for, so a `near_miss` filter
- *   checks those instead of every run it passes. A near miss needs two identities under one
- *   (org, namespace, run_id). Each insert looks its runs up in `owners`: a run that `owners`
- *   already holds under an identity the insert does not bring, or that the insert itself brings
- *   under two, goes into `shared`. Every other identity the insert brings goes into `arrivals`
- *   (kept a day): when two first writes race, neither sees the other in `owners`, but both are in
- *   `arrivals`, and the next write to the run puts it into `shared`. The candidates are `shared`
- *   plus the runs with two identities in `arrivals`; a pair that raced and never wrote again is
- *   a candidate for a day only (an exhaustive scan, as batches use, still finds it).
+ * - `candidates`: the few runs a near_limit, missing_blob or near_miss filter has to check, so
+ *   those filters read these instead of every run they pass, by `kind`:
+ *   - `near_limit` / `missing_blob`: runs that ever wrote a checkpoint at ≥ 90 % of its
+ *     char_limit, or naming a blob_key (kept as `detail`: blobs expire, so whether the blob is
+ *     there is decided when read);
+ *   - `shared`: run_ids written under two identities, where a near miss is possible. Each insert
+ *     looks its runs up in `owners`: a run that `owners` already holds under an identity the
+ *     insert does not bring, or that the insert brings under two, is shared;
+ *   - `arrival`: every other identity an insert brings, kept a day. When two first writes race,
+ *     neither sees the other in `owners`, but both arrive, and the next write to the run marks it
+ *     shared. near_miss candidates are the shared run_ids plus those with two arrivals; a pair
+ *     that raced and never wrote again is a candidate for a day only (an exhaustive scan, as
+ *     batches use, still finds it).
+ *   One view per source table, so an insert looks `owners` up once.
  *
  * The views see every insert, so counts include versions that merges of working memory later
  * collapse; the backfill can only see the rows still there when the index is installed.
@@ -38,14 +39,9 @@ export type FlagIndexNames = {
   owners: string
   ownersWmView: string
   ownersRunsView: string
-  marks: string
-  marksWmView: string
-  shared: string
-  sharedWmView: string
-  sharedRunsView: string
-  arrivals: string
-  arrivalsWmView: string
-  arrivalsRunsView: string
+  candidates: string
+  candidatesWmView: string
+  candidatesRunsView: string
 }
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
@@ -57,14 +53,9 @@ export function flagIndexNames(runsDatabase: string): FlagIndexNames {
     owners: `${db}.run_index_owners`,
     ownersWmView: `${db}.run_index_owners_wm_mv`,
     ownersRunsView: `${db}.run_index_owners_runs_mv`,
-    marks: `${db}.run_index_marks`,
-    marksWmView: `${db}.run_index_marks_wm_mv`,
-    shared: `${db}.run_index_shared`,
-    sharedWmView: `${db}.run_index_shared_wm_mv`,
-    sharedRunsView: `${db}.run_index_shared_runs_mv`,
-    arrivals: `${db}.run_index_arrivals`,
-    arrivalsWmView: `${db}.run_index_arrivals_wm_mv`,
-    arrivalsRunsView: `${db}.run_index_arrivals_runs_mv`,
+    candidates: `${db}.run_index_candidates`,
+    candidatesWmView: `${db}.run_index_candidates_wm_mv`,
+    candidatesRunsView: `${db}.run_index_candidates_runs_mv`,
   }
 }
 
@@ -113,55 +104,60 @@ FROM ${from}
 GROUP BY org, namespace, run_id, agent, user_id, session_id`
 }
 
-/** Per checkpoint row that could carry near_limit or missing_blob, the flag and its run (and for missing_blob, the blob_key). */
-function marksFrom(from: string) {
-  return `SELECT flag, org, namespace, agent, run_id, if(flag = 'missing_blob', blob_key, '') AS detail FROM (
-  SELECT org, namespace, agent, run_id, JSONExtractString(content, 'blob_key') AS blob_key, arrayFilter(f -> f != '', [
-      if(is_deleted = 0 AND char_limit > 0 AND lengthUTF8(content) >= ${NEAR_LIMIT_RATIO} * char_limit, 'near_limit', ''),
-      if(is_deleted = 0 AND blob_key != '', 'missing_blob', '')]) AS fs
-  FROM ${from}
-  WHERE block_key = 'checkpoint')
-ARRAY JOIN fs AS flag
-GROUP BY flag, org, namespace, agent, run_id, detail`
-}
-
 /** The identities an insert brings: its checkpoint rows of working memory, or its run rows. */
-function identitiesOf(from: string, where = '') {
+function identitiesOf(from: string, where: string) {
   return `SELECT org, namespace, run_id, agent, user_id, session_id FROM ${from}${where ? ` WHERE ${where}` : ''}`
 }
 
-/** The inserted runs that `owners` holds under an identity the insert does not bring (`ids`: identitiesOf the insert). */
-function heldOtherwise(owners: string, ids: string) {
-  return `SELECT org, namespace, run_id FROM ${owners}
-    WHERE (org, namespace, run_id) IN (SELECT org, namespace, run_id FROM (${ids}))
-      AND (org, namespace, run_id, agent, user_id, session_id) NOT IN (SELECT org, namespace, run_id, agent, user_id, session_id FROM (${ids}))`
+/**
+ * Whether an inserted row's run is shared: `owners` holds it under an identity the insert does not
+ * bring, or the insert brings two (`ids`: identitiesOf the insert).
+ */
+function sharedCondition(owners: string, ids: string) {
+  const heldOtherwise = `SELECT org, namespace, run_id FROM ${owners}
+      WHERE (org, namespace, run_id) IN (SELECT org, namespace, run_id FROM (${ids}))
+        AND (org, namespace, run_id, agent, user_id, session_id) NOT IN (SELECT org, namespace, run_id, agent, user_id, session_id FROM (${ids}))`
+  const twoInInsert = `SELECT org, namespace, run_id FROM (${ids}) GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`
+  return `((org, namespace, run_id) IN (${heldOtherwise}) OR (org, namespace, run_id) IN (${twoInInsert}))`
 }
 
-function sharedFrom(owners: string, ids: string) {
-  return `SELECT org, namespace, run_id FROM (${ids})
-GROUP BY org, namespace, run_id
-HAVING uniqExact(agent, user_id, session_id) >= 2 OR (org, namespace, run_id) IN (${heldOtherwise(owners, ids)})`
+/** Candidates a checkpoint row can be: near_limit (≥ 90 % of its limit), missing_blob (names a blob_key, kept as the detail). */
+const MARKS = `(if(is_deleted = 0 AND char_limit > 0 AND lengthUTF8(content) >= ${NEAR_LIMIT_RATIO} * char_limit, 'near_limit', ''), agent, '', '', ''),
+      (if(is_deleted = 0 AND JSONExtractString(content, 'blob_key') != '', 'missing_blob', ''), agent, '', '', JSONExtractString(content, 'blob_key'))`
+
+/**
+ * The candidate rows of an insert (one view per source, so each insert looks `owners` up once):
+ * for working memory's checkpoint rows, their marks and their identity; for run rows, their
+ * identity. An identity is `shared` (per run_id) or an `arrival`. `marks`: only the marks (the backfill).
+ */
+function candidatesFrom(owners: string, from: string, source: 'wm' | 'runs' | 'marks') {
+  const where = source === 'runs' ? '' : "block_key = 'checkpoint'"
+  const identity =
+    source === 'marks'
+      ? ''
+      : `if(${sharedCondition(owners, identitiesOf(from, where))}, ('shared', '', '', '', ''), ('arrival', agent, user_id, session_id, ''))`
+  const kinds = [source === 'runs' ? '' : MARKS, identity].filter(Boolean).join(',\n      ')
+  return `SELECT c.1 AS kind, org, namespace, run_id, c.2 AS agent, c.3 AS user_id, c.4 AS session_id, c.5 AS detail, now64(3) AS seen_at
+FROM (
+  SELECT org, namespace, run_id, arrayFilter(x -> x.1 != '', [
+      ${kinds}]) AS cs
+  FROM ${from}${where ? ` WHERE ${where}` : ''})
+ARRAY JOIN cs AS c
+GROUP BY kind, org, namespace, run_id, agent, user_id, session_id, detail`
 }
 
-function arrivalsFrom(owners: string, ids: string) {
-  return `SELECT org, namespace, run_id, agent, user_id, session_id, now64(3) AS seen_at FROM (${ids})
-WHERE (org, namespace, run_id) NOT IN (${heldOtherwise(owners, ids)})
-GROUP BY org, namespace, run_id, agent, user_id, session_id`
-}
-
-/** How long an identity stays in `arrivals`: far longer than two racing inserts take. */
+/** How long an arrival is kept: far longer than two racing inserts take. */
 const ARRIVALS_TTL = 'INTERVAL 1 DAY'
 
 export type FlagIndexDdl = {
-  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string }[]
+  /** `source`: the table a view is fed by, where its SQL names another table first. */
+  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }[]
   backfill: { name: string; sql: string }[]
 }
 
 export function flagIndexDdl(t: TableNames, ix: FlagIndexNames): FlagIndexDdl {
   const wm = source(t.workingMemory)
   const runs = source(t.runs)
-  const wmIds = identitiesOf(wm, "block_key = 'checkpoint'")
-  const runIds = identitiesOf(runs)
   return {
     objects: [
       {
@@ -195,39 +191,16 @@ ORDER BY (org, namespace, run_id, agent, user_id, session_id)
 SETTINGS index_granularity = 256`,
       },
       {
-        name: ix.marks,
+        name: ix.candidates,
         kind: 'table',
-        what: `table: per flag (near_limit, missing_blob), the runs that wrote a checkpoint that could carry it`,
-        sql: `CREATE TABLE IF NOT EXISTS ${ix.marks} (
-    flag LowCardinality(String),
-    org String,
-    namespace String,
-    agent String,
-    run_id String,
-    detail String
-) ENGINE = ReplacingMergeTree
-ORDER BY (flag, org, namespace, agent, run_id, detail)`,
-      },
-      {
-        name: ix.shared,
-        kind: 'table',
-        what: `table: the (org, namespace, run_id) written under two or more identities: where a near miss is possible`,
-        sql: `CREATE TABLE IF NOT EXISTS ${ix.shared} (
-    org String,
-    namespace String,
-    run_id String
-) ENGINE = ReplacingMergeTree
-ORDER BY (org, namespace, run_id)`,
-      },
-      {
-        name: ix.arrivals,
-        kind: 'table',
-        what: `table: identities whose write found no other identity of their run (kept a day), so racing first writes still make a near-miss candidate`,
-        sql: `CREATE TABLE IF NOT EXISTS ${ix.arrivals} (${IDENTITY_OF_RUN},
+        what: `table: the few runs a near_limit, missing_blob or near_miss filter has to check (shared run_ids, and for a day each identity that arrived with no other)`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.candidates} (
+    kind LowCardinality(String),${IDENTITY_OF_RUN},
+    detail String,
     seen_at ${TIME}
 ) ENGINE = ReplacingMergeTree(seen_at)
-ORDER BY (org, namespace, run_id, agent, user_id, session_id)
-TTL toDateTime(seen_at) + ${ARRIVALS_TTL}`,
+ORDER BY (kind, org, namespace, run_id, agent, user_id, session_id, detail)
+TTL toDateTime(seen_at) + ${ARRIVALS_TTL} WHERE kind = 'arrival'`,
       },
       {
         name: ix.flagsWmView,
@@ -254,34 +227,18 @@ TTL toDateTime(seen_at) + ${ARRIVALS_TTL}`,
         sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.ownersRunsView} TO ${ix.owners} AS\n${ownersFromRuns(runs)}`,
       },
       {
-        name: ix.marksWmView,
+        name: ix.candidatesWmView,
         kind: 'view',
-        what: `materialized view: adds to ${ix.marks} each run whose new checkpoint row of ${t.workingMemory} is at ≥ 90 % of its limit or names a blob_key`,
-        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.marksWmView} TO ${ix.marks} AS\n${marksFrom(wm)}`,
+        what: `materialized view: adds to ${ix.candidates} each new checkpoint row of ${t.workingMemory} that could carry near_limit or missing_blob, and its identity (shared run, or an arrival)`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.candidatesWmView} TO ${ix.candidates} AS\n${candidatesFrom(ix.owners, wm, 'wm')}`,
+        source: t.workingMemory,
       },
       {
-        name: ix.sharedWmView,
+        name: ix.candidatesRunsView,
         kind: 'view',
-        what: `materialized view: adds to ${ix.shared} each run a new checkpoint row of ${t.workingMemory} gives a second identity`,
-        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.sharedWmView} TO ${ix.shared} AS\n${sharedFrom(ix.owners, wmIds)}`,
-      },
-      {
-        name: ix.sharedRunsView,
-        kind: 'view',
-        what: `materialized view: adds to ${ix.shared} each run a new ${t.runs} row gives a second identity`,
-        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.sharedRunsView} TO ${ix.shared} AS\n${sharedFrom(ix.owners, runIds)}`,
-      },
-      {
-        name: ix.arrivalsWmView,
-        kind: 'view',
-        what: `materialized view: records in ${ix.arrivals} the identity of each new checkpoint row of ${t.workingMemory} that found no other identity of its run`,
-        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.arrivalsWmView} TO ${ix.arrivals} AS\n${arrivalsFrom(ix.owners, wmIds)}`,
-      },
-      {
-        name: ix.arrivalsRunsView,
-        kind: 'view',
-        what: `materialized view: records in ${ix.arrivals} the identity of each new ${t.runs} row that found no other identity of its run`,
-        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.arrivalsRunsView} TO ${ix.arrivals} AS\n${arrivalsFrom(ix.owners, runIds)}`,
+        what: `materialized view: adds to ${ix.candidates} the identity of each new ${t.runs} row (shared run, or an arrival)`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.candidatesRunsView} TO ${ix.candidates} AS\n${candidatesFrom(ix.owners, runs, 'runs')}`,
+        source: t.runs,
       },
     ],
     backfill: [
@@ -289,11 +246,12 @@ TTL toDateTime(seen_at) + ${ARRIVALS_TTL}`,
       { name: ix.flags, sql: `INSERT INTO ${ix.flags} (org, namespace, agent, run_id, run_state)\n${flagsFromRuns(runs)}` },
       { name: ix.owners, sql: `INSERT INTO ${ix.owners}\n${ownersFromWm(wm)}` },
       { name: ix.owners, sql: `INSERT INTO ${ix.owners}\n${ownersFromRuns(runs)}` },
-      { name: ix.marks, sql: `INSERT INTO ${ix.marks}\n${marksFrom(wm)}` },
+      { name: ix.candidates, sql: `INSERT INTO ${ix.candidates}\n${candidatesFrom(ix.owners, wm, 'marks')}` },
       // After the owners' backfill: every run it (and the views, meanwhile) found under two identities.
       {
-        name: ix.shared,
-        sql: `INSERT INTO ${ix.shared}\nSELECT org, namespace, run_id FROM ${ix.owners} GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`,
+        name: ix.candidates,
+        sql: `INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, seen_at)
+SELECT 'shared', org, namespace, run_id, now64(3) FROM ${ix.owners} GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`,
       },
     ],
   }

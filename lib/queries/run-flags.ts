@@ -129,10 +129,11 @@ function nearMissSql(where: string): string {
  */
 export function nearMissCandidatesSql(where = ''): string {
   const ix = flagIndexNames(getConfig().databases.runs)
-  const w = where ? ` WHERE ${where}` : ''
-  return `SELECT org, namespace, run_id FROM ${ix.shared}${w}
+  const w = where ? ` AND ${where}` : ''
+  return `SELECT org, namespace, run_id FROM ${ix.candidates} WHERE kind = 'shared'${w}
     UNION ALL
-    SELECT org, namespace, run_id FROM ${ix.arrivals}${w} GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`
+    SELECT org, namespace, run_id FROM ${ix.candidates} WHERE kind = 'arrival'${w}
+    GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`
 }
 
 /**
@@ -182,17 +183,17 @@ export async function flagRowPrefilters(flags: readonly RunFlag[]): Promise<stri
   if (flags.includes('stalled')) out.push(`(kind = 0 AND status = 'running' AND ${ms('started_at')} < ${ms("{now:DateTime64(3, 'UTC')}")} - ${STALL_MIN_MS})`)
   if (flags.includes('near_miss')) out.push(`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
   const ix = flagIndexNames(getConfig().databases.runs)
-  if (flags.includes('near_limit')) out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.marks} WHERE flag = 'near_limit')`)
+  if (flags.includes('near_limit')) out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = 'near_limit')`)
   if (flags.includes('missing_blob')) {
     // Runs that named a blob_key which is not (or no longer) there.
     const blobs = tableNames().contextBlobs
     const gone = (await tableExists(blobs)) ? ` AND (org, namespace, agent, detail) NOT IN (SELECT org, namespace, agent, blob_key FROM ${source(blobs)})` : ''
-    out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.marks} WHERE flag = 'missing_blob'${gone})`)
+    out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = 'missing_blob'${gone})`)
   }
   return out
 }
 
-/** Flags whose possible runs the `marks` table lists (lib/loom/flags-ddl.ts). */
+/** Flags whose possible runs the candidates table lists by checkpoint (lib/loom/flags-ddl.ts). */
 const MARKED = ['near_limit', 'missing_blob'] as const satisfies readonly RunFlag[]
 
 /** Whether a pre-filter leaves few rows whatever the data (the scan can start with a page-sized window). */

@@ -27,7 +27,8 @@ export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string
   const ix = runIndexNames(runsDb)
   const ddl = runIndexDdl(t, ix)
   const facets = runFacetsDdl(t, runFacetsNames(runsDb))
-  const objects: ObjectSpec[] = [...ddl.objects, ...facets.objects].map((s) => {
+  const all: { name: string; sql: string; what: string; source?: string }[] = [...ddl.objects, ...facets.objects]
+  const objects: ObjectSpec[] = all.map((s) => {
     if (/^\s*CREATE MATERIALIZED VIEW/i.test(s.sql)) {
       return view(s.name, {
         key: `runIndex.${split(s.name).name}`,
@@ -36,7 +37,7 @@ export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string
         whenMissing: 'info',
         disables: INDEX_OFF,
         target: /\bTO\s+([\w.]+)/i.exec(s.sql)?.[1] ?? '',
-        source: /\bFROM\s+([\w.]+)/i.exec(s.sql)?.[1] ?? '',
+        source: s.source ?? /\bFROM\s+([\w.]+)/i.exec(s.sql)?.[1] ?? '',
       })
     }
     return tableFromDdl(s.name, s.sql, purposeOf(s.what))
