@@ -1,4 +1,4 @@
-import { physicalDdl, source, type TableNames } from './tables'
+import { physicalDdl, source, type DdlObject, type TableNames } from './tables'
 import { flagIndexDdl, flagIndexNames, type FlagIndexNames } from './flags-ddl'
 
 const IDENTITY = `
@@ -264,9 +264,9 @@ const EPOCH = "toDateTime64(0, 3, 'UTC')"
 
 export type RunIndexDdl = {
   /** Tables first, then the views that feed them. */
-  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }[]
+  objects: DdlObject[]
   /** The same list as `objects` (the name earlier versions used). */
-  tables: { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }[]
+  tables: DdlObject[]
   backfill: { name: string; sql: string }[]
   meta: string
   /** Everything an earlier or unfinished install may have left, views first. */

@@ -11,7 +11,7 @@
  * these views first. Part of the dashboard's database: created next to the run index, dropped and
  * rebuilt with it, never touching Loom's tables.
  */
-import { source, type TableNames } from './tables'
+import { source, type DdlObject, type TableNames } from './tables'
 
 export type RunFacetsNames = {
   /** Per (org, namespace, agent): uniq(run_id) state. */
@@ -36,7 +36,7 @@ export function runFacetsNames(runsDatabase: string): RunFacetsNames {
 
 export type RunFacetsDdl = {
   /** The table first, then the views that feed it. */
-  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string }[]
+  objects: DdlObject[]
   backfill: { name: string; sql: string }[]
   meta: string
   /** Everything an earlier or unfinished install may have left, views first. */

@@ -28,8 +28,7 @@
  * The views see every insert, so counts include versions that merges of working memory later
  * collapse; the backfill can only see the rows still there when the index is installed.
  */
-import type { TableNames } from './tables'
-import { source } from './tables'
+import { source, type DdlObject, type TableNames } from './tables'
 import { NEAR_LIMIT_RATIO } from '../triage/flags'
 
 export type FlagIndexNames = {
@@ -150,8 +149,7 @@ GROUP BY kind, org, namespace, run_id, agent, user_id, session_id, detail`
 const ARRIVALS_TTL = 'INTERVAL 1 DAY'
 
 export type FlagIndexDdl = {
-  /** `source`: the table a view is fed by, where its SQL names another table first. */
-  objects: { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }[]
+  objects: DdlObject[]
   backfill: { name: string; sql: string }[]
 }
 

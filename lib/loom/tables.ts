@@ -91,3 +91,10 @@ export function physicalDdl(table: string, sql: string): string {
     return offset > sql.indexOf(table) + table.length && Object.hasOwn(renames, word) ? renames[word] : word
   })
 }
+
+/**
+ * One object of a dashboard structure's DDL (run index, facets): created in list order, described
+ * to the schema doctor by `what`. `source`: the table a view is fed by, where its SQL names another
+ * table first.
+ */
+export type DdlObject = { name: string; kind: 'table' | 'view'; sql: string; what: string; source?: string }

@@ -27,8 +27,7 @@ export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string
   const ix = runIndexNames(runsDb)
   const ddl = runIndexDdl(t, ix)
   const facets = runFacetsDdl(t, runFacetsNames(runsDb))
-  const all: { name: string; sql: string; what: string; source?: string }[] = [...ddl.objects, ...facets.objects]
-  const objects: ObjectSpec[] = all.map((s) => {
+  const objects: ObjectSpec[] = [...ddl.objects, ...facets.objects].map((s) => {
     if (/^\s*CREATE MATERIALIZED VIEW/i.test(s.sql)) {
       return view(s.name, {
         key: `runIndex.${split(s.name).name}`,
