@@ -53,6 +53,14 @@ const blockResumed = (g: string) => {
   return `(${newProcess} OR ${longGap})`
 }
 
+/** The (org, namespace, agent, blob_key) of every blob there now (none when Loom has no blob table). */
+async function presentBlobsSql(): Promise<string> {
+  const blobs = tableNames().contextBlobs
+  return (await tableExists(blobs))
+    ? `SELECT org, namespace, agent, blob_key FROM ${source(blobs)}`
+    : "SELECT '' AS org, '' AS namespace, '' AS agent, '' AS blob_key WHERE 0"
+}
+
 /** Each flag (but near_miss) as a condition over the merged per-run columns. */
 const CONDITIONS: Record<Exclude<RunFlag, 'near_miss'>, { sql: string; needs: Needs[] }> = {
   resumed: { sql: `(rs.2 > 1 OR arrayExists(g -> ${blockResumed('g')}, ${BLOCKS}))`, needs: ['rs', 'cw'] },
@@ -82,12 +90,7 @@ async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], where: str
   const ix = flagIndexNames(getConfig().databases.runs)
   const needs = new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
   const merged = [...needs].map((n) => MERGED[n])
-  const blobs = tableNames().contextBlobs
-  const withBlobs = flags.includes('missing_blob')
-    ? (await tableExists(blobs))
-      ? `WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM ${source(blobs)}) `
-      : 'WITH blobs_present AS (SELECT org, namespace, agent, blob_key FROM (SELECT \'\' AS org, \'\' AS namespace, \'\' AS agent, \'\' AS blob_key) WHERE 0) '
-    : ''
+  const withBlobs = flags.includes('missing_blob') ? `WITH blobs_present AS (${await presentBlobsSql()}) ` : ''
   return `${withBlobs}SELECT org, namespace, agent, run_id${flags.map((f) => `, ${CONDITIONS[f].sql} AS f_${f}`).join('')}
     FROM (SELECT org, namespace, agent, run_id, ${merged.join(', ')}
       FROM ${ix.flags} ${where ? `WHERE ${where}` : ''}
@@ -183,22 +186,20 @@ export async function flagRowPrefilters(flags: readonly RunFlag[]): Promise<stri
   if (flags.includes('stalled')) out.push(`(kind = 0 AND status = 'running' AND ${ms('started_at')} < ${ms("{now:DateTime64(3, 'UTC')}")} - ${STALL_MIN_MS})`)
   if (flags.includes('near_miss')) out.push(`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
   const ix = flagIndexNames(getConfig().databases.runs)
-  if (flags.includes('near_limit')) out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = 'near_limit')`)
-  if (flags.includes('missing_blob')) {
-    // Runs that named a blob_key which is not (or no longer) there.
-    const blobs = tableNames().contextBlobs
-    const gone = (await tableExists(blobs)) ? ` AND (org, namespace, agent, detail) NOT IN (SELECT org, namespace, agent, blob_key FROM ${source(blobs)})` : ''
-    out.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = 'missing_blob'${gone})`)
-  }
+  const marked = (kind: RunFlag, also = '') =>
+    `(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = '${kind}'${also})`
+  if (flags.includes('near_limit')) out.push(marked('near_limit'))
+  // Runs that named a blob_key which is not (or no longer) there.
+  if (flags.includes('missing_blob')) out.push(marked('missing_blob', ` AND (org, namespace, agent, detail) NOT IN (${await presentBlobsSql()})`))
   return out
 }
 
-/** Flags whose possible runs the candidates table lists by checkpoint (lib/loom/flags-ddl.ts). */
-const MARKED = ['near_limit', 'missing_blob'] as const satisfies readonly RunFlag[]
+/** Flags whose pre-filter leaves few rows whatever the data. */
+const SPARSE: readonly RunFlag[] = ['near_miss', 'crash_loop', 'near_limit', 'missing_blob']
 
 /** Whether a pre-filter leaves few rows whatever the data (the scan can start with a page-sized window). */
 export function sparsePrefilter(flags: readonly RunFlag[]): boolean {
-  return ['near_miss', 'crash_loop', ...MARKED].some((f) => flags.includes(f as RunFlag))
+  return flags.some((f) => SPARSE.includes(f))
 }
 
 /**
@@ -259,7 +260,8 @@ async function nearMissAmong(ids: TupleParam[], signal?: AbortSignal) {
   const inIds = '(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'
   const candidates = await queryRows(nearMissCandidatesSql(inIds), { ids }, idSchema, { signal })
   if (candidates.length === 0) return []
-  const few = [...new Map(candidates.map((c) => [JSON.stringify([c.org, c.namespace, c.run_id]), new TupleParam([c.org, c.namespace, c.run_id])])).values()]
+  // A run listed twice (shared and arrivals, or unmerged rows) only repeats a value of the IN list.
+  const few = candidates.map((c) => new TupleParam([c.org, c.namespace, c.run_id]))
   return queryRows(nearMissSql(inIds), { ids: few }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
 }
 
