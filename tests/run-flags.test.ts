@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { z } from 'zod'
 import { call } from './helpers/routes'
 import { useFreshEngine } from './helpers/engine'
 
@@ -33,6 +34,14 @@ let decodeCursor: typeof import('../lib/api/cursor').decodeCursor
 const run = (agent: string, runId: string, userId = 'u', sessionId = 's') => ({ org: ORG, namespace: NS, agent, userId, sessionId, runId })
 const cp = (r: ReturnType<typeof run>) => ({ ...r, blockKey: 'checkpoint' })
 const agentCtx = (trace: string, offsetMs: number) => ({ actor: 'agent', sourceTrace: trace, now: at(offsetMs) })
+
+/** The run index's candidates table, and the query functions to read and change it directly. */
+async function candidatesTable() {
+  const { command, queryRows } = await import('../lib/clickhouse/query')
+  const { getConfig } = await import('../lib/config')
+  const { flagIndexNames } = await import('../lib/loom/flags-ddl')
+  return { command, queryRows, ix: flagIndexNames(getConfig().databases.runs) }
+}
 
 /** Checkpoints at the given offsets from `start`, all by one process. */
 async function checkpoints(r: ReturnType<typeof run>, trace: string, offsets: number[]) {
@@ -193,11 +202,7 @@ describe('each flag, on and off', () => {
   })
 
   test('near_miss candidates: a second identity marks the run as shared; racing first writes are caught through their arrivals', async () => {
-    const { command, queryRows } = await import('../lib/clickhouse/query')
-    const { getConfig } = await import('../lib/config')
-    const { flagIndexNames } = await import('../lib/loom/flags-ddl')
-    const { z } = await import('zod')
-    const ix = flagIndexNames(getConfig().databases.runs)
+    const { command, queryRows, ix } = await candidatesTable()
     const idsIn = async (kind: string) =>
       (
         await queryRows(`SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = {kind:String} AND org = {org:String} ORDER BY run_id`, { kind, org: ORG }, z.object({ run_id: z.string() }))
@@ -218,8 +223,8 @@ describe('each flag, on and off', () => {
     await insertRows(tableNames().workingMemory, [row('racer', 's1'), row('racer', 's2')])
     assert.ok((await idsIn('shared')).includes('one-insert'))
 
-    // Racing first writes (each insert's lookup missed the other): simulated by taking the run out
-    // of `shared`, leaving both identities in `arrivals`. The filter still finds the near miss.
+    // Racing first writes (each insert's lookup missed the other): simulated by removing the run's
+    // `shared` row and leaving both identities as `arrival` rows. The filter still finds the near miss.
     const listed = async () => (await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10)).runs.map((r) => r.runId)
     assert.deepEqual(await listed(), ['one-insert'])
     await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'shared' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
@@ -237,11 +242,7 @@ describe('each flag, on and off', () => {
   })
 
   test('near_limit and missing_blob candidates: the runs that ever wrote such a checkpoint, checked exactly when listed', async () => {
-    const { command, queryRows } = await import('../lib/clickhouse/query')
-    const { getConfig } = await import('../lib/config')
-    const { flagIndexNames } = await import('../lib/loom/flags-ddl')
-    const { z } = await import('zod')
-    const ix = flagIndexNames(getConfig().databases.runs)
+    const { command, queryRows, ix } = await candidatesTable()
     const r = run('marker', 'mk-1')
     await loom.runBegin({ ...r, goal: 'g' }, at(0))
     await loom.wmSet(cp(r), 'x'.repeat(95), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
