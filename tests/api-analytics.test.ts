@@ -262,7 +262,11 @@ describe('GET /api/runs/analytics', () => {
       const { runIndexReady } = await import('../lib/queries/run-index')
       assert.equal(await runIndexReady(), false)
       const fromUnion = await Promise.all(filters.map((f) => analytics(f)))
-      filters.forEach((f, i) => assert.deepEqual(fromIndex[i], fromUnion[i], `filter "${f}"`))
+      // The first filters are answered from the rollup with the index, by the queries without it.
+      assert.equal(fromIndex[0].servedFrom, 'aggregates')
+      assert.equal(fromUnion[0].servedFrom, 'query')
+      const answer = (a: { servedFrom: string }) => ({ ...a, servedFrom: null })
+      filters.forEach((f, i) => assert.deepEqual(answer(fromIndex[i]), answer(fromUnion[i]), `filter "${f}"`))
     } finally {
       await command(`RENAME TABLE ${meta}_hidden TO ${meta}`)
       forget()

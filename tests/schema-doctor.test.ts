@@ -244,10 +244,12 @@ describe('schema doctor on a broken schema', () => {
     const ix = runIndexNames('runsx')
     assert.equal(report.runIndex.state, 'incomplete')
     assert.equal(report.runIndex.present, 1)
-    // Every table and view of the DDL, plus the meta marker; the facets' objects and their marker too.
+    // Every table and view of the DDL, plus the meta marker; the facets' and the rollup's objects and their markers too.
     const { runFacetsDdl, runFacetsNames } = await import('../lib/loom/facets-ddl')
+    const { runRollupDdl, runRollupNames } = await import('../lib/loom/rollup-ddl')
     const facets = runFacetsDdl(tableNames(), runFacetsNames('runsx')).objects.length + 1
-    assert.equal(report.runIndex.expected, runIndexDdl(tableNames(), ix).objects.length + 1 + facets)
+    const rollup = runRollupDdl(tableNames(), runRollupNames('runsx'), ix).objects.length + 1
+    assert.equal(report.runIndex.expected, runIndexDdl(tableNames(), ix).objects.length + 1 + facets + rollup)
     assert.equal(report.runIndex.meta, `runsx.run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`)
     assert.deepEqual(report.runIndex.olderInstalls, ['runsx.run_index_meta'])
     const meta = table(report, ix.meta)

@@ -3,6 +3,7 @@ import { getConfig } from '../config'
 import { command, queryRows } from '../clickhouse/query'
 import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
 import { installRunFacets } from './facets-install'
+import { installRunRollup } from './rollup-install'
 import { installObjects, oneOff } from './install-steps'
 import { tableNames } from './tables'
 
@@ -64,6 +65,17 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   return { created, existing, loomWasEmpty, upgraded }
 }
 
+/** The structures built next to the run index, each behind its own marker: facets, then the rollup (whose backfill reads the index). */
+async function installAfterIndex(onStep?: (step: string) => void) {
+  const facets = await installRunFacets({ onStep })
+  const rollup = await installRunRollup({ onStep })
+  return {
+    created: [...facets.created, ...rollup.created],
+    dropped: [...facets.dropped, ...rollup.dropped],
+    backfilled: facets.backfilled || rollup.backfilled,
+  }
+}
+
 export type RunIndexInstallReport = { created: string[]; existing: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }
 
 /**
@@ -80,9 +92,10 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
   const ddl = runIndexDdl(tableNames(databases), ix)
   const before = await existingTables([databases.runs])
   if (before.has(ix.meta)) {
-    // The facets (type-ahead counts) install on their own marker: an index of this version may predate them.
-    const facets = await installRunFacets({ onStep: options.onStep })
-    return { created: facets.created, existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: facets.dropped, backfilled: facets.backfilled, elapsedMs: facets.elapsedMs }
+    // The facets (type-ahead counts) and the rollup (analytics totals) install on their own markers:
+    // an index of this version may predate them.
+    const extra = await installAfterIndex(options.onStep)
+    return { created: extra.created, existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: extra.dropped, backfilled: extra.backfilled, elapsedMs: Date.now() - started }
   }
   await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
   const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep: options.onStep })
@@ -98,8 +111,8 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
     { v: RUN_INDEX_SCHEMA_VERSION, note: `backfilled in ${Date.now() - started} ms` },
   )
   created.push(ix.meta)
-  const facets = await installRunFacets({ onStep: options.onStep })
-  created.push(...facets.created)
-  dropped.push(...facets.dropped)
+  const extra = await installAfterIndex(options.onStep)
+  created.push(...extra.created)
+  dropped.push(...extra.dropped)
   return { created, existing: [], dropped, backfilled: true, elapsedMs: Date.now() - started }
 }

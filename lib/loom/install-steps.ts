@@ -1,5 +1,6 @@
 import { getClient } from '../clickhouse/client'
-import { classifyClickHouseError, command } from '../clickhouse/query'
+import { z } from 'zod'
+import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
 
 type Step = (step: string) => void
 
@@ -42,4 +43,29 @@ export async function installObjects(parts: {
     await oneOff(b.sql)
   }
   return { created, dropped }
+}
+
+export type MarkedInstallReport = { created: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }
+
+/**
+ * Installs a derived structure that one marker table (`meta`, created last) declares complete:
+ * nothing when the marker exists; else the install steps, then the marker. Readers check the marker,
+ * so an unfinished install is never read.
+ */
+export async function installMarked(
+  meta: string,
+  ddl: { objects: { name: string; sql: string }[]; backfill: { name: string; sql: string }[]; drop: string[]; meta: string },
+  onStep?: Step,
+): Promise<MarkedInstallReport> {
+  const started = Date.now()
+  const database = meta.slice(0, meta.indexOf('.'))
+  const rows = await queryRows('SELECT name FROM system.tables WHERE database = {db:String}', { db: database }, z.object({ name: z.string() }))
+  const before = new Set(rows.map((r) => `${database}.${r.name}`))
+  if (before.has(meta)) return { created: [], dropped: [], backfilled: false, elapsedMs: 0 }
+  await command(`CREATE DATABASE IF NOT EXISTS ${database}`)
+  const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep })
+  await command(ddl.meta)
+  await command(`INSERT INTO ${meta} (installed_at) VALUES (now64(3))`)
+  created.push(meta)
+  return { created, dropped, backfilled: true, elapsedMs: Date.now() - started }
 }

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { queryRows, type QueryParams } from '../clickhouse/query'
 import { chTimeToIso } from '../clickhouse/time'
 import { tableNames, source } from '../loom/tables'
-import { fillResumeDays, fillStatusBuckets, type BucketUnit, type ResumeDay, type StatusBucket } from './analytics-buckets'
+import { fillResumeDays, fillStatusBuckets, floorTo, type BucketUnit, type ResumeDay, type StatusBucket } from './analytics-buckets'
 import {
   filterParams,
   filterParts,
@@ -23,7 +23,10 @@ import { flagFilterSql } from './run-flags'
 import type { RunsFilter } from './runs'
 import { activeTime, type ActiveTime } from './active-time'
 import { existingTables } from './schema-presence'
-import { runKeyText } from '../loom/identity'
+import { rowRunKey, runKeyText } from '../loom/identity'
+import { ROLLUP_LEVEL } from '../loom/rollup-ddl'
+import { isKind, rollupLevel, rollupReady, rollupSums, rollupTop, type RollupTopRow } from './analytics-rollup'
+import { TupleParam } from '@clickhouse/client'
 
 export type { BucketUnit, ResumeDay, StatusBucket }
 
@@ -70,6 +73,12 @@ export type RunsAnalytics = {
   }
   slowest: TopRun[]
   costliest: TopRun[]
+  /**
+   * What answered: `aggregates`, the running totals kept on write (filters of org / namespace /
+   * agent and status); `query`, the filter's runs read one by one (free text, time range, flags, or
+   * no rollup installed).
+   */
+  servedFrom: 'aggregates' | 'query'
 }
 
 /** A range of at most this many hours is charted per hour; longer ones per day. */
@@ -183,14 +192,33 @@ function costliestQuery(f: RunsFilter, params: QueryParams, flagged: string[], s
  * before its latest begin (the crash point of a resumed run), from the history table when it
  * is installed (merges remove older rows from working memory itself).
  */
-async function slowCandidatesQuery(f: RunsFilter, params: QueryParams, flagged: string[], signal?: AbortSignal) {
-  if (!filterParts(f).withRuns) return []
+/**
+ * Joins `cand` (a CTE of runs: org, namespace, agent, run_id, last_begin_at, attempt) to each
+ * resumed run's latest working-memory write before its latest begin (the crash point), from the
+ * history table when it is installed (merges remove older rows from working memory itself), as
+ * `w.last_write`.
+ */
+async function lastWriteJoin(signal?: AbortSignal): Promise<string> {
   const t = tableNames()
   const writes = (await existingTables(signal)).has(t.history) ? t.history : t.workingMemory
+  return `LEFT JOIN (
+       SELECT w.org AS org, w.namespace AS namespace, w.agent AS agent, w.run_id AS run_id, toNullable(max(w.updated_at)) AS last_write
+       FROM ${source(writes)} AS w
+       INNER JOIN (SELECT org, namespace, agent, run_id, last_begin_at FROM cand WHERE attempt > 1) AS r
+         ON w.org = r.org AND w.namespace = r.namespace AND w.agent = r.agent AND w.run_id = r.run_id
+       WHERE (w.org, w.namespace, w.agent, w.run_id) IN (SELECT org, namespace, agent, run_id FROM cand WHERE attempt > 1)
+         AND w.updated_at < r.last_begin_at AND NOT startsWith(w.actor, 'operator:')
+       GROUP BY org, namespace, agent, run_id
+     ) AS w ON c.org = w.org AND c.namespace = w.namespace AND c.agent = w.agent AND c.run_id = w.run_id`
+}
+
+/** The longest finished runs by wall clock, each with its last write before its latest begin. */
+async function slowCandidatesQuery(f: RunsFilter, params: QueryParams, flagged: string[], signal?: AbortSignal) {
+  if (!filterParts(f).withRuns) return []
   return queryRows(
     `WITH cand AS (
        SELECT org, namespace, agent, run_id, goal, status, started_at, last_begin_at, completed_at, duration_ms, cost_usd, attempt
-       FROM ${source(t.runs, { final: true })} ${whereSql([...runRowConditions(f), ...flagged, 'duration_ms IS NOT NULL'])}
+       FROM ${source(tableNames().runs, { final: true })} ${whereSql([...runRowConditions(f), ...flagged, 'duration_ms IS NOT NULL'])}
        ORDER BY duration_ms DESC, org, namespace, agent, run_id
        LIMIT {candidates:UInt32}
      )
@@ -199,19 +227,32 @@ async function slowCandidatesQuery(f: RunsFilter, params: QueryParams, flagged: 
        if(c.completed_at IS NULL, NULL, toString(c.completed_at)) AS completed_text, c.duration_ms AS duration_ms,
        c.cost_usd AS cost_usd, c.attempt AS attempt, if(w.last_write IS NULL, NULL, toString(w.last_write)) AS last_write_text
      FROM cand AS c
-     LEFT JOIN (
-       SELECT w.org AS org, w.namespace AS namespace, w.agent AS agent, w.run_id AS run_id, toNullable(max(w.updated_at)) AS last_write
-       FROM ${source(writes)} AS w
-       INNER JOIN (SELECT org, namespace, agent, run_id, last_begin_at FROM cand WHERE attempt > 1) AS r
-         ON w.org = r.org AND w.namespace = r.namespace AND w.agent = r.agent AND w.run_id = r.run_id
-       WHERE (w.org, w.namespace, w.agent, w.run_id) IN (SELECT org, namespace, agent, run_id FROM cand WHERE attempt > 1)
-         AND w.updated_at < r.last_begin_at AND NOT startsWith(w.actor, 'operator:')
-       GROUP BY org, namespace, agent, run_id
-     ) AS w ON c.org = w.org AND c.namespace = w.namespace AND c.agent = w.agent AND c.run_id = w.run_id`,
+     ${await lastWriteJoin(signal)}`,
     { ...params, candidates: SLOW_CANDIDATES },
     topRowSchema,
     { signal },
   )
+}
+
+/** The last write before the latest begin of each resumed run among `rows` (already read), by run key. */
+async function lastWritesOf(rows: RollupTopRow[], signal?: AbortSignal): Promise<Map<string, string | null>> {
+  const resumed = rows.filter((r) => r.attempt > 1)
+  if (!resumed.length) return new Map()
+  const found = await queryRows(
+    `WITH cand AS (
+       SELECT tupleElement(c, 1) AS org, tupleElement(c, 2) AS namespace, tupleElement(c, 3) AS agent, tupleElement(c, 4) AS run_id,
+         toDateTime64(tupleElement(c, 5), 3, 'UTC') AS last_begin_at, toUInt32(2) AS attempt
+       FROM (SELECT arrayJoin({cands:Array(Tuple(String, String, String, String, String))}) AS c)
+     )
+     SELECT c.org AS org, c.namespace AS namespace, c.agent AS agent, c.run_id AS run_id,
+       if(w.last_write IS NULL, NULL, toString(w.last_write)) AS last_write_text
+     FROM cand AS c
+     ${await lastWriteJoin(signal)}`,
+    { cands: resumed.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id, r.last_begin_text])) },
+    z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), last_write_text: z.string().nullable() }),
+    { signal },
+  )
+  return new Map(found.map((r) => [rowRunKey(r), r.last_write_text]))
 }
 
 /** The slowest runs by active time (ties: longer duration, then the run key). */
@@ -300,7 +341,20 @@ function toTopRun(r: z.infer<typeof topRowSchema>): TopRun {
   }
 }
 
-export async function runsAnalytics(f: RunsFilter, signal?: AbortSignal, now = Date.now()): Promise<RunsAnalytics> {
+/** What the analytics are assembled from, whichever path read it. */
+type Parts = {
+  unit: BucketUnit
+  started: { start: number; status: string; runs: number }[]
+  resumes: ResumeDay[]
+  sizes: z.infer<typeof sizeRowSchema>[]
+  slow: z.infer<typeof topRowSchema>[]
+  costliest: z.infer<typeof topRowSchema>[]
+}
+
+/** Chart unit for runs started over `hours` (first to last hour with runs) when the filter sets no range. */
+const unitForSpan = (hours: number): BucketUnit => (hours > MAX_HOURLY_SPAN_HOURS ? 'day' : 'hour')
+
+async function directParts(f: RunsFilter, now: number, signal?: AbortSignal): Promise<Parts> {
   const spanHours = rangeSpanHours(f, now)
   // The run index holds the list's runs without grouping working memory; the union query is the fallback.
   const fromIndex = await runIndexReady(signal)
@@ -309,38 +363,113 @@ export async function runsAnalytics(f: RunsFilter, signal?: AbortSignal, now = D
   const runsSql = fromIndex ? await runIndexRunsSql(f) : filteredRunsSql(f)
   // Queries that read run rows directly keep the flagged runs only (flags need the index).
   const flagged = f.flag?.length ? [`(org, namespace, agent, run_id) IN (${await flagFilterSql(f.flag, f)})`] : []
-  const [statusRows, resumeRows, sizeRows, slowRows, costRows] = await Promise.all([
+  const [statusRows, resumeRows, sizes, slow, costliest] = await Promise.all([
     statusQuery(runsSql, params, spanHours, signal),
     resumesQuery(f, params, flagged, signal),
     sizesQuery(f, params, runsSql, fromIndex, signal),
     slowCandidatesQuery(f, params, flagged, signal),
     costliestQuery(f, params, flagged, signal),
   ])
-  const unit: BucketUnit = statusRows[0]?.unit ?? (spanHours >= 0 && spanHours <= MAX_HOURLY_SPAN_HOURS ? 'hour' : 'day')
-  const buckets = fillStatusBuckets(
-    statusRows.map((r) => ({ start: Date.parse(chTimeToIso(r.bucket_text)), status: r.status, runs: r.runs })),
+  return {
+    unit: statusRows[0]?.unit ?? (spanHours >= 0 && spanHours <= MAX_HOURLY_SPAN_HOURS ? 'hour' : 'day'),
+    started: statusRows.map((r) => ({ start: Date.parse(chTimeToIso(r.bucket_text)), status: r.status, runs: r.runs })),
+    resumes: resumeRows.map((r) => ({ day: r.day, resumedRuns: r.resumed_runs, extraAttempts: r.extra_attempts })),
+    sizes,
+    slow,
+    costliest,
+  }
+}
+
+/**
+ * The same parts from the run rollup (analytics-rollup.ts), for a filter it can answer; the top runs
+ * of an org, namespace or agent come from its run rows (a sorting-key prefix read), and over all runs
+ * from the rollup's value-sorted table. Null when the rollup cannot answer exactly.
+ */
+async function rollupParts(f: RunsFilter, level: number, signal?: AbortSignal): Promise<Parts | null> {
+  const withRuns = filterParts(f).withRuns
+  const overAll = level === ROLLUP_LEVEL.all
+  const [sums, slowTop, costTop] = await Promise.all([
+    rollupSums(f, level, signal),
+    withRuns && overAll ? rollupTop('duration', SLOW_CANDIDATES, f.status, signal) : Promise.resolve([]),
+    withRuns && overAll ? rollupTop('cost', TOP_N, f.status, signal) : Promise.resolve([]),
+  ])
+  if (slowTop === null || costTop === null) return null
+  let slow: z.infer<typeof topRowSchema>[]
+  let costliest: z.infer<typeof topRowSchema>[]
+  if (overAll) {
+    const lastWrites = await lastWritesOf(slowTop, signal)
+    slow = slowTop.map((r) => ({ kind: 'slowest', ...r, last_write_text: lastWrites.get(rowRunKey(r)) ?? null }))
+    costliest = costTop.map((r) => ({ kind: 'costliest', ...r, last_write_text: null }))
+  } else {
+    const params = filterParams(f)
+    ;[slow, costliest] = await Promise.all([slowCandidatesQuery(f, params, [], signal), costliestQuery(f, params, [], signal)])
+  }
+  const hours = sums.filter(isKind('started')).map((r) => ({ start: Date.parse(chTimeToIso(r.at_text)), status: r.status, runs: r.runs }))
+  const first = Math.min(...hours.map((h) => h.start))
+  const last = Math.max(...hours.map((h) => h.start))
+  // No runs and no range: per day, as the direct query says.
+  const unit = hours.length ? unitForSpan((last - first) / HOUR) : 'day'
+  const started = new Map<string, { start: number; status: string; runs: number }>()
+  for (const h of hours) {
+    const start = floorTo(h.start, unit)
+    const b = started.get(`${start} ${h.status}`) ?? { start, status: h.status, runs: 0 }
+    b.runs += h.runs
+    started.set(`${start} ${h.status}`, b)
+  }
+  const resumes = new Map<string, ResumeDay>()
+  for (const r of sums.filter(isKind('resumed'))) {
+    const day = chTimeToIso(r.at_text).slice(0, 10)
+    const d = resumes.get(day) ?? { day, resumedRuns: 0, extraAttempts: 0 }
+    d.resumedRuns += r.runs
+    d.extraAttempts += r.extra
+    resumes.set(day, d)
+  }
+  const sizes = new Map<number, number>()
+  for (const r of sums.filter(isKind('size'))) sizes.set(r.bucket, (sizes.get(r.bucket) ?? 0) + r.runs)
+  return {
     unit,
-    { from: f.from, to: f.to, now },
-  )
+    started: [...started.values()],
+    resumes: [...resumes.values()].sort((a, b) => a.day.localeCompare(b.day)),
+    sizes: [...sizes].map(([bucket, runs]) => ({ bucket, runs })),
+    slow,
+    costliest,
+  }
+}
+
+/**
+ * The analytics for a filter: from the run rollup when it is installed and the filter allows
+ * (`servedFrom: 'aggregates'`), else by the direct queries over the filter's runs (`'query'`).
+ * `direct`: skip the rollup (the tests compare both).
+ */
+export async function runsAnalytics(
+  f: RunsFilter,
+  signal?: AbortSignal,
+  now = Date.now(),
+  options: { direct?: boolean } = {},
+): Promise<RunsAnalytics> {
+  const level = options.direct ? null : rollupLevel(f)
+  const fromRollup =
+    level !== null && (await runIndexReady(signal)) && (await rollupReady(signal)) ? await rollupParts(f, level, signal) : null
+  const parts = fromRollup ?? (await directParts(f, now, signal))
+  const { unit } = parts
+  const buckets = fillStatusBuckets(parts.started, unit, { from: f.from, to: f.to, now })
   const byStatus: Record<string, number> = {}
-  for (const r of statusRows) byStatus[r.status] = (byStatus[r.status] ?? 0) + r.runs
+  for (const r of parts.started) byStatus[r.status] = (byStatus[r.status] ?? 0) + r.runs
   const chartRange: [number, number] | null = buckets.length
     ? [Date.parse(buckets[0].start), Date.parse(buckets[buckets.length - 1].start)]
     : null
-  const days = fillResumeDays(
-    resumeRows.map((r) => ({ day: r.day, resumedRuns: r.resumed_runs, extraAttempts: r.extra_attempts })),
-    chartRange,
-  )
+  const days = fillResumeDays(parts.resumes, chartRange)
   return {
     statusOverTime: { unit, buckets },
-    totals: { runs: statusRows.reduce((s, r) => s + r.runs, 0), byStatus },
+    totals: { runs: parts.started.reduce((s, r) => s + r.runs, 0), byStatus },
     resumes: {
       days,
-      resumedRuns: resumeRows.reduce((s, r) => s + r.resumed_runs, 0),
-      extraAttempts: resumeRows.reduce((s, r) => s + r.extra_attempts, 0),
+      resumedRuns: parts.resumes.reduce((s, r) => s + r.resumedRuns, 0),
+      extraAttempts: parts.resumes.reduce((s, r) => s + r.extraAttempts, 0),
     },
-    checkpointSizes: sizeSummary(sizeRows),
-    slowest: rankSlowest(slowRows),
-    costliest: costRows.map(toTopRun),
+    checkpointSizes: sizeSummary(parts.sizes),
+    slowest: rankSlowest(parts.slow),
+    costliest: parts.costliest.map(toTopRun),
+    servedFrom: fromRollup ? 'aggregates' : 'query',
   }
 }

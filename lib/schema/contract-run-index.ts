@@ -6,6 +6,7 @@
  */
 import { runIndexDdl, runIndexNames } from '../loom/ddl'
 import { runFacetsDdl, runFacetsNames } from '../loom/facets-ddl'
+import { runRollupDdl, runRollupNames } from '../loom/rollup-ddl'
 import type { tableNames } from '../loom/tables'
 import { parseCreateTable } from './clickhouse-text'
 import { engine, split, table, view } from './spec-builders'
@@ -27,7 +28,8 @@ export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string
   const ix = runIndexNames(runsDb)
   const ddl = runIndexDdl(t, ix)
   const facets = runFacetsDdl(t, runFacetsNames(runsDb))
-  const objects: ObjectSpec[] = [...ddl.objects, ...facets.objects].map((s) => {
+  const rollup = runRollupDdl(t, runRollupNames(runsDb), ix)
+  const objects: ObjectSpec[] = [...ddl.objects, ...facets.objects, ...rollup.objects].map((s) => {
     if (/^\s*CREATE MATERIALIZED VIEW/i.test(s.sql)) {
       return view(s.name, {
         key: `runIndex.${split(s.name).name}`,
@@ -51,5 +53,9 @@ export function runIndexObjects(t: ReturnType<typeof tableNames>, runsDb: string
     tableFromDdl(runFacetsNames(runsDb).meta, facets.meta, 'Marks the run facets (suggestion counts) as installed and backfilled (created last).'),
   )
   objects[objects.length - 1].key = 'runIndex.facetsMeta'
+  objects.push(
+    tableFromDdl(runRollupNames(runsDb).meta, rollup.meta, 'Marks the analytics rollup (running totals) as installed and backfilled (created last).'),
+  )
+  objects[objects.length - 1].key = 'runIndex.rollupMeta'
   return objects
 }

@@ -65,6 +65,9 @@ export function listRoutes(
     // What the runs page asks for next to the list: its charts and its live-refresh poll.
     { route: 'runs analytics', kind: 'list', sample: null, path: '/api/runs/analytics' },
     { route: `runs analytics org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs/analytics?org=${enc(filters.org)}` },
+    { route: `runs analytics status=${filters.status}`, kind: 'list', sample: null, path: `/api/runs/analytics?status=${enc(filters.status)}` },
+    // Free text cannot use the rollup: the direct queries, for comparison.
+    { route: `runs analytics q=${filters.q}`, kind: 'list', sample: null, path: `/api/runs/analytics?q=${enc(filters.q)}` },
     { route: 'runs changes (poll)', kind: 'list', sample: null, path: `/api/runs/changes?since=${enc(pollSince)}` },
     // Triage: flag filters (target: at most twice the unfiltered list) and type-ahead suggestions.
     { route: 'runs flag=near_miss', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=near_miss' },

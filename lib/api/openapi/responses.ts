@@ -382,6 +382,9 @@ export const analytics = obj({
   }),
   slowest: z.array(topRun),
   costliest: z.array(topRun),
+  servedFrom: z
+    .enum(['aggregates', 'query'])
+    .describe('aggregates: running totals kept on write (filters of org / namespace / agent and status); query: the filtered runs read one by one (free text, time range, flags)'),
 })
 
 export const facets = obj({

@@ -1,0 +1,157 @@
+/**
+ * The runs-page analytics read from the run rollup (lib/loom/rollup-ddl.ts): running totals kept on
+ * write, so a chart over a million runs reads a few thousand rows. Serves filters made of org /
+ * namespace / agent (as a prefix: org, org + namespace, or all three) and status; free text, time
+ * ranges and flags need each run's own values and are answered by the direct queries
+ * (analytics.ts). Each answer is the one the direct queries give for the same filter
+ * (tests/analytics-rollup.test.ts compares them).
+ */
+import { z } from 'zod'
+import { getConfig } from '../config'
+import { queryRows, type QueryParams } from '../clickhouse/query'
+import { ROLLUP_KIND, ROLLUP_LEVEL, runRollupNames, type RunRollupNames } from '../loom/rollup-ddl'
+import type { RunsFilter } from './runs'
+import { existingTables } from './schema-presence'
+
+export function rollupNames(): RunRollupNames {
+  return runRollupNames(getConfig().databases.runs)
+}
+
+/** True once the rollup is installed and backfilled (its meta table is created last). */
+export async function rollupReady(signal?: AbortSignal): Promise<boolean> {
+  return (await existingTables(signal)).has(rollupNames().meta)
+}
+
+/** The rollup level that answers this filter, or null when it cannot (see the module comment). */
+export function rollupLevel(f: RunsFilter): number | null {
+  if (f.q !== undefined || f.from || f.to || f.flag?.length) return null
+  const has = [f.org, f.namespace, f.agent].map((v) => v !== undefined)
+  if (has.every((h) => !h)) return ROLLUP_LEVEL.all
+  if (has[0] && !has[1] && !has[2]) return ROLLUP_LEVEL.org
+  if (has[0] && has[1] && !has[2]) return ROLLUP_LEVEL.namespace
+  if (has.every(Boolean)) return ROLLUP_LEVEL.agent
+  return null
+}
+
+const sumRowSchema = z.object({
+  kind: z.coerce.number(),
+  at_text: z.string(),
+  status: z.string(),
+  bucket: z.coerce.number(),
+  runs: z.coerce.number(),
+  extra: z.coerce.number(),
+})
+export type RollupSumRow = z.infer<typeof sumRowSchema>
+
+/** Every total of the filter's level and identity: started per hour and status, resumed per day, size buckets. */
+export function rollupSums(f: RunsFilter, level: number, signal?: AbortSignal): Promise<RollupSumRow[]> {
+  const conds = ['level = {r_level:UInt8}', 'org = {r_org:String}', 'namespace = {r_namespace:String}', 'agent = {r_agent:String}']
+  const params: QueryParams = {
+    r_level: level,
+    r_org: level >= ROLLUP_LEVEL.org ? f.org : '',
+    r_namespace: level >= ROLLUP_LEVEL.namespace ? f.namespace : '',
+    r_agent: level >= ROLLUP_LEVEL.agent ? f.agent : '',
+  }
+  if (f.status !== undefined) {
+    conds.push('status = {r_status:String}')
+    params.r_status = f.status
+  }
+  return queryRows(
+    `SELECT kind, toString(at) AS at_text, status, bucket, sum(runs) AS runs, sum(extra) AS extra
+     FROM ${rollupNames().sums}
+     WHERE ${conds.join(' AND ')}
+     GROUP BY kind, at, status, bucket
+     HAVING runs != 0 OR extra != 0
+     ORDER BY kind, at, status, bucket`,
+    params,
+    sumRowSchema,
+    { signal },
+  )
+}
+
+export const isKind = (kind: keyof typeof ROLLUP_KIND) => (r: RollupSumRow) => r.kind === ROLLUP_KIND[kind]
+
+const topRowSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  goal: z.string(),
+  status: z.string(),
+  started_text: z.string(),
+  last_begin_text: z.string(),
+  completed_text: z.string().nullable(),
+  duration_ms: z.coerce.number().nullable(),
+  cost_usd: z.coerce.number(),
+  attempt: z.coerce.number(),
+})
+export type RollupTopRow = z.infer<typeof topRowSchema>
+
+/**
+ * The first round reads an eighth more rows than wanted (each candidate costs a key lookup in
+ * `state`, and stale values are few: one per run version written since the backfill that later
+ * changed); a round that keeps too few reads four times as many, up to MAX_TOP_WINDOW.
+ */
+const firstTopWindow = (want: number) => want + Math.max(16, Math.ceil(want / 8))
+const TOP_WINDOW_GROWTH = 4
+const MAX_TOP_WINDOW = 200_000
+
+/**
+ * The `want` runs over all runs (or of one status) with the highest current cost or duration, in
+ * the direct query's order (value descending, then the run key), or null when the rollup cannot
+ * tell within MAX_TOP_WINDOW candidates (many stale values on top). Each round finds the lowest of
+ * the top `window` values of `top`, reads every row at or above it (a key range) and keeps those that
+ * are their run's current version in `state`: every run whose current value is at least that low is
+ * among them, so once `want` runs are kept (or the window held every value) the answer is exact.
+ */
+export async function rollupTop(
+  metric: 'cost' | 'duration',
+  want: number,
+  status: string | undefined,
+  signal?: AbortSignal,
+): Promise<RollupTopRow[] | null> {
+  const r = rollupNames()
+  const scope = status ?? ''
+  for (let window = firstTopWindow(want); window <= MAX_TOP_WINDOW; window *= TOP_WINDOW_GROWTH) {
+    const { read, floor } = await topFloor(metric, scope, window, signal)
+    const rows = await queryRows(
+      `WITH cand AS (
+         SELECT * FROM ${r.top} WHERE metric = {r_metric:String} AND scope = {r_scope:String} AND neg_value <= {r_floor:Float64}
+       )
+       SELECT org, namespace, agent, run_id, goal, toString(status) AS status, toString(started_at) AS started_text,
+         toString(last_begin_at) AS last_begin_text, if(completed_at IS NULL, NULL, toString(completed_at)) AS completed_text,
+         duration_ms, cost_usd, attempt
+       FROM cand
+       WHERE (org, namespace, agent, run_id, version) IN (
+           SELECT org, namespace, agent, run_id, argMax(version, seq) FROM ${r.state}
+           WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM cand)
+           GROUP BY org, namespace, agent, run_id
+           HAVING argMax(has_row, seq) = 1)
+       ORDER BY neg_value, org, namespace, agent, run_id
+       LIMIT 1 BY org, namespace, agent, run_id
+       LIMIT {r_want:UInt32}`,
+      { r_metric: metric, r_scope: scope, r_floor: floor, r_want: want },
+      topRowSchema,
+      { signal },
+    )
+    if (read < window || rows.length === want) return rows
+  }
+  return null
+}
+
+/**
+ * How many of the `window` top values there are (fewer: the metric has no more), and the lowest of
+ * them (as stored, negated). A read in the sorting key's order, in small blocks, so it stops soon
+ * after `window` rows (with the default block size it reads some 200,000).
+ */
+async function topFloor(metric: string, scope: string, window: number, signal?: AbortSignal): Promise<{ read: number; floor: number }> {
+  const [row] = await queryRows(
+    `SELECT count() AS read, max(neg_value) AS floor
+     FROM (SELECT neg_value FROM ${rollupNames().top} WHERE metric = {r_metric:String} AND scope = {r_scope:String} ORDER BY neg_value LIMIT {r_window:UInt32})
+     SETTINGS max_block_size = 1024`,
+    { r_metric: metric, r_scope: scope, r_window: window },
+    z.object({ read: z.coerce.number(), floor: z.coerce.number() }),
+    { signal },
+  )
+  return row ?? { read: 0, floor: 0 }
+}
