@@ -12,6 +12,8 @@ import { queryRows, type QueryParams } from '../clickhouse/query'
 import { ROLLUP_KIND, ROLLUP_LEVEL, runRollupNames, type RunRollupNames } from '../loom/rollup-ddl'
 import type { RunsFilter } from './runs'
 import { existingTables } from './schema-presence'
+import { rowRunKey } from '../loom/identity'
+import { TupleParam } from '@clickhouse/client'
 
 export function rollupNames(): RunRollupNames {
   return runRollupNames(getConfig().databases.runs)
@@ -86,6 +88,8 @@ const topRowSchema = z.object({
   attempt: z.coerce.number(),
 })
 export type RollupTopRow = z.infer<typeof topRowSchema>
+/** A row of `top` as read: the answer's fields (parsing one with topRowSchema drops the rest), its version, the window's size. */
+const candidateSchema = topRowSchema.extend({ version: z.string(), read: z.coerce.number() })
 
 /**
  * The first round reads an eighth more rows than wanted (each candidate costs a key lookup in
@@ -101,8 +105,9 @@ const MAX_TOP_WINDOW = 200_000
  * the direct query's order (value descending, then the run key), or null when the rollup cannot
  * tell within MAX_TOP_WINDOW candidates (many stale values on top). Each round finds the lowest of
  * the top `window` values of `top`, reads every row at or above it (a key range) and keeps those that
- * are their run's current version in `state`: every run whose current value is at least that low is
- * among them, so once `want` runs are kept (or the window held every value) the answer is exact.
+ * are their run's current version in `state` (looked up by key): every run whose current value is at
+ * least that low is among them, so once `want` runs are kept (or the window held every value) the
+ * answer is exact.
  */
 export async function rollupTop(
   metric: 'cost' | 'duration',
@@ -113,45 +118,50 @@ export async function rollupTop(
   const r = rollupNames()
   const scope = status ?? ''
   for (let window = firstTopWindow(want); window <= MAX_TOP_WINDOW; window *= TOP_WINDOW_GROWTH) {
-    const { read, floor } = await topFloor(metric, scope, window, signal)
-    const rows = await queryRows(
-      `WITH cand AS (
-         SELECT * FROM ${r.top} WHERE metric = {r_metric:String} AND scope = {r_scope:String} AND neg_value <= {r_floor:Float64}
-       )
-       SELECT org, namespace, agent, run_id, goal, toString(status) AS status, toString(started_at) AS started_text,
-         toString(last_begin_at) AS last_begin_text, if(completed_at IS NULL, NULL, toString(completed_at)) AS completed_text,
-         duration_ms, cost_usd, attempt
-       FROM cand
-       WHERE (org, namespace, agent, run_id, version) IN (
-           SELECT org, namespace, agent, run_id, argMax(version, seq) FROM ${r.state}
-           WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM cand)
-           GROUP BY org, namespace, agent, run_id
-           HAVING argMax(has_row, seq) = 1)
+    // The window's size and lowest value (a read in key order, in small blocks so it stops soon
+    // after `window` rows), then every row at or above that value: a range of the sorting key.
+    const cands = await queryRows(
+      `WITH (SELECT (count(), max(neg_value)) FROM (
+               SELECT neg_value FROM ${r.top} WHERE metric = {r_metric:String} AND scope = {r_scope:String}
+               ORDER BY neg_value LIMIT {r_window:UInt32})) AS head
+       SELECT org, namespace, agent, run_id, toString(version) AS version, goal, toString(status) AS status,
+         toString(started_at) AS started_text, toString(last_begin_at) AS last_begin_text,
+         if(completed_at IS NULL, NULL, toString(completed_at)) AS completed_text, duration_ms, cost_usd, attempt,
+         tupleElement(head, 1) AS read
+       FROM ${r.top}
+       WHERE metric = {r_metric:String} AND scope = {r_scope:String} AND neg_value <= tupleElement(head, 2)
        ORDER BY neg_value, org, namespace, agent, run_id
-       LIMIT 1 BY org, namespace, agent, run_id
-       LIMIT {r_want:UInt32}`,
-      { r_metric: metric, r_scope: scope, r_floor: floor, r_want: want },
-      topRowSchema,
+       SETTINGS max_block_size = 1024`,
+      { r_metric: metric, r_scope: scope, r_window: window },
+      candidateSchema,
       { signal },
     )
-    if (read < window || rows.length === want) return rows
+    const current = await currentVersions(cands, signal)
+    const kept: RollupTopRow[] = []
+    const seen = new Set<string>()
+    for (const c of cands) {
+      const key = rowRunKey(c)
+      if (kept.length === want || seen.has(key) || current.get(key) !== c.version) continue
+      seen.add(key)
+      kept.push(topRowSchema.parse(c))
+    }
+    if ((cands[0]?.read ?? 0) < window || kept.length === want) return kept
   }
   return null
 }
 
-/**
- * How many of the `window` top values there are (fewer: the metric has no more), and the lowest of
- * them (as stored, negated). A read in the sorting key's order, in small blocks, so it stops soon
- * after `window` rows (with the default block size it reads some 200,000).
- */
-async function topFloor(metric: string, scope: string, window: number, signal?: AbortSignal): Promise<{ read: number; floor: number }> {
-  const [row] = await queryRows(
-    `SELECT count() AS read, max(neg_value) AS floor
-     FROM (SELECT neg_value FROM ${rollupNames().top} WHERE metric = {r_metric:String} AND scope = {r_scope:String} ORDER BY neg_value LIMIT {r_window:UInt32})
-     SETTINGS max_block_size = 1024`,
-    { r_metric: metric, r_scope: scope, r_window: window },
-    z.object({ read: z.coerce.number(), floor: z.coerce.number() }),
+/** The current run-row version of each run among `rows`, from `state` (runs without a run row left out). */
+async function currentVersions(rows: { org: string; namespace: string; agent: string; run_id: string }[], signal?: AbortSignal) {
+  if (!rows.length) return new Map<string, string>()
+  const found = await queryRows(
+    `SELECT org, namespace, agent, run_id, toString(argMax(version, seq)) AS version
+     FROM ${rollupNames().state}
+     WHERE (org, namespace, agent, run_id) IN {r_keys:Array(Tuple(String, String, String, String))}
+     GROUP BY org, namespace, agent, run_id
+     HAVING argMax(has_row, seq) = 1`,
+    { r_keys: rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id])) },
+    z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), version: z.string() }),
     { signal },
   )
-  return row ?? { read: 0, floor: 0 }
+  return new Map(found.map((r) => [rowRunKey(r), r.version]))
 }

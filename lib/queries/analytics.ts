@@ -341,6 +341,31 @@ function toTopRun(r: z.infer<typeof topRowSchema>): TopRun {
   }
 }
 
+/** The rollup reads this many of the longest runs first for the slowest five (see slowestFromRollup). */
+const SLOW_FIRST = 40
+
+/**
+ * The slowest runs' candidates over all runs (or one status) from the rollup, with their last
+ * write before resuming: the SLOW_CANDIDATES longest, as the direct query reads, unless fewer
+ * settle it. Active time never exceeds the duration, so when the fifth-best active time among the
+ * SLOW_FIRST longest beats the next run's duration, no run further down can enter the five, and
+ * those SLOW_FIRST rank the same five. Null when the rollup cannot tell.
+ */
+async function slowestFromRollup(status: string | undefined, signal?: AbortSignal): Promise<z.infer<typeof topRowSchema>[] | null> {
+  const withLastWrites = async (rows: RollupTopRow[]) => {
+    const lastWrites = await lastWritesOf(rows, signal)
+    return rows.map((r) => ({ kind: 'slowest' as const, ...r, last_write_text: lastWrites.get(rowRunKey(r)) ?? null }))
+  }
+  const first = await rollupTop('duration', SLOW_FIRST + 1, status, signal)
+  if (first === null) return null
+  const head = await withLastWrites(first.slice(0, SLOW_FIRST))
+  if (first.length <= SLOW_FIRST) return head
+  const fifth = rankSlowest(head)[TOP_N - 1]
+  if (fifth?.activeMs != null && fifth.activeMs > (first[SLOW_FIRST].duration_ms ?? 0)) return head
+  const all = await rollupTop('duration', SLOW_CANDIDATES, status, signal)
+  return all === null ? null : withLastWrites(all)
+}
+
 /** What the analytics are assembled from, whichever path read it. */
 type Parts = {
   unit: BucketUnit
@@ -390,15 +415,14 @@ async function rollupParts(f: RunsFilter, level: number, signal?: AbortSignal): 
   const overAll = level === ROLLUP_LEVEL.all
   const [sums, slowTop, costTop] = await Promise.all([
     rollupSums(f, level, signal),
-    withRuns && overAll ? rollupTop('duration', SLOW_CANDIDATES, f.status, signal) : Promise.resolve([]),
+    withRuns && overAll ? slowestFromRollup(f.status, signal) : Promise.resolve([]),
     withRuns && overAll ? rollupTop('cost', TOP_N, f.status, signal) : Promise.resolve([]),
   ])
   if (slowTop === null || costTop === null) return null
   let slow: z.infer<typeof topRowSchema>[]
   let costliest: z.infer<typeof topRowSchema>[]
   if (overAll) {
-    const lastWrites = await lastWritesOf(slowTop, signal)
-    slow = slowTop.map((r) => ({ kind: 'slowest', ...r, last_write_text: lastWrites.get(rowRunKey(r)) ?? null }))
+    slow = slowTop
     costliest = costTop.map((r) => ({ kind: 'costliest', ...r, last_write_text: null }))
   } else {
     const params = filterParams(f)
