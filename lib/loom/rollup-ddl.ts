@@ -155,6 +155,14 @@ export function runRollupDdl(t: TableNames, r: RunRollupNames, ix: { orphans: st
 FROM (${summaries}) AS b
 LEFT JOIN (${previousStates(r, keys)}) AS s USING (org, namespace, agent, run_id)`
 
+  const changesView = (name: string, from: string, select: string): DdlObject => ({
+    name,
+    kind: 'view',
+    source: from,
+    what: `materialized view: on each ${from} insert, reads the runs' state in ${r.state} and passes previous and next state to ${r.changes}`,
+    sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${name} TO ${r.changes} AS\n${select}`,
+  })
+
   const sumsSelect = `SELECT level,
     if(level >= 1, o, '') AS org, if(level >= 2, n, '') AS namespace, if(level = 3, a, '') AS agent,
     tupleElement(d.1, 1) AS kind, tupleElement(d.1, 2) AS at, tupleElement(d.1, 3) AS status, tupleElement(d.1, 4) AS bucket,
@@ -271,22 +279,8 @@ FROM ${r.changes}`,
       sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${r.sumsView} TO ${r.sums} AS
 ${sumsSelect}`,
     },
-    {
-      name: r.runsView,
-      kind: 'view',
-      source: t.runs,
-      what: `materialized view: on each ${t.runs} insert, reads the runs' state in ${r.state} and passes previous and next state to ${r.changes}`,
-      sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${r.runsView} TO ${r.changes} AS
-${changesSelect(latestRunRows(runsTable), keysOf(runsTable), runsNext)}`,
-    },
-    {
-      name: r.wmView,
-      kind: 'view',
-      source: t.workingMemory,
-      what: `materialized view: on each ${t.workingMemory} insert, reads the runs' state in ${r.state} and passes previous and next state to ${r.changes}`,
-      sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${r.wmView} TO ${r.changes} AS
-${changesSelect(wmSummaries(wm), keysOf(wm), wmNext)}`,
-    },
+    changesView(r.runsView, t.runs, changesSelect(latestRunRows(runsTable), keysOf(runsTable), runsNext)),
+    changesView(r.wmView, t.workingMemory, changesSelect(wmSummaries(wm), keysOf(wm), wmNext)),
     {
       name: r.topView,
       kind: 'view',

@@ -73,7 +73,8 @@ export function rollupSums(f: RunsFilter, level: number, signal?: AbortSignal): 
 
 export const isKind = (kind: keyof typeof ROLLUP_KIND) => (r: RollupSumRow) => r.kind === ROLLUP_KIND[kind]
 
-const topRowSchema = z.object({
+/** A top run's columns, as the rollup's `top` table and the direct queries give them. */
+export const rollupTopRowSchema = z.object({
   org: z.string(),
   namespace: z.string(),
   agent: z.string(),
@@ -87,9 +88,9 @@ const topRowSchema = z.object({
   cost_usd: z.coerce.number(),
   attempt: z.coerce.number(),
 })
-export type RollupTopRow = z.infer<typeof topRowSchema>
-/** A row of `top` as read: the answer's fields (parsing one with topRowSchema drops the rest), its version, the window's size. */
-const candidateSchema = topRowSchema.extend({ version: z.string(), read: z.coerce.number() })
+export type RollupTopRow = z.infer<typeof rollupTopRowSchema>
+/** A row of `top` as read: the answer's fields (parsing one with rollupTopRowSchema drops the rest), its version, the window's size. */
+const candidateSchema = rollupTopRowSchema.extend({ version: z.string(), read: z.coerce.number() })
 
 /**
  * The first round reads an eighth more rows than wanted (each candidate costs a key lookup in
@@ -143,7 +144,7 @@ export async function rollupTop(
       const key = rowRunKey(c)
       if (kept.length === want || seen.has(key) || current.get(key) !== c.version) continue
       seen.add(key)
-      kept.push(topRowSchema.parse(c))
+      kept.push(rollupTopRowSchema.parse(c))
     }
     if ((cands[0]?.read ?? 0) < window || kept.length === want) return kept
   }

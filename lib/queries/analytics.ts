@@ -25,7 +25,7 @@ import { activeTime, type ActiveTime } from './active-time'
 import { existingTables } from './schema-presence'
 import { rowRunKey, runKeyText } from '../loom/identity'
 import { ROLLUP_LEVEL } from '../loom/rollup-ddl'
-import { isKind, rollupLevel, rollupReady, rollupSums, rollupTop, type RollupTopRow } from './analytics-rollup'
+import { isKind, rollupLevel, rollupReady, rollupSums, rollupTop, rollupTopRowSchema, type RollupTopRow } from './analytics-rollup'
 import { TupleParam } from '@clickhouse/client'
 
 export type { BucketUnit, ResumeDay, StatusBucket }
@@ -107,17 +107,9 @@ const resumeRowSchema = z.object({
 
 const sizeRowSchema = z.object({ bucket: z.coerce.number(), runs: z.coerce.number() })
 
-const topRowSchema = z.object({
+/** A top run as the direct queries read it (the costliest query reads no begin, end or last write). */
+const topRowSchema = rollupTopRowSchema.extend({
   kind: z.enum(['slowest', 'costliest']),
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  run_id: z.string(),
-  goal: z.string(),
-  status: z.string(),
-  started_text: z.string(),
-  duration_ms: z.coerce.number().nullable(),
-  cost_usd: z.coerce.number(),
   attempt: z.coerce.number().default(1),
   last_begin_text: z.string().default(''),
   completed_text: z.string().nullable().default(null),
