@@ -134,8 +134,22 @@ describe('each flag, on and off', () => {
       content, char_limit: 4096, version: '3', is_deleted: 0, actor: 'agent', source_trace: trace, updated_at: '2026-11-20 08:00:30.000',
     })
     await insertRows(tableNames().workingMemory, [row('from a', 'host-a/1')])
+    const tieCandidates = async () => {
+      const { queryRows, ix } = await candidatesTable()
+      const rows = await queryRows(
+        `SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = 'tie' AND org = {org:String} AND agent = 'tier'`,
+        { org: ORG },
+        z.object({ run_id: z.string() }),
+      )
+      return rows.map((x) => x.run_id)
+    }
+    // Versions written in turn are not candidates; the second writer of version 3 makes the run one.
+    assert.deepEqual(await tieCandidates(), [])
     await insertRows(tableNames().workingMemory, [row('from b', 'host-b/1')])
+    assert.deepEqual(await tieCandidates(), ['t-1'])
     assert.deepEqual(await flagsOf('tier', 't-1'), ['tie'])
+    const listed = await listRuns({ org: ORG, flag: ['tie'] }, undefined, 10)
+    assert.deepEqual(listed.runs.map((x) => x.runId), ['t-1'])
   })
 
   test('missing_blob: the checkpoint names a blob_key with no blob row; off once the blob is there', async () => {

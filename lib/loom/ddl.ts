@@ -236,7 +236,7 @@ export type RunIndexNames = {
   oldMetas: string[]
 } & FlagIndexNames
 
-export const RUN_INDEX_SCHEMA_VERSION = 5
+export const RUN_INDEX_SCHEMA_VERSION = 6
 
 export function runIndexNames(runsDatabase: string): RunIndexNames {
   const db = runsDatabase

@@ -24,6 +24,13 @@
  *     that raced and never wrote again is a candidate for a day only (an exhaustive scan, as
  *     batches use, still finds it).
  *   One view per source table, so an insert looks `owners` up once.
+ *   - `tie`: runs that wrote a version of a block again: an insert with two rows of one (block,
+ *     version), or a version no higher than the highest the block had before (a tie, or an older
+ *     row arriving late; the flag itself is decided by the counts). Each insert's blocks are looked
+ *     up in `block_versions` (highest version per block) through `tie_probe`, a Null table whose
+ *     views then record the new highest versions and the candidates: the lookup is done before the
+ *     write, as two inserts in turn need. Two inserts that race on a ClickHouse server can both miss
+ *     each other; the embedded engine runs one at a time.
  *
  * The views see every insert, so counts include versions that merges of working memory later
  * collapse; the backfill can only see the rows still there when the index is installed.
@@ -41,6 +48,11 @@ export type FlagIndexNames = {
   candidates: string
   candidatesWmView: string
   candidatesRunsView: string
+  blockVersions: string
+  tieProbe: string
+  tieProbeView: string
+  blockVersionsView: string
+  tieCandidatesView: string
 }
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
@@ -55,6 +67,11 @@ export function flagIndexNames(runsDatabase: string): FlagIndexNames {
     candidates: `${db}.run_index_candidates`,
     candidatesWmView: `${db}.run_index_candidates_wm_mv`,
     candidatesRunsView: `${db}.run_index_candidates_runs_mv`,
+    blockVersions: `${db}.run_index_block_versions`,
+    tieProbe: `${db}.run_index_tie_probe`,
+    tieProbeView: `${db}.run_index_tie_probe_mv`,
+    blockVersionsView: `${db}.run_index_block_versions_mv`,
+    tieCandidatesView: `${db}.run_index_tie_candidates_mv`,
   }
 }
 
@@ -68,6 +85,7 @@ const IDENTITY_OF_RUN = `
     user_id String,
     session_id String`
 const OPERATOR = "startsWith(actor, 'operator:')"
+const BLOCK_KEY = '(org, namespace, agent, run_id, user_id, session_id, block_key)'
 
 /** Per run, from working-memory rows (any source: the live insert, or the rows at backfill). */
 function flagsFromWm(from: string) {
@@ -201,6 +219,29 @@ ORDER BY (kind, org, namespace, run_id, agent, user_id, session_id, detail)
 TTL toDateTime(seen_at) + ${ARRIVALS_TTL} WHERE kind = 'arrival'`,
       },
       {
+        name: ix.blockVersions,
+        kind: 'table',
+        what: `table: the highest version each block of ${t.workingMemory} was written at, for tie candidates`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.blockVersions} (${IDENTITY_OF_RUN},
+    block_key String,
+    max_version SimpleAggregateFunction(max, UInt64)
+) ENGINE = AggregatingMergeTree
+ORDER BY (org, namespace, agent, run_id, user_id, session_id, block_key)
+SETTINGS index_granularity = 256`,
+      },
+      {
+        name: ix.tieProbe,
+        kind: 'table',
+        what: `table: each ${t.workingMemory} insert's (block, version) keys with the highest version their block had before, passed on to the views that record versions and tie candidates (Null engine: keeps nothing)`,
+        sql: `CREATE TABLE IF NOT EXISTS ${ix.tieProbe} (${IDENTITY_OF_RUN},
+    block_key String,
+    version UInt64,
+    copies UInt64,
+    known UInt8,
+    seen UInt64
+) ENGINE = Null`,
+      },
+      {
         name: ix.flagsWmView,
         kind: 'view',
         what: `materialized view: adds each ${t.workingMemory} insert's counts, last write and checkpoint writes to ${ix.flags}`,
@@ -232,6 +273,40 @@ TTL toDateTime(seen_at) + ${ARRIVALS_TTL} WHERE kind = 'arrival'`,
         source: t.workingMemory,
       },
       {
+        name: ix.blockVersionsView,
+        kind: 'view',
+        what: `materialized view: records the version of each (block, version) key in ${ix.tieProbe} in ${ix.blockVersions}`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.blockVersionsView} TO ${ix.blockVersions} AS
+SELECT org, namespace, run_id, agent, user_id, session_id, block_key, version AS max_version FROM ${ix.tieProbe}`,
+        source: ix.tieProbe,
+      },
+      {
+        name: ix.tieCandidatesView,
+        kind: 'view',
+        what: `materialized view: adds to ${ix.candidates} the runs whose insert in ${ix.tieProbe} wrote a (block, version) twice or a version no higher than the block's highest`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.tieCandidatesView} TO ${ix.candidates} AS
+SELECT 'tie' AS kind, org, namespace, run_id, agent, '' AS user_id, '' AS session_id, '' AS detail, now64(3) AS seen_at
+FROM ${ix.tieProbe}
+WHERE copies >= 2 OR (known = 1 AND version <= seen)`,
+        source: ix.tieProbe,
+      },
+      {
+        name: ix.tieProbeView,
+        kind: 'view',
+        what: `materialized view: on each ${t.workingMemory} insert, looks its blocks up in ${ix.blockVersions} and passes each (block, version) key with the block's highest version before to ${ix.tieProbe}`,
+        sql: `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ix.tieProbeView} TO ${ix.tieProbe} AS
+SELECT i.org AS org, i.namespace AS namespace, i.run_id AS run_id, i.agent AS agent, i.user_id AS user_id, i.session_id AS session_id,
+    i.block_key AS block_key, i.version AS version, i.copies AS copies, b.known AS known, b.seen AS seen
+FROM (SELECT org, namespace, agent, run_id, user_id, session_id, block_key, version, count() AS copies FROM ${wm}
+      GROUP BY org, namespace, agent, run_id, user_id, session_id, block_key, version) AS i
+LEFT JOIN (SELECT org, namespace, agent, run_id, user_id, session_id, block_key, max(max_version) AS seen, toUInt8(1) AS known
+      FROM ${ix.blockVersions}
+      WHERE ${BLOCK_KEY} IN (SELECT org, namespace, agent, run_id, user_id, session_id, block_key FROM ${wm})
+      GROUP BY org, namespace, agent, run_id, user_id, session_id, block_key) AS b
+USING (org, namespace, agent, run_id, user_id, session_id, block_key)`,
+        source: t.workingMemory,
+      },
+      {
         name: ix.candidatesRunsView,
         kind: 'view',
         what: `materialized view: adds to ${ix.candidates} the identity of each new ${t.runs} row (shared run, or an arrival)`,
@@ -250,6 +325,21 @@ TTL toDateTime(seen_at) + ${ARRIVALS_TTL} WHERE kind = 'arrival'`,
         name: ix.candidates,
         sql: `INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, seen_at)
 SELECT 'shared', org, namespace, run_id, now64(3) FROM ${ix.owners} GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`,
+      },
+      {
+        name: ix.blockVersions,
+        sql: `INSERT INTO ${ix.blockVersions}
+SELECT org, namespace, run_id, agent, user_id, session_id, block_key, max(version) AS max_version FROM ${wm}
+GROUP BY org, namespace, agent, run_id, user_id, session_id, block_key`,
+      },
+      // After the flags' backfill: every run whose rows there repeat a (block, version) key.
+      {
+        name: ix.candidates,
+        sql: `INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, agent, seen_at)
+SELECT 'tie', org, namespace, run_id, agent, now64(3)
+FROM (SELECT org, namespace, agent, run_id, sum(wm_rows) AS n_rows, uniqExactMerge(wm_keys) AS n_keys FROM ${ix.flags}
+      GROUP BY org, namespace, agent, run_id)
+WHERE n_rows > n_keys`,
       },
     ],
   }

@@ -176,7 +176,7 @@ const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.st
  * Row pre-filters on the run index (lib/queries/run-index.ts): any run carrying one of the flags
  * has a row (its latest version) that passes, so they narrow the rows a flag-filtered list has to
  * check without losing one. crash_loop and stalled are decided in part by the row's own status,
- * attempt and start; near_miss, near_limit and missing_blob by the small sets of runs that could
+ * attempt and start; near_miss, near_limit, missing_blob and tie by the small sets of runs that could
  * carry them (lib/loom/flags-ddl.ts). Bind flagFilterParams.
  */
 export async function flagRowPrefilters(flags: readonly RunFlag[]): Promise<string[]> {
@@ -189,13 +189,14 @@ export async function flagRowPrefilters(flags: readonly RunFlag[]): Promise<stri
   const marked = (kind: RunFlag, also = '') =>
     `(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = '${kind}'${also})`
   if (flags.includes('near_limit')) out.push(marked('near_limit'))
+  if (flags.includes('tie')) out.push(marked('tie'))
   // Runs that named a blob_key which is not (or no longer) there.
   if (flags.includes('missing_blob')) out.push(marked('missing_blob', ` AND (org, namespace, agent, detail) NOT IN (${await presentBlobsSql()})`))
   return out
 }
 
 /** Flags whose pre-filter leaves few rows whatever the data. */
-const SPARSE: readonly RunFlag[] = ['near_miss', 'crash_loop', 'near_limit', 'missing_blob']
+const SPARSE: readonly RunFlag[] = ['near_miss', 'crash_loop', 'near_limit', 'missing_blob', 'tie']
 
 /** Whether a pre-filter leaves few rows whatever the data (the scan can start with a page-sized window). */
 export function sparsePrefilter(flags: readonly RunFlag[]): boolean {
