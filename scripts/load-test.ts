@@ -10,6 +10,11 @@
  *
  *   npm run build && npm run load-test [-- --rates 5,10,20,40,60,80,100,125,150,200 --step-duration 15]
  *
+ * `--data-dir DIR` runs on an existing embedded data directory instead (the bulk benchmark data:
+ * `-- --data-dir bench/data/embedded`), with no demo agent; the pool then takes the first
+ * `--pool-runs` runs of the list (default 1,200) and results go to bench/load-results-<name>.json.
+ * The writers' edits stay in that directory.
+ *
  * NEXT_DIST_DIR is passed through, so a build in another folder can be load-tested beside a
  * running one.
  */
@@ -37,6 +42,12 @@ const P99_LIMIT_MS = arg('p99-ms', 1000)
 const MAX_CONNECTIONS = arg('connections', 200)
 /** Pause of each writer between two edits (ms). */
 const WRITER_PAUSE_MS = arg('writer-pause', 1000)
+/** An existing data directory to load (no demo seeding), or null for a fresh demo database. */
+const DATA_DIR = (() => {
+  const i = process.argv.indexOf('--data-dir')
+  return i > 0 ? path.resolve(process.argv[i + 1]) : null
+})()
+const POOL_RUNS = arg('pool-runs', 1200)
 /** Steps over the limit before stopping (a single noisy step does not end the run). */
 const FAILED_STEPS_TO_STOP = 2
 
@@ -140,13 +151,13 @@ async function main() {
   const loadAvgAtStart = os.loadavg().map((x) => Math.round(x * 10) / 10)
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-load-'))
+  const dataDir = DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-load-'))
   const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: DATA_DIR ? '0' : '1', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   try {
-    process.stderr.write('starting the server and seeding demo data…\n')
+    process.stderr.write(DATA_DIR ? `starting the server on ${DATA_DIR}…\n` : 'starting the server and seeding demo data…\n')
     for (let i = 0; ; i++) {
       try {
         if ((await fetch(`${base}/api/health`)).ok) break
@@ -157,7 +168,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500))
     }
     const rssStart = rssMb(server.pid!)
-    const pool = await buildReadPool(base)
+    const pool = await buildReadPool(base, Date.now(), DATA_DIR ? POOL_RUNS : Infinity)
     process.stderr.write(`read pool: ${pool.size} different requests over ${pool.runs} runs (${JSON.stringify(pool.byKind)})\n`)
 
     // Writers: a few blocks of finished runs, each edited in a loop with its latest version.
@@ -239,7 +250,7 @@ async function main() {
     const report = {
       at: new Date().toISOString(),
       machine: { cpus: os.cpus().length, node: process.version, loadAvgAtStart, loadAvgAtEnd: os.loadavg().map((x) => Math.round(x * 10) / 10) },
-      data: 'demo',
+      data: DATA_DIR ? `existing data (${path.basename(DATA_DIR)}), pool over its ${pool.runs} newest runs` : 'demo',
       method: `offered rate stepped through ${RATES.join(', ')} req/s, ${STEP_S} s per step; held = achieved ≥ 95% of offered, p99 ≤ ${P99_LIMIT_MS} ms, no errors`,
       capacity: { sustainedReqPerS: capacity, p99LimitMs: P99_LIMIT_MS },
       workload: {
@@ -254,13 +265,14 @@ async function main() {
       serverRssMb: { start: rssStart, afterEachStep: steps.map((s) => s.rssMb), end: rssEnd },
     }
     fs.mkdirSync('bench', { recursive: true })
-    fs.writeFileSync('bench/load-results.json', `${JSON.stringify(report, null, 2)}\n`)
+    const out = DATA_DIR ? `bench/load-results-${path.basename(DATA_DIR)}.json` : 'bench/load-results.json'
+    fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
     console.log(JSON.stringify({ capacity: report.capacity, cache: report.workload.cache, writes: report.writes, serverRssMb: report.serverRssMb }, null, 2))
     if (writes.other || ties.length || lost) process.exitCode = 1
   } finally {
     server.kill('SIGTERM')
     await new Promise((r) => setTimeout(r, 1000))
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    if (!DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

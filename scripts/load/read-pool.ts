@@ -20,6 +20,8 @@ export type ReadPool = { size: number; runs: number; byKind: Record<string, numb
 const STATUSES = [undefined, 'running', 'succeeded', 'failed', 'unknown'] as const
 const LIMITS = [undefined, 10, 25, 100] as const
 const RUN_TABS = ['', '/blocks', '/blocks?content=none', '/timeline', '/timeline?limit=200', '/searches', '/memories', '/audit', '/conversations', '/blobs']
+/** A capped pool (a large database) takes the pages a run page opens with, so checking them stays short. */
+const RUN_TABS_CAPPED = ['', '/blocks?content=none', '/timeline?limit=200']
 
 const qs = (o: Record<string, string | number | undefined>) => {
   const parts = Object.entries(o)
@@ -28,7 +30,8 @@ const qs = (o: Record<string, string | number | undefined>) => {
   return parts.length ? `?${parts.join('&')}` : ''
 }
 
-async function allRuns(base: string): Promise<Listed[]> {
+/** The newest `max` runs of the list (every run when it is Infinity). */
+async function allRuns(base: string, max: number): Promise<Listed[]> {
   const out: Listed[] = []
   let cursor: string | null = null
   do {
@@ -36,12 +39,12 @@ async function allRuns(base: string): Promise<Listed[]> {
     const body = (await res.json()) as { runs: Listed[]; nextCursor: string | null }
     out.push(...body.runs)
     cursor = body.nextCursor
-  } while (cursor)
-  return out
+  } while (cursor && out.length < max)
+  return out.slice(0, max)
 }
 
-export async function buildReadPool(base: string, now = Date.now()): Promise<ReadPool> {
-  const runs = await allRuns(base)
+export async function buildReadPool(base: string, now = Date.now(), maxRuns = Infinity): Promise<ReadPool> {
+  const runs = await allRuns(base, maxRuns)
   const candidates = new Map<string, string>() // path → kind
   const add = (kind: string, p: string) => {
     if (!candidates.has(p)) candidates.set(p, kind)
@@ -49,7 +52,7 @@ export async function buildReadPool(base: string, now = Date.now()): Promise<Rea
 
   for (const r of runs) {
     const at = `/api/runs/${[r.org, r.namespace, r.agent, r.runId].map(encodeSegment).join('/')}`
-    for (const tab of RUN_TABS) add(tab === '' ? 'run' : `run${tab.split('?')[0]}`, `${at}${tab}`)
+    for (const tab of Number.isFinite(maxRuns) ? RUN_TABS_CAPPED : RUN_TABS) add(tab === '' ? 'run' : `run${tab.split('?')[0]}`, `${at}${tab}`)
     if (r.checkpoint) add('run/block', `${at}/blocks/checkpoint${qs({ userId: r.checkpoint.userId, sessionId: r.checkpoint.sessionId })}`)
   }
 
