@@ -1,5 +1,5 @@
 /**
- * Load measured as capacity, on loopback: the built server on a fresh demo database, a mixed read
+ * Load measured as capacity, on loopback: the built server (as `npm start` runs it) on a fresh demo database, a mixed read
  * workload offered at a rising rate (steps of --step-duration seconds) while conflict-checked
  * writers edit a few checkpoints. Each step reports the offered and achieved rate, p50/p99,
  * errors, how the read cache answered (x-loom-cache) and the server's RSS afterwards. The
@@ -152,8 +152,9 @@ async function main() {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-load-'))
-  const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: DATA_DIR ? '0' : '1', NEXT_TELEMETRY_DISABLED: '1' },
+  // The server `npm start` runs (the standalone build), not `next start`.
+  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: DATA_DIR ? '0' : '1', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   try {
