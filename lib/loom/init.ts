@@ -1,22 +1,12 @@
-import { z } from 'zod'
 import { getConfig } from '../config'
-import { command, queryRows } from '../clickhouse/query'
+import { command } from '../clickhouse/query'
 import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
 import { installRunFacets } from './facets-install'
 import { installRunRollup } from './rollup-install'
-import { installObjects, oneOff } from './install-steps'
+import { existingTables, installObjects, oneOff } from './install-steps'
 import { tableNames } from './tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
-
-async function existingTables(databases: string[]): Promise<Set<string>> {
-  const rows = await queryRows(
-    'SELECT database, name FROM system.tables WHERE database IN {dbs:Array(String)}',
-    { dbs: databases },
-    z.object({ database: z.string(), name: z.string() }),
-  )
-  return new Set(rows.map((r) => `${r.database}.${r.name}`))
-}
 
 /**
  * Creates what is missing: Loom's tables, the audit and session tables and (optionally) the history capture.

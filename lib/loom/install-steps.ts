@@ -4,6 +4,16 @@ import { classifyClickHouseError, command, queryRows } from '../clickhouse/query
 
 type Step = (step: string) => void
 
+/** Every table and view of these databases, as `database.name` (read fresh: installs change them). */
+export async function existingTables(databases: string[]): Promise<Set<string>> {
+  const rows = await queryRows(
+    'SELECT database, name FROM system.tables WHERE database IN {dbs:Array(String)}',
+    { dbs: databases },
+    z.object({ database: z.string(), name: z.string() }),
+  )
+  return new Set(rows.map((r) => `${r.database}.${r.name}`))
+}
+
 /** A one-off statement over the existing rows (backfill, merge): not bound by the time budget of reads. */
 export async function oneOff(sql: string): Promise<void> {
   try {
@@ -59,8 +69,7 @@ export async function installMarked(
 ): Promise<MarkedInstallReport> {
   const started = Date.now()
   const database = meta.slice(0, meta.indexOf('.'))
-  const rows = await queryRows('SELECT name FROM system.tables WHERE database = {db:String}', { db: database }, z.object({ name: z.string() }))
-  const before = new Set(rows.map((r) => `${database}.${r.name}`))
+  const before = await existingTables([database])
   if (before.has(meta)) return { created: [], dropped: [], backfilled: false, elapsedMs: 0 }
   await command(`CREATE DATABASE IF NOT EXISTS ${database}`)
   const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep })
