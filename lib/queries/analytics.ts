@@ -24,7 +24,7 @@ import type { RunsFilter } from './runs'
 import { activeTime, type ActiveTime } from './active-time'
 import { existingTables } from './schema-presence'
 import { rowRunKey, runKeyText } from '../loom/identity'
-import { ROLLUP_LEVEL } from '../loom/rollup-ddl'
+import { checkpointBucketSql, ROLLUP_LEVEL } from '../loom/rollup-ddl'
 import { isKind, rollupLevel, rollupReady, rollupSums, rollupTop, rollupTopRowSchema, type RollupTopRow } from './analytics-rollup'
 import { TupleParam } from '@clickhouse/client'
 
@@ -233,14 +233,14 @@ async function lastWritesOf(rows: RollupTopRow[], signal?: AbortSignal): Promise
   const found = await queryRows(
     `WITH cand AS (
        SELECT tupleElement(c, 1) AS org, tupleElement(c, 2) AS namespace, tupleElement(c, 3) AS agent, tupleElement(c, 4) AS run_id,
-         toDateTime64(tupleElement(c, 5), 3, 'UTC') AS last_begin_at, toUInt32(2) AS attempt
-       FROM (SELECT arrayJoin({cands:Array(Tuple(String, String, String, String, String))}) AS c)
+         toDateTime64(tupleElement(c, 5), 3, 'UTC') AS last_begin_at, tupleElement(c, 6) AS attempt
+       FROM (SELECT arrayJoin({cands:Array(Tuple(String, String, String, String, String, UInt32))}) AS c)
      )
      SELECT c.org AS org, c.namespace AS namespace, c.agent AS agent, c.run_id AS run_id,
        if(w.last_write IS NULL, NULL, toString(w.last_write)) AS last_write_text
      FROM cand AS c
      ${await lastWriteJoin(signal)}`,
-    { cands: resumed.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id, r.last_begin_text])) },
+    { cands: resumed.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id, r.last_begin_text, r.attempt])) },
     z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), last_write_text: z.string().nullable() }),
     { signal },
   )
@@ -268,10 +268,6 @@ function rankSlowest(rows: z.infer<typeof topRowSchema>[]): TopRun[] {
     .slice(0, TOP_N)
 }
 
-/** Bucket of a checkpoint: 0..9 by 10 % of char_limit, 10 over the limit, -1 a tombstone. */
-const sizeBucket = (chars: string) =>
-  `multiIf(is_deleted = 1, -1, char_limit = 0 OR ${chars} > char_limit, 10, toInt32(least(intDiv(${chars} * 10, char_limit), 9)))`
-
 /**
  * The latest checkpoint of each run (newest block across its (user_id, session_id) pairs), in
  * buckets of chars / char_limit. From the run index's checkpoint table when it is installed (one
@@ -284,7 +280,7 @@ function sizesQuery(f: RunsFilter, params: QueryParams, runsSql: string, fromInd
     conds.push(`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM (${runsSql}))`)
   }
   const from = fromIndex ? `${indexNames().checkpoints} FINAL` : source(tableNames().workingMemory, { final: true })
-  const bucket = sizeBucket(fromIndex ? 'chars' : 'lengthUTF8(content)')
+  const bucket = checkpointBucketSql(fromIndex ? 'chars' : 'lengthUTF8(content)')
   // The bucket is computed per row before the per-run argMax: a small integer state instead of a
   // tuple halves the cost of grouping a million runs.
   return queryRows(
