@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
+import { loadGeneratedRuns } from './helpers/generated-runs'
 
 useFreshEngine('analytics-rollup')
 
@@ -54,25 +55,14 @@ let sample: { org: string; namespace: string; agent: string }
 before(async () => {
   const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { getClient } = await import('../lib/clickhouse/client')
-  const { getConfig } = await import('../lib/config')
-  const gen = await import('../scripts/bench/generate')
   const q = await import('../lib/queries/analytics')
   analytics = (f, direct) => q.runsAnalytics(f, undefined, NOW, { direct })
-  const client = getClient()
-  exec = async (sql: string) => {
-    await client.command({ query: sql, clickhouse_settings: { max_execution_time: 0 } })
-  }
-  select = async <T>(sql: string) => (await (await client.query({ query: sql, format: 'JSONEachRow' })).json()) as T[]
-
   // ~2,000 runs through the materialized views (the rollup is installed at start-up, before the load).
-  const scale = { runs: 2000, versions: 10_000, turns: 200, memories: 200, searches: 200 }
-  const opts = gen.defaultOptions({ salt: 11, anchorMs: ANCHOR, spanDays: 6, cpOnlyRatio: 0.08 })
-  const { calibration } = await gen.calibrate(select, scale, opts)
-  const jobs = gen.tableJobs(opts, calibration, scale, getConfig().databases)
-  for (const job of jobs.slice(0, 2)) {
-    for (let start = 0; start < scale.runs; start += 500) await exec(job.sql(start, Math.min(500, scale.runs - start)))
-  }
+  ;({ exec, select } = await loadGeneratedRuns(
+    { runs: 2000, versions: 10_000, turns: 200, memories: 200, searches: 200 },
+    { salt: 11, anchorMs: ANCHOR, spanDays: 6, cpOnlyRatio: 0.08 },
+    500,
+  ))
   ;[sample] = await select<{ org: string; namespace: string; agent: string }>(
     'SELECT org, namespace, agent FROM loom.runs GROUP BY org, namespace, agent ORDER BY count() DESC, org, namespace, agent LIMIT 1',
   )

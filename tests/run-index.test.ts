@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
+import { loadGeneratedRuns } from './helpers/generated-runs'
 
 useFreshEngine('run-index')
 
@@ -22,23 +23,13 @@ const ANCHOR = Date.parse('2026-11-20T12:00:00.000Z')
 before(async () => {
   const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { getClient } = await import('../lib/clickhouse/client')
   const { getConfig } = await import('../lib/config')
-  const gen = await import('../scripts/bench/generate')
-  const client = getClient()
-  const exec = async (sql: string) => {
-    await client.command({ query: sql, clickhouse_settings: { max_execution_time: 0 } })
-  }
-  const select = async <T>(sql: string) => (await (await client.query({ query: sql, format: 'JSONEachRow' })).json()) as T[]
-
   // ~2,500 runs through the materialized views (the index is installed before the load).
-  const scale = { runs: 2500, versions: 12_000, turns: 500, memories: 500, searches: 500 }
-  const opts = gen.defaultOptions({ salt: 7, anchorMs: ANCHOR, spanDays: 3, cpOnlyRatio: 0.08 })
-  const { calibration } = await gen.calibrate(select, scale, opts)
-  const jobs = gen.tableJobs(opts, calibration, scale, getConfig().databases)
-  for (const job of jobs.slice(0, 2)) {
-    for (let start = 0; start < scale.runs; start += 700) await exec(job.sql(start, Math.min(700, scale.runs - start)))
-  }
+  const { exec } = await loadGeneratedRuns(
+    { runs: 2500, versions: 12_000, turns: 500, memories: 500, searches: 500 },
+    { salt: 7, anchorMs: ANCHOR, spanDays: 3, cpOnlyRatio: 0.08 },
+    700,
+  )
 
   const { runBegin, runComplete } = await import('../lib/loom/runs')
   const { wmSet } = await import('../lib/loom/working-memory')

@@ -1,0 +1,26 @@
+/**
+ * Loads generated runs (the benchmark's generator, small scale) into the embedded engine the test
+ * points at, through Loom's tables, so the run index's and the rollup's materialized views see them
+ * as they would see agents' writes. Only the runs and working-memory jobs run. Call after start-up.
+ */
+export async function loadGeneratedRuns(
+  scale: { runs: number; versions: number; turns: number; memories: number; searches: number },
+  options: { salt: number; anchorMs: number; spanDays: number; cpOnlyRatio: number },
+  batch: number,
+) {
+  const { getClient } = await import('../../lib/clickhouse/client')
+  const { getConfig } = await import('../../lib/config')
+  const gen = await import('../../scripts/bench/generate')
+  const client = getClient()
+  const exec = async (sql: string) => {
+    await client.command({ query: sql, clickhouse_settings: { max_execution_time: 0 } })
+  }
+  const select = async <T>(sql: string) => (await (await client.query({ query: sql, format: 'JSONEachRow' })).json()) as T[]
+  const opts = gen.defaultOptions(options)
+  const { calibration } = await gen.calibrate(select, scale, opts)
+  const jobs = gen.tableJobs(opts, calibration, scale, getConfig().databases)
+  for (const job of jobs.slice(0, 2)) {
+    for (let start = 0; start < scale.runs; start += batch) await exec(job.sql(start, Math.min(batch, scale.runs - start)))
+  }
+  return { exec, select }
+}
