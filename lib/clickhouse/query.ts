@@ -5,6 +5,7 @@ import { getConfig } from '../config'
 import { AppError } from '../errors'
 import { getClient } from './client'
 import { physicalRows } from '../loom/tables'
+import type { Sql } from './sql'
 
 export type QueryParams = Record<string, unknown>
 
@@ -373,4 +374,19 @@ export async function queryJsonArrayText(query: string, params: QueryParams, opt
   } catch (err) {
     throw classifyClickHouseError(err)
   }
+}
+
+/** `queryRows` for a statement that carries its own parameters. */
+export function selectRows<S extends z.ZodType>(statement: Sql, schema: S, options: QueryOptions = {}): Promise<z.infer<S>[]> {
+  return queryRows(statement.sql, statement.params, schema, options)
+}
+
+/** `queryJsonArrayText` for a statement that carries its own parameters. */
+export function selectJsonArrayText(statement: Sql, options: QueryOptions = {}): Promise<string> {
+  return queryJsonArrayText(statement.sql, statement.params, options)
+}
+
+/** `command` for a statement that carries its own parameters. */
+export function runCommand(statement: Sql): Promise<void> {
+  return command(statement.sql, statement.params)
 }
