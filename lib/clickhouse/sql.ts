@@ -7,7 +7,7 @@
  */
 
 /** Any value the client can bind (strings, numbers, arrays, Dates, tuples); never `undefined`. */
-export type ParamValue = {} | null
+export type ParamValue = string | number | bigint | boolean | object | null
 
 export type SqlParams = Readonly<Record<string, ParamValue>>
 
