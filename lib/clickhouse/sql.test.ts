@@ -25,3 +25,10 @@ test('a plain string cannot be spliced in, and a parameter needs a name and a va
   assert.throws(() => param('org', 'String', undefined), /has no value/)
   assert.equal(and([]).sql, '1')
 })
+
+test('the block scope binds the whole working-memory key', async () => {
+  const { blockScope } = await import('../loom/scope')
+  const s = blockScope({ org: 'o', namespace: 'n', agent: 'a', userId: '', sessionId: 's', runId: 'r', blockKey: 'checkpoint' })
+  assert.deepEqual(s.params, { org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: 's', run_id: 'r', block_key: 'checkpoint' })
+  assert.match(s.sql, /^\(\(org = \{org:String\}\).*\(block_key = \{block_key:String\}\)$/)
+})
