@@ -200,7 +200,12 @@ async function main() {
       const { browserBench } = await import('./bench/browser')
       const h = samples.huge
       const pagePath = `/runs/${[h.org, h.namespace, h.agent, h.runId].map(encodeURIComponent).join('/')}`
-      browser = await browserBench(server.url, pagePath, bigRunEvents, browserLoads)
+      const t = samples.typical
+      const typicalPath = t ? `/runs/${[t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/')}` : null
+      const { runBase } = await import('./bench/routes')
+      const conv = (await fetcher(`${runBase(h)}/conversations`)).body as { conversations?: { turns?: unknown[] }[] } | null
+      const bigRunTurns = conv?.conversations ? Math.max(0, ...conv.conversations.map((c) => c.turns?.length ?? 0)) : null
+      browser = await browserBench(server.url, { bigRun: pagePath, typicalRun: typicalPath }, { bigRunEvents, bigRunTurns }, browserLoads)
     }
     const rssMb = server?.rssMb() ?? null
     await stopServer()
@@ -310,11 +315,28 @@ async function main() {
       browser: browser
         ? {
             runsPageMs: browser.runsPage.visibleMs,
+            runPageMs: browser.runPage?.visibleMs ?? null,
+            clickToRunMs: browser.clickToRun.ms,
             bigRunPageMs: browser.bigRunPage.visibleMs,
             bigRunInteractiveMs: browser.bigRunPage.interactiveMs,
-            maxFrameMs: Math.max(browser.runsPage.scroll?.maxFrameMs ?? 0, browser.bigRunPage.scroll?.maxFrameMs ?? 0),
+            bigConversationMs: browser.bigConversation.visibleMs,
+            maxFrameMs: Math.max(
+              browser.runsPage.scroll?.maxFrameMs ?? 0,
+              browser.bigRunPage.scroll?.maxFrameMs ?? 0,
+              browser.bigConversation.scroll?.maxFrameMs ?? 0,
+            ),
+            maxDomNodes: Math.max(browser.runsPage.domNodes, browser.runPage?.domNodes ?? 0, ...Object.values(browser.bigRunDomNodes)),
+            scriptBytesBeforeData: {
+              runsPage: browser.runsPage.scriptBytesBeforeVisible,
+              runPage: browser.runPage?.scriptBytesBeforeVisible ?? null,
+              bigRunPage: browser.bigRunPage.scriptBytesBeforeVisible,
+            },
             runsPage: browser.runsPage,
+            runPage: browser.runPage,
+            clickToRun: browser.clickToRun,
             bigRunPage: browser.bigRunPage,
+            bigConversation: browser.bigConversation,
+            bigRunDomNodes: browser.bigRunDomNodes,
           }
         : { skipped: browserSkipped, runsPageMs: null, bigRunPageMs: null, maxFrameMs: null },
       targets: {
@@ -350,7 +372,9 @@ async function main() {
       }
     }
     if (browser) {
-      console.log(`\nBrowser: runs page visible in ${browser.runsPage.visibleMs} ms; huge run page (${bigRunEvents ?? '?'} events, ${browser.bigRunPage.timelineTab ? 'timeline tab' : 'no timeline tab yet'}) visible in ${browser.bigRunPage.visibleMs} ms, interactive ~${browser.bigRunPage.interactiveMs} ms; max frame while scrolling ${result.browser.maxFrameMs} ms`)
+      const b = result.browser as { runPageMs: number | null; clickToRunMs: number | null; bigConversationMs: number | null; maxDomNodes: number }
+      console.log(`\nBrowser: typical run page goal in ${b.runPageMs} ms; click from the list to the goal ${b.clickToRunMs} ms; huge run's conversation (${browser.bigConversation.turns ?? '?'} turns) first turns in ${b.bigConversationMs} ms; at most ${b.maxDomNodes} DOM elements`)
+      console.log(`Browser: runs page visible in ${browser.runsPage.visibleMs} ms; huge run page (${bigRunEvents ?? '?'} events, ${browser.bigRunPage.timelineTab ? 'timeline tab' : 'no timeline tab yet'}) visible in ${browser.bigRunPage.visibleMs} ms, interactive ~${browser.bigRunPage.interactiveMs} ms; max frame while scrolling ${result.browser.maxFrameMs} ms`)
     } else console.log(`\nBrowser part skipped: ${browserSkipped}`)
     console.log(`\nTargets: rows read ≤ ${ROWS_READ_LIMIT} per run-scoped route: ${result.targets.runScopedRowsRead.ok ? 'met' : `missed by ${overRows.length} route(s)`}; API ≤ 1.5× bare: ${result.targets.apiWithin1_5xBare.ok ? 'met' : `missed by ${overRatio.length} route(s)`}; deep page vs page 1: ${result.targets.deepPageVsPage1.ok ? 'met' : 'missed'}; longest statement per default page ≤ ${STATEMENT_LIMIT_MS} ms: ${result.targets.longestStatementPerPage.ok ? 'met' : `missed by ${overStatement.length} page(s)`}`)
     console.log(`Results: ${path.relative(process.cwd(), out)}`)

@@ -7,16 +7,17 @@
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium'
 import { quantile } from './routes'
+import { clickToRun, domNodesByTab, type ClickTiming } from './browser-journeys'
 
 
-type Probe = { marks: Record<string, number>; longTasks: { start: number; duration: number }[] }
+export type Probe = { marks: Record<string, number>; longTasks: { start: number; duration: number }[] }
 type ScrollOutcome = { frames: number[]; longTasks: { start: number; duration: number }[]; scrolled: number; scrollHeight: number }
 
 // Page-side code is kept as plain JavaScript text: functions compiled by tsx carry helper calls
 // (`__name`) that do not exist in the page.
 
 /** Installed before any page script: records when each selector first shows, and long tasks. */
-const PROBE = `(selectors) => {
+export const PROBE = `(selectors) => {
   const b = (window.__bench = { marks: {}, longTasks: [] })
   try {
     new PerformanceObserver((list) => {
@@ -75,6 +76,8 @@ export type PageTiming = {
   longTasksDuringLoad: number
   longestTaskMs: number
   domNodes: number
+  /** Bytes (encoded) of the script resources the page had requested before its content showed (last load). */
+  scriptBytesBeforeVisible: number | null
   scroll: { target: string; maxFrameMs: number; p95FrameMs: number; frames: number; framesOver16ms: number; longTasks: number; scrolledPx: number; scrollHeight: number } | null
   note?: string
 }
@@ -83,7 +86,7 @@ const debug = (s: string) => {
   if (process.env.BENCH_DEBUG) process.stderr.write(`    [browser] ${s}\n`)
 }
 
-async function timePage(
+export async function timePage(
   browser: Browser,
   url: string,
   selectors: Record<string, string>,
@@ -96,6 +99,7 @@ async function timePage(
   let longTasks = 0
   let longest = 0
   let domNodes = 0
+  let scriptBytes: number | null = null
   let scroll: PageTiming['scroll'] = null
   for (let i = 0; i <= loads; i++) {
     // bypassCSP: the app's CSP forbids eval, which Playwright's string predicates need (no effect on the app).
@@ -136,6 +140,7 @@ async function timePage(
       longTasks = Math.max(longTasks, loadTasks.length)
       longest = Math.max(longest, ...loadTasks.map((t) => t.duration))
       domNodes = (await page.evaluate("document.getElementsByTagName('*').length")) as number
+      if (v !== null) scriptBytes = await scriptBytesBefore(page, v)
       if (i === loads && v !== null) {
         const sel = await scrollSelector()
         debug(`scrolling ${sel ?? 'page'}`)
@@ -164,17 +169,41 @@ async function timePage(
     longTasksDuringLoad: longTasks,
     longestTaskMs: Math.round(longest),
     domNodes,
+    scriptBytesBeforeVisible: scriptBytes,
     scroll,
   }
+}
+
+/** Encoded bytes of the script resources requested before `at` (ms since navigation start). */
+export async function scriptBytesBefore(page: Page, at: number): Promise<number> {
+  return (await page.evaluate(
+    `performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'script' && e.startTime < ${at}).reduce((n, e) => n + (e.encodedBodySize || e.transferSize || 0), 0)`,
+  )) as number
 }
 
 export type BrowserResult = {
   runsPage: PageTiming
   bigRunPage: PageTiming & { timelineTab: boolean; events: number | null }
+  /** A typical run's page, until its goal shows. */
+  runPage: PageTiming | null
+  clickToRun: ClickTiming
+  /** The huge run's Conversation tab, until its first turns show. */
+  bigConversation: PageTiming & { turns: number | null }
+  /** DOM elements per tab of the huge run. */
+  bigRunDomNodes: Record<string, number>
 }
 
+const RUN_TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
+
 /** Times the runs page and the page of the biggest run (its timeline when the app has that tab). */
-export async function browserBench(base: string, bigRunPath: string, bigRunEvents: number | null, loads: number): Promise<BrowserResult> {
+export async function browserBench(
+  base: string,
+  paths: { bigRun: string; typicalRun: string | null },
+  counts: { bigRunEvents: number | null; bigRunTurns: number | null },
+  loads: number,
+): Promise<BrowserResult> {
+  const bigRunPath = paths.bigRun
+  const bigRunEvents = counts.bigRunEvents
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   try {
     const runsPage = await timePage(
@@ -210,8 +239,26 @@ export async function browserBench(base: string, bigRunPath: string, bigRunEvent
           loads,
           async () => null,
         )
+    const runPage = paths.typicalRun
+      ? await timePage(browser, `${base}${paths.typicalRun}`, { goal: 'section[aria-label="Run summary"] h1' }, 'goal', loads, async () => null)
+      : null
+    const click = await clickToRun(browser, base, loads)
+    const turnsList = '[aria-label^="Turns, "]'
+    const bigConversation = await timePage(
+      browser,
+      `${base}${bigRunPath}?tab=conversation`,
+      { summary: 'section[aria-label="Run summary"]', turns: 'ol[aria-label="Turns in order"] li' },
+      'turns',
+      loads,
+      async () => turnsList,
+    )
+    const bigRunDomNodes = await domNodesByTab(browser, base, bigRunPath, RUN_TABS)
     return {
       runsPage,
+      runPage,
+      clickToRun: click,
+      bigConversation: { ...bigConversation, turns: counts.bigRunTurns },
+      bigRunDomNodes,
       bigRunPage: {
         ...bigRunPage,
         timelineTab,
