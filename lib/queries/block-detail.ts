@@ -7,7 +7,7 @@ import { runLatestRow, type RunRow } from '../loom/runs'
 import { toBlock, WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { accountAttempts, describeAttempts } from '../resume/attempts'
-import { detectResumePoints, findVersionTies, isNearLimit } from '../resume/detect'
+import { detectResumePoints, findVersionTies, isNearLimit, resumeOf } from '../resume/detect'
 import { markMissedCheckpoints } from '../resume/elsewhere'
 import { explainResume } from '../resume/explain'
 import { resumeFlowMermaid } from '../resume/mermaid'
@@ -202,8 +202,7 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
     history: historyBlocks,
     historyInstalled,
     resume: {
-      value: block && !block.isDeleted ? block.content : null,
-      fromVersion: block && !block.isDeleted ? block.version : null,
+      ...resumeOf(block),
       points,
       explanation: explainResume(points, own),
       attempts,
