@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import { ownerColumns } from '../lib/loom/identity'
 import { useFreshEngine } from './helpers/engine'
 import { blockHistory } from './helpers/history-rows'
 
@@ -281,12 +282,7 @@ describe('seeded demo', () => {
         operator: z.string(),
         action: z.string(),
         reason: z.string(),
-        org: z.string(),
-        namespace: z.string(),
-        agent: z.string(),
-        user_id: z.string(),
-        session_id: z.string(),
-        run_id: z.string(),
+        ...ownerColumns,
         block_key: z.string(),
         before_version: z.string(),
         after_version: z.string(),

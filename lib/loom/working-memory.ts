@@ -4,7 +4,7 @@ import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { insertRows, selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
 import { AppError } from '../errors'
-import { charCount, identityParams, nextVersion, systemClock, versionString, type BlockRef, type Identity, type WriterContext } from './identity'
+import { charCount, identityParams, nextVersion, ownerColumns, systemClock, versionString, type BlockRef, type Identity, type WriterContext } from './identity'
 import { withKeyLock } from './keyed-mutex'
 import { blockScope, identityScope } from './scope'
 import { tableNames, source } from './tables'
@@ -12,12 +12,7 @@ import { tableNames, source } from './tables'
 export const DEFAULT_CHAR_LIMIT = 4096
 
 export const wmRowSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
-  run_id: z.string(),
+  ...ownerColumns,
   block_key: z.string(),
   content: z.string(),
   char_limit: z.coerce.number(),
