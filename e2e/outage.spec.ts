@@ -1,9 +1,8 @@
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, test, type Page, type Response } from '@playwright/test'
 import { links } from '../lib/links'
-import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+import { stop } from './processes'
+import { RemoteStack } from './remote-stack'
 
 /*
  * ClickHouse goes away in the middle of a session and comes back, with real parts only: the
@@ -13,104 +12,41 @@ import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
  */
 
 const ROOT = path.resolve(__dirname, '..')
-const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
-const PEER_SCRIPT = path.join(ROOT, 'tests', 'helpers', 'clickhouse-http-peer.ts')
-const SEED_SCRIPT = path.join(ROOT, 'scripts', 'e2e-outage-seed.ts')
 const SCREENS = path.join(ROOT, 'test-results', 'screens')
 
 const RUN = { org: 'outage', namespace: 'e2e', agent: 'outage-agent', runId: 'run-outage-1' } as const
 const GOAL = 'Reconcile the November invoices'
 const CHECKPOINTS = ['step 1: fetched 40 invoices', 'step 2: reconciled 38 of 40 invoices'] as const
 const MEMORY_KEY = 'billing.region'
-// Credentials of our own, so that whatever CLICKHOUSE_* the suite runs with (scripts/test-all.sh
-// exports a sentinel password) cannot leak into this server.
-const CH_USER = 'loom_e2e'
-const CH_PASSWORD = 'outage-peer-secret'
 /** The banner text for a 503 (components/ui/error-banner.tsx) with lib/clickhouse/query.ts's network message. */
 const UNAVAILABLE = 'ClickHouse is unavailable: ClickHouse is unreachable'
 const STALE = 'Showing the last data received.'
 
 // --- The peer, the seed and the app ------------------------------------------------------------
 
-let peerPort = 0
-let appPort = 0
+let stack: RemoteStack
 let app = ''
-let peerData = ''
-let peer: Proc | undefined
-let server: Proc | undefined
-
-async function startPeer(): Promise<Proc> {
-  const p = launch('clickhouse-http-peer', ['--import', 'tsx', PEER_SCRIPT, peerData, String(peerPort)], childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: CH_PASSWORD }))
-  await until(p, `"listening ${peerPort}"`, 120_000, () => p.log().includes(`listening ${peerPort}\n`))
-  return p
-}
-
-/** Remote mode against the peer. */
-function remoteEnv(): Record<string, string> {
-  return {
-    CLICKHOUSE_URL: `http://127.0.0.1:${peerPort}`,
-    CLICKHOUSE_USER: CH_USER,
-    CLICKHOUSE_PASSWORD: CH_PASSWORD,
-    CLICKHOUSE_REQUEST_TIMEOUT_MS: '3000',
-    // Unused in remote mode; never the suite's embedded data directory.
-    LOOM_RUNS_DATA_DIR: path.join(peerData, 'unused-embedded'),
-  }
-}
-
-async function seed() {
-  const spec = { ...RUN, goal: GOAL, checkpoints: CHECKPOINTS, memoryKey: MEMORY_KEY }
-  const p = launch('seed', ['--import', 'tsx', SEED_SCRIPT, JSON.stringify(spec)], childEnv(remoteEnv()))
-  const exit = await Promise.race([p.exited, new Promise<null>((r) => setTimeout(() => r(null), 90_000))])
-  if (!exit) await stop(p, 1_000)
-  if (exit?.code !== 0) throw new Error(`seeding failed (${JSON.stringify(exit)}):\n${p.log()}`)
-}
-
-async function startApp(): Promise<Proc> {
-  const p = launch(
-    'next start (remote mode)',
-    [NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(appPort)],
-    childEnv({ ...remoteEnv(), HOST: '127.0.0.1', PORT: String(appPort) }),
-  )
-  let mode: unknown
-  await until(p, 'answer from /api/health', 120_000, async () => {
-    try {
-      const res = await fetch(`${app}/api/health`, { signal: AbortSignal.timeout(10_000) })
-      if (!res.ok) return false
-      mode = ((await res.json()) as { mode?: unknown }).mode
-      return true
-    } catch {
-      return false
-    }
-  })
-  if (mode !== 'remote') throw new Error(`the second server runs in ${String(mode)} mode, not remote:\n${p.log()}`)
-  return p
-}
 
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
   test.setTimeout(300_000)
-  peerPort = freePort()
-  do appPort = freePort()
-  while (appPort === peerPort)
-  app = `http://127.0.0.1:${appPort}`
-  peerData = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-e2e-outage-'))
-  peer = await startPeer()
-  await seed()
-  server = await startApp()
+  stack = new RemoteStack('outage', 'outage-peer-secret', { CLICKHOUSE_REQUEST_TIMEOUT_MS: '3000' })
+  app = stack.app
+  await stack.startPeer()
+  const spec = { ...RUN, goal: GOAL, checkpoints: CHECKPOINTS, memoryKey: MEMORY_KEY }
+  await stack.runScript('seed', 'scripts/e2e-outage-seed.ts', [JSON.stringify(spec)])
+  const mode = await stack.startApp()
+  if (mode !== 'remote') throw new Error(`the second server runs in ${String(mode)} mode, not remote:\n${stack.server?.log()}`)
 })
 
 test.afterAll(async () => {
   test.setTimeout(90_000)
-  await stop(server)
-  await stop(peer)
-  if (peerData) fs.rmSync(peerData, { recursive: true, force: true })
+  await stack?.stopAll()
 })
 
 test.afterEach(async ({}, testInfo) => {
-  if (testInfo.status === testInfo.expectedStatus) return
-  if (server) await testInfo.attach('next-start.log', { body: server.log(), contentType: 'text/plain' })
-  if (peer) await testInfo.attach('clickhouse-http-peer.log', { body: peer.log(), contentType: 'text/plain' })
+  await stack?.attachLogs(testInfo)
 })
 
 // --- The test ----------------------------------------------------------------------------------
@@ -158,7 +94,7 @@ test('ClickHouse stops mid-session: error banners with Retry, what was shown is 
   })
 
   await test.step('ClickHouse stops: the API answers 503 unavailable', async () => {
-    expect(await stop(peer), 'the peer exits cleanly on SIGTERM').toEqual({ code: 0, signal: null })
+    expect(await stop(stack.peer), 'the peer exits cleanly on SIGTERM').toEqual({ code: 0, signal: null })
     for (const apiPath of [links.api.run(RUN), links.api.memories(RUN)]) {
       const res = await request.get(`${app}${apiPath}`)
       expect(res.status(), apiPath).toBe(503)
@@ -214,7 +150,7 @@ test('ClickHouse stops mid-session: error banners with Retry, what was shown is 
   })
 
   await test.step('ClickHouse is back on the same port and data: the API answers 200', async () => {
-    peer = await startPeer()
+    await stack.startPeer()
     const run = await request.get(`${app}${links.api.run(RUN)}`)
     expect(run.status()).toBe(200)
     expect((await run.json()).run).toMatchObject({ ...RUN, goal: GOAL, status: 'succeeded' })

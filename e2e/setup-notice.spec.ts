@@ -1,8 +1,7 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+import { RemoteStack } from './remote-stack'
 
 /*
  * A remote server set up without the run index and the history capture (`db:init --no-index
@@ -12,74 +11,31 @@ import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
  */
 
 const ROOT = path.resolve(__dirname, '..')
-const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
-const PEER_SCRIPT = path.join(ROOT, 'tests', 'helpers', 'clickhouse-http-peer.ts')
-const INIT_SCRIPT = path.join(ROOT, 'scripts', 'db-init.ts')
 const SCREENS = path.join(ROOT, 'test-results', 'screens')
-const CH_USER = 'loom_e2e'
-const CH_PASSWORD = 'setup-notice-peer-secret'
 
-let peerPort = 0
-let appPort = 0
+let stack: RemoteStack
 let app = ''
-let peerData = ''
-let peer: Proc | undefined
-let server: Proc | undefined
 
-function remoteEnv(): Record<string, string> {
-  return {
-    CLICKHOUSE_URL: `http://127.0.0.1:${peerPort}`,
-    CLICKHOUSE_USER: CH_USER,
-    CLICKHOUSE_PASSWORD: CH_PASSWORD,
-    LOOM_RUNS_DATA_DIR: path.join(peerData, 'unused-embedded'),
-  }
-}
-
-async function dbInit(args: string[]): Promise<string> {
-  const p = launch('db:init', ['--import', 'tsx', INIT_SCRIPT, ...args], childEnv(remoteEnv()))
-  const exit = await Promise.race([p.exited, new Promise<null>((r) => setTimeout(() => r(null), 90_000))])
-  if (!exit) await stop(p, 1_000)
-  if (exit?.code !== 0) throw new Error(`db:init ${args.join(' ')} failed (${JSON.stringify(exit)}):\n${p.log()}`)
-  return p.log()
-}
+const dbInit = (args: string[]) => stack.runScript(`db:init ${args.join(' ')}`, 'scripts/db-init.ts', args)
 
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
   test.setTimeout(300_000)
-  peerPort = freePort()
-  do appPort = freePort()
-  while (appPort === peerPort)
-  app = `http://127.0.0.1:${appPort}`
-  peerData = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-e2e-setup-'))
-  peer = launch('clickhouse-http-peer', ['--import', 'tsx', PEER_SCRIPT, peerData, String(peerPort)], childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: CH_PASSWORD }))
-  await until(peer, `"listening ${peerPort}"`, 120_000, () => peer!.log().includes(`listening ${peerPort}\n`))
+  stack = new RemoteStack('setup', 'setup-notice-peer-secret')
+  app = stack.app
+  await stack.startPeer()
   await dbInit(['--no-index', '--no-history'])
-  server = launch(
-    'next start (remote mode)',
-    [NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(appPort)],
-    childEnv({ ...remoteEnv(), HOST: '127.0.0.1', PORT: String(appPort) }),
-  )
-  await until(server, 'answer from /api/health', 120_000, async () => {
-    try {
-      return (await fetch(`${app}/api/health`, { signal: AbortSignal.timeout(10_000) })).ok
-    } catch {
-      return false
-    }
-  })
+  await stack.startApp()
 })
 
 test.afterAll(async () => {
   test.setTimeout(90_000)
-  await stop(server)
-  await stop(peer)
-  if (peerData) fs.rmSync(peerData, { recursive: true, force: true })
+  await stack?.stopAll()
 })
 
 test.afterEach(async ({}, testInfo) => {
-  if (testInfo.status === testInfo.expectedStatus) return
-  if (server) await testInfo.attach('next-start.log', { body: server.log(), contentType: 'text/plain' })
-  if (peer) await testInfo.attach('clickhouse-http-peer.log', { body: peer.log(), contentType: 'text/plain' })
+  await stack?.attachLogs(testInfo)
 })
 
 /** Reloads, and returns the health answer the page itself fetched (the notice's source). */

@@ -7,6 +7,7 @@ import { resetConfig } from '../lib/config'
 import { peerStamp, PEER_HEADER } from '../lib/server/peer'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
+import { apiRoutes } from './helpers/api-routes'
 
 useFreshEngine('api-auth', {
   LOOM_RUNS_SESSION_SECRET: 'a-test-secret-that-is-at-least-32-characters',
@@ -14,16 +15,7 @@ useFreshEngine('api-auth', {
 })
 
 const BLOCK = { org: 'o', namespace: 'n', agent: 'a', runId: 'r1', blockKey: 'checkpoint' }
-let routes: Awaited<ReturnType<typeof load>>
-
-async function load() {
-  const login = await import('../app/api/auth/login/route')
-  const logout = await import('../app/api/auth/logout/route')
-  const runs = await import('../app/api/runs/route')
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
-  const audit = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route')
-  return { login: login.POST, logout: logout.POST, runs: runs.GET, put: block.PUT, audit: audit.GET }
-}
+let routes: Awaited<ReturnType<typeof apiRoutes>>
 
 /** Headers of a request whose socket peer is `ip`, as the request gate would stamp them. */
 function from(ip: string, extra: Record<string, string> = {}, host = '127.0.0.1:3000') {
@@ -58,7 +50,7 @@ before(async () => {
   await ensureReady()
   const { wmSet } = await import('../lib/loom/working-memory')
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'v1', { actor: 'a', sourceTrace: 't' })
-  routes = await load()
+  routes = await apiRoutes()
 })
 
 beforeEach(() => {

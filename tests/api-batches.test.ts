@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
+import { param, sql } from '../lib/clickhouse/sql'
+import { historyCount } from './helpers/history-rows'
 import { call } from './helpers/routes'
 
 useFreshEngine('api-batches')
@@ -35,14 +37,8 @@ const send = (body: unknown, headers: Record<string, string> = ORIGIN) => call(p
 const byRun = (items: Item[]) => Object.fromEntries(items.map((i) => [i.runId, i]))
 
 /** Working-memory rows the console wrote for a run (the history table keeps every insert). */
-async function operatorRows(runId: string): Promise<number> {
-  const { z } = await import('zod')
-  const [row] = await q.queryRows(
-    `SELECT count() AS n FROM ${tables.history} WHERE org = {org:String} AND run_id = {run:String} AND startsWith(actor, 'operator:')`,
-    { org: ORG, run: runId },
-    z.object({ n: z.coerce.number() }),
-  )
-  return row.n
+function operatorRows(runId: string): Promise<number> {
+  return historyCount(sql`org = ${param('org', 'String', ORG)} AND run_id = ${param('run', 'String', runId)} AND startsWith(actor, 'operator:')`)
 }
 
 before(async () => {

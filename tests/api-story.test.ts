@@ -2,25 +2,14 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
+import { apiRoutes } from './helpers/api-routes'
 
 useFreshEngine('api-story')
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
 type Runs = import('../lib/demo/scenarios').DemoRuns
 let runs: Runs
-let routes: Awaited<ReturnType<typeof load>>
-
-async function load() {
-  const base = '../app/api/runs/[org]/[namespace]/[agent]/[runId]'
-  return {
-    timeline: (await import(`${base}/timeline/route`)).GET,
-    conversations: (await import(`${base}/conversations/route`)).GET,
-    memories: (await import(`${base}/memories/route`)).GET,
-    searches: (await import(`${base}/searches/route`)).GET,
-    blobs: (await import(`${base}/blobs/route`)).GET,
-    exportDoc: (await import(`${base}/export/route`)).GET,
-  }
-}
+let routes: Awaited<ReturnType<typeof apiRoutes>>
 
 const path = (r: { org: string; namespace: string; agent: string; runId: string }) => ({
   org: r.org,
@@ -35,7 +24,7 @@ before(async () => {
   const { seedDemo } = await import('../lib/demo/seed')
   const summary = await seedDemo({ seed: 42, now: NOW })
   runs = summary.scenarioRuns
-  routes = await load()
+  routes = await apiRoutes()
 })
 
 describe('timeline', () => {

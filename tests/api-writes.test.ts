@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
+import { param, sql } from '../lib/clickhouse/sql'
+import { historyCount } from './helpers/history-rows'
 import { call } from './helpers/routes'
 
 useFreshEngine('api-writes')
@@ -23,14 +25,8 @@ async function load() {
   return { get: block.GET, put: block.PUT, del: block.DELETE, restore: restore.POST, audit: audit.GET }
 }
 
-async function rowCount(): Promise<number> {
-  const { z } = await import('zod')
-  const [row] = await q.queryRows(
-    `SELECT count() AS n FROM ${tables.history} WHERE org = 'acme'`,
-    {},
-    z.object({ n: z.coerce.number() }),
-  )
-  return row.n
+function rowCount(): Promise<number> {
+  return historyCount(sql`org = ${param('org', 'String', 'acme')}`)
 }
 
 before(async () => {

@@ -3,14 +3,15 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import { ownerColumns } from '../lib/loom/identity'
 import { useFreshEngine } from './helpers/engine'
+import { blockHistory } from './helpers/history-rows'
 
 // LOOM_RUNS_DEMO=1 so that the live demo (embedded demo only) can be exercised at the end.
 useFreshEngine('demo', { LOOM_RUNS_DEMO: '1' })
 
 type Scenarios = typeof import('../lib/demo/scenarios')
 type Summary = import('../lib/demo/seed').DemoSummary
-type BlockRef = import('../lib/loom/identity').BlockRef
 
 const DAY = 86_400_000
 /** Fixed for the whole test (both seedings get it), and recent, so that no TTL drops seeded rows. */
@@ -59,29 +60,6 @@ before(async () => {
 
 async function rows<T extends z.ZodType>(sql: string, params: Record<string, unknown>, schema: T) {
   return q.queryRows(sql, params, schema)
-}
-
-const histRow = z.object({
-  version: z.string(),
-  content: z.string(),
-  is_deleted: z.coerce.number(),
-  char_limit: z.coerce.number(),
-  actor: z.string(),
-  source_trace: z.string(),
-  updated_at: z.string(),
-})
-
-/** Every version ever written to a block, from the history capture (source-table merges cannot hide any). */
-async function history(ref: BlockRef) {
-  return rows(
-    `SELECT version, content, is_deleted, char_limit, actor, source_trace, toString(updated_at) AS updated_at
-     FROM ${t.history}
-     WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String}
-       AND user_id = {u:String} AND session_id = {s:String} AND run_id = {run:String} AND block_key = {key:String}
-     ORDER BY version`,
-    { org: ref.org, ns: ref.namespace, agent: ref.agent, u: ref.userId, s: ref.sessionId, run: ref.runId, key: ref.blockKey },
-    histRow,
-  )
 }
 
 const ms = (chTime: string) => Date.parse(chTime.replace(' ', 'T') + 'Z')
@@ -180,7 +158,7 @@ describe('seeded demo', () => {
     assert.equal(typeof JSON.parse(row.reflection).summary, 'string')
     assert.ok(row.duration_ms! > 0)
 
-    const h = await history(checkpointOf(run))
+    const h = await blockHistory(checkpointOf(run))
     assert.deepEqual(
       h.map((r) => r.version),
       Array.from({ length: 301 }, (_, i) => String(i + 1)),
@@ -219,11 +197,11 @@ describe('seeded demo', () => {
     assert.equal(words(left ?? '').length, 40)
     assert.equal(words(left ?? '').at(-1), 'item-040')
     assert.equal(words(done ?? '').length, 100)
-    const h2 = await history(s2)
+    const h2 = await blockHistory(s2)
     assert.equal(h2.length, 100)
     // Redone from scratch: the first s2 checkpoint holds one item.
     assert.equal(h2[0].content, 'item-001')
-    const h1 = await history(s1)
+    const h1 = await blockHistory(s1)
     assert.equal(h1.length, 40)
     assert.ok(ms(h2[0].updated_at) > ms(h1[39].updated_at))
     const row = await runsMod.runLatestRow(run)
@@ -238,7 +216,7 @@ describe('seeded demo', () => {
     assert.equal(row?.status, 'failed')
     assert.match(row?.outcome ?? '', /too_large/)
     assert.match(row?.outcome ?? '', /char_limit of 1024/)
-    const h = await history(checkpointOf(run))
+    const h = await blockHistory(checkpointOf(run))
     assert.ok(h.length >= 5)
     for (const r of h) {
       assert.equal(r.char_limit, 1024)
@@ -263,7 +241,7 @@ describe('seeded demo', () => {
       )
 
     const run = sc.DEMO_RUNS.blob
-    const h = await history(checkpointOf(run))
+    const h = await blockHistory(checkpointOf(run))
     const states = h.map((r) => JSON.parse(r.content) as { blob_key: string; cursor: number })
     assert.deepEqual(
       states.map((s) => s.cursor),
@@ -304,12 +282,7 @@ describe('seeded demo', () => {
         operator: z.string(),
         action: z.string(),
         reason: z.string(),
-        org: z.string(),
-        namespace: z.string(),
-        agent: z.string(),
-        user_id: z.string(),
-        session_id: z.string(),
-        run_id: z.string(),
+        ...ownerColumns,
         block_key: z.string(),
         before_version: z.string(),
         after_version: z.string(),
@@ -336,7 +309,7 @@ describe('seeded demo', () => {
     assert.ok(edit.reason.length > 10)
     assert.match(edit.request_id, /^req-[0-9a-f]{12}$/)
     assert.equal(BigInt(edit.after_version), BigInt(edit.before_version) + 1n)
-    const h = await history(checkpointOf(edited))
+    const h = await blockHistory(checkpointOf(edited))
     const written = h.find((r) => r.version === edit.after_version)!
     assert.equal(written.actor, 'operator:alice')
     assert.equal(written.source_trace, 'loom-runs-console')
@@ -447,12 +420,12 @@ describe('seeded demo', () => {
     assert.ok(latest)
     const age = NOW.getTime() - Date.parse(latest.updated_at)
     assert.ok(age >= 0 && age < 60_000, `last checkpoint ${age} ms before now`)
-    assert.ok((await history(checkpointOf(running))).length >= 5)
+    assert.ok((await blockHistory(checkpointOf(running))).length >= 5)
     assert.equal(all.find((r) => r.run_id === sc.DEMO_RUNS.staleRunning.runId)?.status, 'running')
 
     for (const run of sc.DEMO_RUNS.checkpointOnly) {
       assert.equal(await runsMod.runLatestRow(run), null)
-      assert.ok((await history(checkpointOf(run))).length >= 2)
+      assert.ok((await blockHistory(checkpointOf(run))).length >= 2)
     }
     const notes = await wm.wmGet({ ...sc.DEMO_RUNS.checkpointOnly[0], blockKey: 'notes' })
     assert.equal(notes?.split('\n').length, 3)

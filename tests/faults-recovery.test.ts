@@ -6,6 +6,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import type { RunSummary } from '../lib/api/types'
 import { call } from './helpers/routes'
+import { apiRoutes } from './helpers/api-routes'
 
 // Remote mode, against a ClickHouse-HTTP peer (tests/helpers/clickhouse-http-peer.ts) on a port
 // picked now. All of this must be set before any app module reads the configuration.
@@ -63,17 +64,8 @@ function stopPeer(peer: Peer): Promise<Exit> {
   return within(60_000, 'peer stop', peer.exited)
 }
 
-async function load() {
-  const runs = await import('../app/api/runs/route')
-  const run = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/route')
-  const blocks = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/route')
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
-  const audit = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route')
-  return { runs: runs.GET, run: run.GET, blocks: blocks.GET, put: block.PUT, audit: audit.GET }
-}
-
 let peer: Peer
-let r: Awaited<ReturnType<typeof load>>
+let r: Awaited<ReturnType<typeof apiRoutes>>
 
 before(async () => {
   peer = await startPeer()
@@ -86,7 +78,7 @@ before(async () => {
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1', { ...AGENT, now: () => new Date('2026-11-25T10:01:00.000Z') })
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1 step-2', { ...AGENT, now: () => new Date('2026-11-25T10:02:00.000Z') })
   await runComplete({ ...REF, status: 'succeeded', turns: 2 }, () => new Date('2026-11-25T10:05:00.000Z'))
-  r = await load()
+  r = await apiRoutes()
 })
 
 after(async () => {

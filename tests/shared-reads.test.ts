@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
+import { apiRoutes } from './helpers/api-routes'
 
 useFreshEngine('shared-reads')
 
@@ -11,16 +12,7 @@ const BLOCK = { ...RUN, blockKey: 'checkpoint' }
 
 let q: typeof import('../lib/clickhouse/query')
 let cache: typeof import('../lib/server/read-cache')
-let routes: Awaited<ReturnType<typeof load>>
-
-async function load() {
-  const runs = await import('../app/api/runs/route')
-  const analytics = await import('../app/api/runs/analytics/route')
-  const run = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/route')
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
-  const changes = await import('../app/api/runs/changes/route')
-  return { runs: runs.GET, analytics: analytics.GET, run: run.GET, put: block.PUT, changes: changes.GET }
-}
+let routes: Awaited<ReturnType<typeof apiRoutes>>
 
 /** The SELECT statements sent to ClickHouse while `fn` runs. */
 async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
@@ -48,7 +40,7 @@ before(async () => {
     await wm.wmSet({ ...r, blockKey: 'checkpoint', userId: '', sessionId: '' }, 'item-1', agent)
     await runComplete({ ...r, status: r === RUN ? 'failed' : 'succeeded' })
   }
-  routes = await load()
+  routes = await apiRoutes()
 })
 
 describe('single flight in the query layer', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
 import { useFreshEngine } from './helpers/engine'
+import { blockHistory } from './helpers/history-rows'
 
 useFreshEngine('write-semantics')
 
@@ -40,36 +41,6 @@ function freshBlock(blockKey = 'checkpoint', over: Partial<BlockRef> = {}): Bloc
 
 const ctx = { actor: 'a', sourceTrace: 'host-a/pid-1' }
 
-const historyRow = z.object({
-  version: z.string(),
-  content: z.string(),
-  is_deleted: z.coerce.number(),
-  char_limit: z.coerce.number(),
-  actor: z.string(),
-  source_trace: z.string(),
-})
-
-/** Every row ever inserted for the block, from the append-only history capture (merges cannot hide any). */
-async function history(ref: BlockRef) {
-  return q.queryRows(
-    `SELECT version, content, is_deleted, char_limit, actor, source_trace FROM ${tables.tableNames().history}
-     WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-       AND user_id = {user_id:String} AND session_id = {session_id:String}
-       AND run_id = {run_id:String} AND block_key = {block_key:String}
-     ORDER BY version`,
-    {
-      org: ref.org,
-      namespace: ref.namespace,
-      agent: ref.agent,
-      user_id: ref.userId,
-      session_id: ref.sessionId,
-      run_id: ref.runId,
-      block_key: ref.blockKey,
-    },
-    historyRow,
-  )
-}
-
 function assertAppError(code: string) {
   return (err: unknown) => {
     assert.ok(err instanceof errors.AppError, `expected an AppError, got ${String(err)}`)
@@ -87,7 +58,7 @@ describe('working memory versions', () => {
     assert.deepEqual([a.row.version, b.row.version, c.row.version], ['1', '2', '3'])
     assert.equal(b.row.content, 'item-001\nitem-002')
     assert.equal(b.previous?.version, '1')
-    const rows = await history(ref)
+    const rows = await blockHistory(ref)
     assert.deepEqual(
       rows.map((r) => [r.version, r.content, r.is_deleted]),
       [
@@ -200,7 +171,7 @@ describe('char_limit', () => {
   test('a set over the block char_limit throws too_large and writes nothing', async () => {
     const ref = freshBlock()
     await wm.wmSet(ref, '0123456789', ctx, { charLimit: 10 })
-    const before = await history(ref)
+    const before = await blockHistory(ref)
     await assert.rejects(wm.wmSet(ref, '0123456789A', ctx), (err: unknown) => {
       assertAppError('too_large')(err)
       const e = err as InstanceType<Errors['AppError']>
@@ -211,7 +182,7 @@ describe('char_limit', () => {
     // An existing block keeps its own char_limit whatever the write asks for.
     await assert.rejects(wm.wmSet(ref, '0123456789A', ctx, { charLimit: 100 }), assertAppError('too_large'))
     await assert.rejects(wm.wmAppend(ref, 'x', ctx), assertAppError('too_large'))
-    const after = await history(ref)
+    const after = await blockHistory(ref)
     assert.equal(after.length, before.length)
     assert.equal(after.length, 1)
     assert.equal(after[0].char_limit, 10)
@@ -221,7 +192,7 @@ describe('char_limit', () => {
   test('the default char_limit is 4096; a refused first write leaves the block absent', async () => {
     const ref = freshBlock()
     await assert.rejects(wm.wmSet(ref, 'x'.repeat(4097), ctx), assertAppError('too_large'))
-    assert.equal((await history(ref)).length, 0)
+    assert.equal((await blockHistory(ref)).length, 0)
     assert.equal(await wm.wmLatestRow(ref), null)
     const ok = await wm.wmSet(ref, 'x'.repeat(4096), ctx)
     assert.equal(ok.row.char_limit, 4096)
@@ -237,7 +208,7 @@ describe('char_limit', () => {
     assert.equal(r.row.version, '1')
     assert.equal(await wm.wmGet(ref), content)
     await assert.rejects(wm.wmSet(ref, emoji.repeat(4097), ctx), assertAppError('too_large'))
-    assert.equal((await history(ref)).length, 1)
+    assert.equal((await blockHistory(ref)).length, 1)
   })
 })
 
@@ -256,7 +227,7 @@ describe('expected version', () => {
     await assert.rejects(wm.wmDelete(ref, ctx, { expectedVersion: '7' }), assertAppError('conflict'))
     await assert.rejects(wm.wmAppend(ref, 'x', ctx, { expectedVersion: '2' }), assertAppError('conflict'))
     assert.deepEqual(
-      (await history(ref)).map((r) => r.version),
+      (await blockHistory(ref)).map((r) => r.version),
       ['1'],
     )
     const second = await wm.wmSet(ref, 'v2', ctx, { expectedVersion: '1', verify: true })
@@ -278,7 +249,7 @@ describe('expected version', () => {
     for (const r of refused) assertAppError('conflict')(r.reason)
     const winner = (ok[0] as PromiseFulfilledResult<Awaited<ReturnType<WM['wmSet']>>>).value
     assert.equal(winner.row.version, '2')
-    const rows = await history(ref)
+    const rows = await blockHistory(ref)
     assert.deepEqual(
       rows.map((r) => r.version),
       ['1', '2'],

@@ -16,13 +16,17 @@ export type CheckpointSummary = {
   sessionId: string
 }
 
-export type RunSummary = {
+/** A run and the identity (user, session) its row was written under. */
+export type RunOwner = {
   org: string
   namespace: string
   agent: string
   runId: string
   userId: string
   sessionId: string
+}
+
+export type RunSummary = RunOwner & {
   goal: string
   status: RunStatus | string
   attempt: number

@@ -1,11 +1,7 @@
+import type { RunOwner } from '../api/types'
+
 /** One run's block in a batch, as the dry run reports it (field names are part of the API contract). */
-export type BatchItem = {
-  org: string
-  namespace: string
-  agent: string
-  runId: string
-  userId: string
-  sessionId: string
+export type BatchItem = RunOwner & {
   blockKey: string
   /** The block's latest version now (the write's expectedVersion); null when the run has no such block. */
   fromVersion: string | null

@@ -40,6 +40,16 @@ export function runParams(run: RunRef) {
   return { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
 }
 
+/** A run and the identity its row was written under, as the Loom tables name the columns. */
+export const ownerColumns = {
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  run_id: z.string(),
+}
+
 /** UInt64 versions travel as decimal strings; arithmetic is done in BigInt. */
 export const versionString = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String)
 

@@ -1,17 +1,12 @@
 import { z } from 'zod'
 import { insertRows, queryRows } from '../clickhouse/query'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
-import { nextVersion, runParams, systemClock, versionString, type Clock, type Identity, type RunRef } from './identity'
+import { nextVersion, ownerColumns, runParams, systemClock, versionString, type Clock, type Identity, type RunRef } from './identity'
 import { withKeyLock } from './keyed-mutex'
 import { tableNames, source } from './tables'
 
 export const runRowSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
-  run_id: z.string(),
+  ...ownerColumns,
   goal: z.string(),
   user_request: z.string(),
   model: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * The schema mapping: for a Loom whose tables or columns carry other names than the data contract
- * (spec/loom-data.md), which physical table and columns stand for each contract table and column.
+ * (the tables lib/loom/ddl.ts creates), which physical table and columns stand for each contract table and column.
  *
  *   { "working_memory": { "table": "agent_memory", "columns": { "content": "body" } },
  *     "runs": { "table": "other_db.agent_runs" } }

@@ -1,29 +1,18 @@
 import { z } from 'zod'
+import type { Block } from '../api/types'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
-import { insertRows, queryRows } from '../clickhouse/query'
+import { insertRows, selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { AppError } from '../errors'
-import {
-  charCount,
-  identityParams,
-  nextVersion,
-  systemClock,
-  versionString,
-  type BlockRef,
-  type Identity,
-  type WriterContext,
-} from './identity'
+import { charCount, identityParams, nextVersion, ownerColumns, systemClock, versionString, type BlockRef, type Identity, type WriterContext } from './identity'
 import { withKeyLock } from './keyed-mutex'
+import { blockScope, identityScope } from './scope'
 import { tableNames, source } from './tables'
 
 export const DEFAULT_CHAR_LIMIT = 4096
 
 export const wmRowSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
-  run_id: z.string(),
+  ...ownerColumns,
   block_key: z.string(),
   content: z.string(),
   char_limit: z.coerce.number(),
@@ -38,13 +27,21 @@ export type WmRow = z.infer<typeof wmRowSchema>
 export const WM_COLUMNS =
   'org, namespace, agent, user_id, session_id, run_id, block_key, content, char_limit, version, is_deleted, actor, source_trace, updated_at'
 
-/** The full sorting key of one block; every block query binds all of it. */
-const BLOCK_WHERE = `org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-  AND user_id = {user_id:String} AND session_id = {session_id:String}
-  AND run_id = {run_id:String} AND block_key = {block_key:String}`
-
-function blockParams(ref: BlockRef) {
-  return { ...identityParams(ref), run_id: ref.runId, block_key: ref.blockKey }
+/** A working-memory row as the API shows it. */
+export function toBlock(row: WmRow): Block {
+  return {
+    userId: row.user_id,
+    sessionId: row.session_id,
+    blockKey: row.block_key,
+    version: row.version,
+    content: row.content,
+    isDeleted: row.is_deleted === 1,
+    charLimit: row.char_limit,
+    chars: charCount(row.content),
+    actor: row.actor,
+    sourceTrace: row.source_trace,
+    updatedAt: row.updated_at,
+  }
 }
 
 export function blockLockKey(ref: BlockRef) {
@@ -53,12 +50,8 @@ export function blockLockKey(ref: BlockRef) {
 
 /** The row `FINAL` returns for the block (highest version; a tombstone included), or null. */
 export async function wmLatestRow(ref: BlockRef, signal?: AbortSignal): Promise<WmRow | null> {
-  const rows = await queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })} WHERE ${BLOCK_WHERE} LIMIT 1`,
-    blockParams(ref),
-    wmRowSchema,
-    { signal },
-  )
+  const table = trusted(source(tableNames().workingMemory, { final: true }))
+  const rows = await selectRows(sql`SELECT ${trusted(WM_COLUMNS)} FROM ${table} WHERE ${blockScope(ref)} LIMIT 1`, wmRowSchema, { signal })
   return rows[0] ?? null
 }
 
@@ -66,6 +59,21 @@ export async function wmLatestRow(ref: BlockRef, signal?: AbortSignal): Promise<
 export async function wmGet(ref: BlockRef, signal?: AbortSignal): Promise<string | null> {
   const row = await wmLatestRow(ref, signal)
   return row && row.is_deleted === 0 ? row.content : null
+}
+
+/**
+ * The one refusal of a stale write ('0' = the writer saw no block). `current` is the block as the
+ * API shows it, so a console reload can start from it.
+ */
+export function checkExpectedVersion(expected: string, latest: WmRow | null): void {
+  if ((latest?.version ?? '0') === expected) return
+  throw new AppError(
+    'conflict',
+    latest
+      ? `The block moved on since you opened it: you started from version ${expected}, the latest is ${latest.version}. Nothing was written.`
+      : `The block does not exist any more (you started from version ${expected}). Nothing was written.`,
+    { details: { current: latest ? toBlock(latest) : null } },
+  )
 }
 
 export type WriteOptions = {
@@ -85,20 +93,20 @@ export type WriteResult = {
   finalRow?: WmRow | null
 }
 
-type Compose = (previous: WmRow | null) => { content: string; isDeleted: boolean }
+export type BlockContent = { content: string; isDeleted: boolean }
 
-async function writeBlock(ref: BlockRef, ctx: WriterContext, compose: Compose, opts: WriteOptions): Promise<WriteResult> {
+/**
+ * Decides the new content from the block's latest row, or throws to refuse the write. It runs under
+ * the block's lock on the only read of that row, so whatever it checks still holds at the insert.
+ */
+export type Compose = (previous: WmRow | null) => BlockContent | Promise<BlockContent>
+
+/** Every write of a block: one read of its latest row and one insert, both under the block's lock. */
+export async function writeBlock(ref: BlockRef, ctx: WriterContext, compose: Compose, opts: WriteOptions = {}): Promise<WriteResult> {
   return withKeyLock(blockLockKey(ref), async () => {
     const previous = await wmLatestRow(ref)
-    const latestVersion = previous?.version ?? null
-    if (opts.expectedVersion !== undefined && (latestVersion ?? '0') !== opts.expectedVersion) {
-      throw new AppError(
-        'conflict',
-        `The block moved on: expected version ${opts.expectedVersion}, latest is ${latestVersion ?? 'none'}`,
-        { details: { current: previous } },
-      )
-    }
-    const { content, isDeleted } = compose(previous)
+    if (opts.expectedVersion !== undefined) checkExpectedVersion(opts.expectedVersion, previous)
+    const { content, isDeleted } = await compose(previous)
     const charLimit = previous?.char_limit ?? opts.charLimit ?? DEFAULT_CHAR_LIMIT
     const chars = charCount(content)
     if (chars > charLimit) {
@@ -108,10 +116,12 @@ async function writeBlock(ref: BlockRef, ctx: WriterContext, compose: Compose, o
     }
     const now = (ctx.now ?? systemClock)()
     const row = {
-      ...blockParams(ref),
+      ...identityParams(ref),
+      run_id: ref.runId,
+      block_key: ref.blockKey,
       content,
       char_limit: charLimit,
-      version: nextVersion(latestVersion),
+      version: nextVersion(previous?.version ?? null),
       is_deleted: isDeleted ? 1 : 0,
       actor: ctx.actor,
       source_trace: ctx.sourceTrace,
@@ -120,6 +130,8 @@ async function writeBlock(ref: BlockRef, ctx: WriterContext, compose: Compose, o
     await insertRows(tableNames().workingMemory, [row])
     const written = wmRowSchema.parse(row)
     if (!opts.verify) return { row: written, previous }
+    // Another process (an agent on another host) does not take this lock: only a read after the
+    // insert can tell whether it tied or overtook us.
     const finalRow = await wmLatestRow(ref)
     const confirmed =
       !!finalRow &&
@@ -156,16 +168,15 @@ export function wmDelete(ref: BlockRef, ctx: WriterContext, opts: WriteOptions =
 
 /** `working_memory.render`: every live block of the run, latest version each, ordered by block_key. */
 export async function wmRender(identity: Identity, runId: string, signal?: AbortSignal): Promise<string> {
-  const rows = await queryRows(
+  const table = trusted(source(tableNames().workingMemory, { final: true }))
+  const rows = await selectRows(
     // Tombstones are filtered after the FINAL collapse (outer query), never before it.
-    `SELECT block_key, content FROM (
-       SELECT block_key, content, is_deleted FROM ${source(tableNames().workingMemory, { final: true })}
-       WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-         AND user_id = {user_id:String} AND session_id = {session_id:String} AND run_id = {run_id:String}
+    sql`SELECT block_key, content FROM (
+       SELECT block_key, content, is_deleted FROM ${table}
+       WHERE ${identityScope(identity)} AND run_id = ${param('run_id', 'String', runId)}
      )
      WHERE is_deleted = 0
      ORDER BY block_key`,
-    { ...identityParams(identity), run_id: runId },
     z.object({ block_key: z.string(), content: z.string() }),
     { signal },
   )

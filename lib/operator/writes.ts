@@ -1,18 +1,13 @@
 import os from 'node:os'
 import { randomUUID } from 'node:crypto'
-import { classifyClickHouseError, queryRows } from '../clickhouse/query'
+import { classifyClickHouseError } from '../clickhouse/query'
 import { AppError, notFound } from '../errors'
 import type { Block } from '../api/types'
 import { recordAudit, type AuditAction } from '../loom/audit'
-import { type BlockRef } from '../loom/identity'
-import { runLatestRow } from '../loom/runs'
-import { tableNames, source } from '../loom/tables'
-import { wmDelete, wmLatestRow, wmRowSchema, wmSet, WM_COLUMNS, type WmRow, type WriteResult } from '../loom/working-memory'
-import { toBlock } from '../queries/working-memory'
-import { tableExists } from '../queries/schema-presence'
-
-/** A run whose checkpoint moved this recently while it is `running` is probably still being written. */
-export const ACTIVE_WINDOW_MS = 5 * 60_000
+import type { BlockRef } from '../loom/identity'
+import { checkExpectedVersion, toBlock, writeBlock, type BlockContent, type WmRow, type WriteResult } from '../loom/working-memory'
+import { refuseActiveRun } from './active-run'
+import { findVersion } from './find-version'
 
 export const CONSOLE_SOURCE_TRACE = `loom-runs-console@${os.hostname()}/pid-${process.pid}`
 
@@ -35,50 +30,28 @@ export type OperatorWriteResult = {
   auditId: string
 }
 
-function conflict(expected: string, current: WmRow | null) {
-  return new AppError(
-    'conflict',
-    current
-      ? `The block moved on since you opened it: you started from version ${expected}, the latest is ${current.version}. Nothing was written.`
-      : `The block does not exist any more (you started from version ${expected}). Nothing was written.`,
-    { details: { current: current ? toBlock(current) : null } },
+/** The new content of an existing block, or a refusal (thrown) specific to the action. */
+type Change = (latest: WmRow) => BlockContent | Promise<BlockContent>
+
+/**
+ * One operator write. The checks run in the order the API promises (no block: 404; the action's
+ * own refusals; a stale version: 409 conflict; a running run: 409 run_active) on the single read
+ * of the block's latest row, under its lock, so none of them can go stale before the insert.
+ */
+async function commit(w: OperatorWrite, action: AuditAction, change: Change): Promise<OperatorWriteResult> {
+  const ctx = { actor: `operator:${w.operator}`, sourceTrace: CONSOLE_SOURCE_TRACE }
+  const result = await writeBlock(
+    w.ref,
+    ctx,
+    async (latest) => {
+      if (!latest) throw notFound(`No block ${w.ref.blockKey} in run ${w.ref.runId} for this user/session`)
+      const next = await change(latest)
+      checkExpectedVersion(w.expectedVersion, latest)
+      await refuseActiveRun(w.ref, latest, w.force)
+      return next
+    },
+    { verify: true },
   )
-}
-
-/** Refuses a write into a run that is still writing its checkpoint, unless forced. */
-async function guardActiveRun(w: OperatorWrite, latest: WmRow | null) {
-  if (w.force) return
-  const run = await runLatestRow(w.ref)
-  if (run?.status !== 'running' || !latest) return
-  const age = Date.now() - Date.parse(latest.updated_at)
-  if (age < ACTIVE_WINDOW_MS) {
-    throw new AppError(
-      'run_active',
-      `The run is still running and wrote this block ${Math.round(age / 1000)} s ago; its next checkpoint would overwrite your change. Stop the agent first, or send force: true.`,
-      { details: { current: toBlock(latest) } },
-    )
-  }
-}
-
-async function commit(
-  w: OperatorWrite,
-  action: AuditAction,
-  write: (expectedVersion: string) => Promise<WriteResult>,
-): Promise<OperatorWriteResult> {
-  const latest = await wmLatestRow(w.ref)
-  if ((latest?.version ?? '0') !== w.expectedVersion) throw conflict(w.expectedVersion, latest)
-  await guardActiveRun(w, latest)
-  let result: WriteResult
-  try {
-    // The write module re-checks the version under the per-block lock, so two console
-    // requests racing past the check above still cannot both write.
-    result = await write(w.expectedVersion)
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'conflict') {
-      throw conflict(w.expectedVersion, (err.details?.current as WmRow | null) ?? null)
-    }
-    throw err
-  }
   const auditId = randomUUID()
   await writeAudit(result, {
     at: new Date(result.row.updated_at),
@@ -122,70 +95,28 @@ async function writeAudit(result: WriteResult, input: Parameters<typeof recordAu
   }
 }
 
-function ctx(w: OperatorWrite) {
-  return { actor: `operator:${w.operator}`, sourceTrace: CONSOLE_SOURCE_TRACE }
-}
-
-async function requireBlock(ref: BlockRef) {
-  const latest = await wmLatestRow(ref)
-  if (!latest) throw notFound(`No block ${ref.blockKey} in run ${ref.runId} for this user/session`)
-  return latest
-}
-
 /** Edit: a new version with the operator's content. */
-export async function editBlock(w: OperatorWrite & { content: string }) {
-  await requireBlock(w.ref)
-  return commit(w, 'edit', (expectedVersion) => wmSet(w.ref, w.content, ctx(w), { expectedVersion, verify: true }))
+export function editBlock(w: OperatorWrite & { content: string }) {
+  return commit(w, 'edit', () => ({ content: w.content, isDeleted: false }))
 }
 
 /** Clear: a tombstone, so the next resume() returns None. */
-export async function clearBlock(w: OperatorWrite) {
-  await requireBlock(w.ref)
-  return commit(w, 'clear', (expectedVersion) => wmDelete(w.ref, ctx(w), { expectedVersion, verify: true }))
-}
-
-/** A version's row from the captured history or, failing that, the physical rows. */
-async function findVersion(ref: BlockRef, version: string): Promise<WmRow | null> {
-  const t = tableNames()
-  const where = `org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-    AND user_id = {user_id:String} AND session_id = {session_id:String} AND run_id = {run_id:String}
-    AND block_key = {block_key:String} AND version = {version:UInt64}`
-  const params = {
-    org: ref.org,
-    namespace: ref.namespace,
-    agent: ref.agent,
-    user_id: ref.userId,
-    session_id: ref.sessionId,
-    run_id: ref.runId,
-    block_key: ref.blockKey,
-    version,
-  }
-  const sources = (await tableExists(t.history)) ? [t.history, t.workingMemory] : [t.workingMemory]
-  for (const table of sources) {
-    const rows = await queryRows(
-      `SELECT ${WM_COLUMNS} FROM ${source(table)} WHERE ${where} ORDER BY updated_at DESC LIMIT 1`,
-      params,
-      wmRowSchema,
-    )
-    if (rows[0]) return rows[0]
-  }
-  return null
+export function clearBlock(w: OperatorWrite) {
+  return commit(w, 'clear', () => ({ content: '', isDeleted: true }))
 }
 
 /** Restore: an earlier version's content back as a new version. */
-export async function restoreBlock(w: OperatorWrite & { version: string }) {
-  await requireBlock(w.ref)
-  const source = await findVersion(w.ref, w.version)
-  if (!source) {
-    throw notFound(`Version ${w.version} of this block is not in the captured history or the unmerged rows; it cannot be restored`)
-  }
-  if (source.is_deleted === 1) {
-    throw new AppError('invalid', `version: ${w.version} is a tombstone; use clear to empty the block`, {
-      details: { field: 'version' },
-    })
-  }
-  return commit(w, 'restore', (expectedVersion) =>
-    wmSet(w.ref, source.content, ctx(w), { expectedVersion, verify: true }),
-  )
+export function restoreBlock(w: OperatorWrite & { version: string }) {
+  return commit(w, 'restore', async () => {
+    const earlier = await findVersion(w.ref, w.version)
+    if (!earlier) {
+      throw notFound(`Version ${w.version} of this block is not in the captured history or the unmerged rows; it cannot be restored`)
+    }
+    if (earlier.is_deleted === 1) {
+      throw new AppError('invalid', `version: ${w.version} is a tombstone; use clear to empty the block`, {
+        details: { field: 'version' },
+      })
+    }
+    return { content: earlier.content, isDeleted: false }
+  })
 }
-

@@ -4,10 +4,10 @@ import { chTimeToIso } from '../clickhouse/time'
 import type { BlobFlag, BlockDetail, NearMiss, VersionRow } from '../api/types'
 import { identityParams, versionString, type BlockRef } from '../loom/identity'
 import { runLatestRow, type RunRow } from '../loom/runs'
-import { WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
+import { toBlock, WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { accountAttempts, describeAttempts } from '../resume/attempts'
-import { detectResumePoints, findVersionTies, isNearLimit } from '../resume/detect'
+import { detectResumePoints, findVersionTies, isNearLimit, resumeOf } from '../resume/detect'
 import { markMissedCheckpoints } from '../resume/elsewhere'
 import { explainResume } from '../resume/explain'
 import { resumeFlowMermaid } from '../resume/mermaid'
@@ -18,7 +18,6 @@ import { runAudit } from './audit'
 import { blockElsewhere } from './checkpoint-elsewhere'
 import { wmRunIdentities, wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
-import { toBlock } from './working-memory'
 
 const BLOCK_WHERE = `org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
   AND user_id = {user_id:String} AND session_id = {session_id:String}
@@ -203,8 +202,7 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
     history: historyBlocks,
     historyInstalled,
     resume: {
-      value: block && !block.isDeleted ? block.content : null,
-      fromVersion: block && !block.isDeleted ? block.version : null,
+      ...resumeOf(block),
       points,
       explanation: explainResume(points, own),
       attempts,

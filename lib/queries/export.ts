@@ -3,7 +3,7 @@ import { queryRows } from '../clickhouse/query'
 import type { Block } from '../api/types'
 import { runParams, type RunRef } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
-import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
+import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
 import { findVersionTies, isNearLimit } from '../resume/detect'
 import { runAudit } from './audit'
 import { runBlobs } from './blobs'
@@ -16,7 +16,6 @@ import { wmRunScope } from './run-index'
 import { tableExists } from './schema-presence'
 import { runSearches } from './searches'
 import { MAX_TIMELINE_LIMIT, runTimeline } from './timeline'
-import { toBlock } from './working-memory'
 
 /** Blocks read per query: the export holds one page of blocks (and their versions) at a time. */
 export const EXPORT_PAGE_BLOCKS = 500

@@ -6,10 +6,10 @@ import type { RunDetail, RunSummary } from '../api/types'
 import { runParams, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
-import { WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
+import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { flagsOfRuns, runKey } from './run-flags'
 import { runIndexReady, wmRunScope } from './run-index'
-import { RUN_SCOPE, toBlock } from './working-memory'
+import { RUN_SCOPE } from './working-memory'
 
 const countsSchema = z.object({
   turns: z.coerce.number(),

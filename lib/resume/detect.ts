@@ -163,12 +163,13 @@ export function isResume(p: ResumePoint): boolean {
   return p.reasons.some((r) => r === 'run-begin' || r === 'new-process' || r === 'long-gap')
 }
 
-/** What `resume(run_id)` returns now: the highest version's content, or null when none or a tombstone. */
-export function currentResume(versions: readonly VersionInput[]): { value: string | null; fromVersion: string | null } {
-  const rows = sortVersions(versions)
-  const last = rows[rows.length - 1]
-  if (!last || last.isDeleted) return { value: null, fromVersion: null }
-  return { value: last.content, fromVersion: last.version }
+/**
+ * What `resume(run_id)` returns now, from the row FINAL keeps for the block: its content, or null
+ * when there is none or it is a tombstone.
+ */
+export function resumeOf(latest: Pick<VersionInput, 'content' | 'version' | 'isDeleted'> | null): { value: string | null; fromVersion: string | null } {
+  if (!latest || latest.isDeleted) return { value: null, fromVersion: null }
+  return { value: latest.content, fromVersion: latest.version }
 }
 
 /** Versions that appear on more than one row, ascending. */

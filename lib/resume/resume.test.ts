@@ -1,32 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { currentResume, detectResumePoints, findVersionTies, gapStats, isNearLimit, normalizeBegins } from './detect'
+import { detectResumePoints, gapStats, normalizeBegins } from './detect'
 import { explainResume } from './explain'
-import { mermaidText, resumeFlowMermaid } from './mermaid'
+import { resumeFlowMermaid } from './mermaid'
+import { at, batchState, CONSOLE, HOST_A, HOST_B, iso, parseMermaid, resumeAfter, resumeFlow, row, tombstone } from './resume-test-rows'
 import { sortVersions } from './rows'
 import { segments } from './segments'
-import type { ResumePoint, VersionInput } from './types'
-
-const AGENT = 'batch-indexer'
-const HOST_A = 'host-a/pid-4242'
-const HOST_B = 'host-b/pid-5150'
-const CONSOLE = 'loom-runs-console'
-
-const iso = (ms: number) => new Date(ms).toISOString()
-const at = (s: string) => Date.parse(s)
-
-function row(version: number | string, time: number, sourceTrace: string, content: string, extra: Partial<VersionInput> = {}): VersionInput {
-  return { version: String(version), updatedAt: iso(time), actor: AGENT, sourceTrace, content, isDeleted: false, ...extra }
-}
-
-function tombstone(version: number, time: number, sourceTrace: string, actor = AGENT): VersionInput {
-  return row(version, time, sourceTrace, '', { isDeleted: true, actor })
-}
-
-/** `" ".join(sorted(done))` after n items. */
-function batchState(n: number): string {
-  return Array.from({ length: n }, (_, i) => `item-${String(i + 1).padStart(3, '0')}`).join(' ')
-}
+import type { VersionInput } from './types'
 
 const A_START = at('2026-11-22T08:00:05.000Z')
 const B_START = at('2026-11-22T10:10:04.500Z')
@@ -56,15 +36,6 @@ function shuffled<T>(xs: T[]): T[] {
     ;[out[i], out[j]] = [out[j], out[i]]
   }
   return out
-}
-
-/** Mermaid's own parser. DOMPurify needs a DOM, which node has not; the parse only needs it to exist. */
-async function parseMermaid(text: string): Promise<void> {
-  const purify = (await import('dompurify')).default as unknown as Record<string, unknown>
-  purify.addHook = () => {}
-  purify.sanitize = (s: unknown) => String(s)
-  const { default: mermaid } = await import('mermaid')
-  await mermaid.parse(text)
 }
 
 describe('the seed batch run', () => {
@@ -142,8 +113,8 @@ describe('the seed batch run', () => {
   })
 
   test('resume now returns None (the last version is a tombstone)', () => {
-    assert.deepEqual(currentResume(seedBatch()), { value: null, fromVersion: null })
-    assert.deepEqual(currentResume(seedBatch().slice(0, 150)), { value: batchState(150), fromVersion: '150' })
+    assert.deepEqual(resumeAfter(seedBatch()), { value: null, fromVersion: null })
+    assert.deepEqual(resumeAfter(seedBatch().slice(0, 150)), { value: batchState(150), fromVersion: '150' })
   })
 
   test('mermaid flow: two process nodes, a tombstone node, a labelled resume edge; mermaid parses it', async () => {
@@ -160,10 +131,6 @@ describe('the seed batch run', () => {
     await parseMermaid(text)
   })
 })
-
-function resumeFlow(versions: VersionInput[], points: ResumePoint[], direction: 'TD' | 'LR' = 'TD'): string {
-  return resumeFlowMermaid(segments(versions, points, { runStatus: 'succeeded' }), points, { direction })
-}
 
 describe('long gaps', () => {
   /** One process writing every 10 s, with one pause of `pauseMs` before v6. */
@@ -334,7 +301,7 @@ describe('operator writes', () => {
       explainResume(points)[0],
       'operator:bob cleared the block at 2026-11-22 14:00:00 UTC with tombstone v4 (was v3, 3 items done); resume returns None after it',
     )
-    assert.deepEqual(currentResume(versions), { value: null, fromVersion: null })
+    assert.deepEqual(resumeAfter(versions), { value: null, fromVersion: null })
     const segs = segments(versions, points, { runStatus: 'failed' })
     assert.deepEqual(
       segs.map((s) => [s.kind, s.endedBy, s.endsWithTombstone]),
@@ -363,185 +330,5 @@ describe('operator writes', () => {
     assert.equal(resume.unitsDone, null)
     assert.equal(resume.firstWrite?.summary, 'added item-001')
     assert.ok(explainResume(points)[1].includes('from nothing (v2 was a tombstone, so resume returned None)'))
-  })
-})
-
-describe('version ties and ordering', () => {
-  test('findVersionTies lists versions on more than one row, numerically ascending', () => {
-    const t = at('2026-11-22T12:00:00.000Z')
-    const versions = ['10', '3', '10', '11', '3', '10', '2'].map((v, i) => row(v, t + i, HOST_A, 'x-1'))
-    assert.deepEqual(findVersionTies(versions), ['3', '10'])
-    assert.deepEqual(findVersionTies(versions.slice(0, 2)), [])
-    assert.deepEqual(findVersionTies([]), [])
-  })
-
-  test('UInt64 versions beyond 2^53 sort as BigInt', () => {
-    const t = at('2026-11-22T12:00:00.000Z')
-    const big = ['18446744073709551615', '9007199254740993', '9007199254740992']
-    const sorted = sortVersions(big.map((v, i) => row(v, t + i, HOST_A, 'x-1')))
-    assert.deepEqual(
-      sorted.map((r) => r.version),
-      ['9007199254740992', '9007199254740993', '18446744073709551615'],
-    )
-    assert.deepEqual(findVersionTies([...big, '9007199254740993'].map((v) => ({ version: v }))), ['9007199254740993'])
-  })
-
-  test('tied versions are ordered by updated_at; the later row is what resume returns', () => {
-    const t = at('2026-11-22T12:00:00.000Z')
-    const versions = [row(1, t, HOST_A, 'x-1'), row(2, t + 2000, HOST_B, 'x-1 x-2 x-3'), row(2, t + 1000, HOST_A, 'x-1 x-2')]
-    assert.deepEqual(currentResume(versions), { value: 'x-1 x-2 x-3', fromVersion: '2' })
-    const points = detectResumePoints(versions)
-    assert.equal(points.length, 1)
-    assert.deepEqual(points[0].reasons, ['new-process'])
-    assert.equal(points[0].fromVersion, '2')
-    assert.equal(points[0].firstWrite?.version, '2')
-    assert.equal(points[0].firstWrite?.at, iso(t + 2000))
-    const segs = segments(versions, points)
-    assert.deepEqual(
-      segs.map((s) => [s.sourceTrace, s.writes]),
-      [
-        [HOST_A, 2],
-        [HOST_B, 1],
-      ],
-    )
-  })
-})
-
-describe('run.begin edge cases', () => {
-  const t0 = at('2026-11-22T12:00:00.000Z')
-
-  test('a begin after the last write: a point with no first write, and an empty segment', () => {
-    const versions = [1, 2, 3].map((k) => row(k, t0 + k * 10_000, HOST_A, batchState(k)))
-    const points = detectResumePoints(versions, { begins: [{ attempt: 2, at: iso(t0 + 600_000) }] })
-    assert.equal(points.length, 1)
-    const [p] = points
-    assert.deepEqual(p.reasons, ['run-begin'])
-    assert.equal(p.firstWrite, null)
-    assert.equal(p.toTrace, null)
-    assert.equal(p.fromVersion, '3')
-    assert.equal(p.unitsDone, 3)
-    assert.equal(
-      explainResume(points)[0],
-      'Attempt 2 began at 2026-11-22 12:10:00 UTC; a resume then read v3 (3 items done); nothing written since — run.begin attempt 2',
-    )
-    const segs = segments(versions, points, { runStatus: 'running' })
-    assert.deepEqual(
-      segs.map((s) => [s.sourceTrace, s.writes, s.endedBy]),
-      [
-        [HOST_A, 3, 'crashed'],
-        [null, 0, 'running'],
-      ],
-    )
-    assert.ok(resumeFlowMermaid(segs, points).includes('  s1 -->|"run.begin attempt 2"| s2'))
-  })
-
-  test('a begin before any write (the first attempt never checkpointed) resumed from nothing', () => {
-    const versions = [1, 2].map((k) => row(k, t0 + k * 10_000, HOST_B, batchState(k)))
-    const points = detectResumePoints(versions, { begins: [{ attempt: 2, at: iso(t0) }] })
-    assert.equal(points.length, 1)
-    assert.equal(points[0].firstWrite?.version, '1')
-    assert.equal(points[0].fromVersion, null)
-    assert.equal(points[0].previous, null)
-    assert.equal(points[0].fromTrace, null)
-    assert.ok(explainResume(points)[0].includes('from nothing (no earlier version, so resume returned None)'))
-  })
-
-  test('two begins before the same first write merge into one point with the later attempt', () => {
-    const versions = [row(1, t0, HOST_A, 'x-1'), row(2, t0 + 600_000, HOST_B, 'x-1 x-2')]
-    const points = detectResumePoints(versions, {
-      begins: [
-        { attempt: 3, at: iso(t0 + 500_000) },
-        { attempt: 2, at: iso(t0 + 300_000) },
-      ],
-    })
-    assert.equal(points.length, 1)
-    assert.equal(points[0].attempt, 3)
-    assert.equal(points[0].at, iso(t0 + 500_000))
-  })
-
-  test('merged-away versions are flagged as a history gap', () => {
-    const versions = [
-      ...[1, 2, 3].map((k) => row(k, t0 + k * 10_000, HOST_A, batchState(k))),
-      ...[250, 251].map((k) => row(k, t0 + 7_200_000 + k, HOST_B, batchState(k))),
-    ]
-    const [p] = detectResumePoints(versions)
-    assert.equal(p.fromVersion, '3')
-    assert.equal(p.historyGap, true)
-    assert.match(explainResume([p])[0], /missing from the history/)
-  })
-})
-
-describe('empty input', () => {
-  test('no versions, no points, no segments', async () => {
-    assert.deepEqual(detectResumePoints([]), [])
-    assert.deepEqual(explainResume([]), [])
-    assert.deepEqual(segments([], []), [])
-    assert.deepEqual(currentResume([]), { value: null, fromVersion: null })
-    assert.deepEqual(gapStats([]), { medianIntervalMs: 0, thresholdMs: 60_000 })
-    const text = resumeFlowMermaid([], [])
-    assert.equal(text, 'flowchart TD\n  empty(["no versions"])')
-    await parseMermaid(text)
-  })
-
-  test('a begin with no versions at all', () => {
-    const points = detectResumePoints([], { begins: { attempts: 2, startedAt: '2026-11-22T12:00:00Z', lastBeginAt: '2026-11-22T13:00:00Z' } })
-    assert.equal(points.length, 1)
-    assert.equal(points[0].fromVersion, null)
-    assert.equal(points[0].previous, null)
-  })
-})
-
-describe('mermaid escaping', () => {
-  test('mermaidText leaves no quote, bracket, angle bracket or pipe', () => {
-    const t = mermaidText('a"b[c]d<e>f(g){h}|i#j&k`l;m\\n%o\nnext')
-    assert.doesNotMatch(t, /["[\]<>(){}|`\\%\n]/)
-    assert.equal(t, 'a#quot;b#91;c#93;d#lt;e#gt;f#40;g#41;#123;h#125;#124;i#35;j#amp;k#96;l#59;m#92;n#37;o next')
-    assert.equal(mermaidText('abcdefghij', 5), 'abcd…')
-  })
-
-  test('hostile source_trace and actor values stay inside their labels and parse', async () => {
-    const t0 = at('2026-11-22T12:00:00.000Z')
-    const evilTrace = 'evil"] --> x[<script>alert(1)</script>] %%{init}%% |x| #quot;'
-    const versions = [
-      row(1, t0, 'host-a', 'x-1'),
-      row(2, t0 + 1_000_000, evilTrace, 'x-1 x-2'),
-      row(3, t0 + 1_010_000, 'console"]', 'x-1', { actor: 'operator:"bob"}}<b>' }),
-      tombstone(4, t0 + 1_020_000, evilTrace),
-    ]
-    const points = detectResumePoints(versions)
-    const segs = segments(versions, points)
-    const text = resumeFlowMermaid(segs, points)
-    assert.doesNotMatch(text, /<script|<b>|%%/)
-    for (const line of text.split('\n').slice(1)) {
-      // Every line is a node `id<open>"label"<close>` or an edge `a --> b` / `a -->|"label"| b`, with no quote inside labels.
-      assert.match(
-        line,
-        /^ {2}(s\d+(_tombstone)?(\["[^"]*"\]|\{\{"[^"]*"\}\}|\[\/"[^"]*"\\\]|\(\("[^"]*"\)\))|s\d+(_tombstone)? -->(\|"[^"|]*"\|)? s\d+(_tombstone)?)$/,
-      )
-    }
-    await parseMermaid(text)
-  })
-})
-
-describe('near limit', () => {
-  test('isNearLimit counts code points against char_limit', () => {
-    assert.equal(isNearLimit('x'.repeat(3686), 4096), false)
-    assert.equal(isNearLimit('x'.repeat(3687), 4096), true)
-    assert.equal(isNearLimit('ü'.repeat(3687), 4096), true)
-    assert.equal(isNearLimit('😀'.repeat(2000), 4096), false, 'astral characters count once')
-    assert.equal(isNearLimit('x'.repeat(900), 1024, 0.9), false)
-    assert.equal(isNearLimit('x', 0), false)
-  })
-
-  test('a checkpoint near its limit: resume from a 4089-character state', () => {
-    const ids = (n: number) => Array.from({ length: n }, (_, i) => `item-${String(i + 1).padStart(4, '0')}`).join(' ')
-    const t0 = at('2026-11-22T12:00:00.000Z')
-    const versions = [row(1, t0, HOST_A, ids(408)), row(2, t0 + 1000, HOST_A, ids(409)), row(3, t0 + 3_600_000, HOST_B, ids(410))]
-    assert.equal(versions[1].content.length, 4089)
-    assert.equal(isNearLimit(versions[1].content, 4096), true)
-    const [p] = detectResumePoints(versions)
-    assert.equal(p.fromVersion, '2')
-    assert.equal(p.unitsDone, 409)
-    assert.equal(p.firstWrite?.summary, 'added item-0410')
   })
 })

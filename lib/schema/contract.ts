@@ -1,5 +1,5 @@
 /**
- * The data contract (docs: spec/loom-data.md) as data: what the schema doctor expects to find.
+ * The data contract as data: what the schema doctor expects to find.
  * Names come from tableNames() / runIndexNames(), so configured database names are honoured.
  * It must stay in step with lib/loom/ddl.ts: tests/schema-doctor*.test.ts creates that DDL and
  * checks that the report finds nothing wrong with it.

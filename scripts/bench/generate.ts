@@ -1,6 +1,6 @@
 /**
  * Bulk data for the benchmark, generated inside ClickHouse (`INSERT … SELECT … FROM numbers()`),
- * shaped like the data contract (lib/loom/ddl.ts, /work/shared/spec/loom-data.md).
+ * shaped like the data contract (lib/loom/ddl.ts).
  *
  * Every row is a pure function of (salt, run number j, row number b): any table can find the
  * identity, times and sizes of its run again, so runs, blocks, turns, memories and searches agree

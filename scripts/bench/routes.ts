@@ -6,14 +6,9 @@
  * (the same queries timed from the server's side of the connection), x-loom-queries and
  * x-loom-max-statement-ms (the request's longest single statement: how long it held the engine).
  */
+import type { RunOwner } from '../../lib/api/types'
 
-export type Sample = {
-  org: string
-  namespace: string
-  agent: string
-  runId: string
-  userId: string
-  sessionId: string
+export type Sample = RunOwner & {
   blocks?: number
   turns?: number
   memories?: number
@@ -82,17 +77,22 @@ export function listRoutes(
   return out
 }
 
+/** A response's status, time since `started`, the benchmark's x-loom-* headers and its JSON body. */
+async function readReply(res: Response, started: number): Promise<Reply> {
+  const text = await res.text()
+  const ms = performance.now() - started
+  const headers: Record<string, string> = {}
+  res.headers.forEach((v, k) => {
+    if (k.startsWith('x-loom-')) headers[k] = v
+  })
+  return { status: res.status, ms, headers, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+}
+
 export function httpFetcher(base: string): Fetcher {
   return async (path) => {
     const started = performance.now()
     const res = await fetch(`${base}${path}`)
-    const text = await res.text()
-    const ms = performance.now() - started
-    const headers: Record<string, string> = {}
-    res.headers.forEach((v, k) => {
-      if (k.startsWith('x-loom-')) headers[k] = v
-    })
-    return { status: res.status, ms, headers, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+    return readReply(res, started)
   }
 }
 
@@ -142,13 +142,7 @@ export async function inProcessFetcher(): Promise<Fetcher> {
     }
     const started = performance.now()
     const res = await handler(new NextRequest(url, { headers: loopbackRequestHeaders() }), { params: Promise.resolve(params) })
-    const text = await res.text()
-    const ms = performance.now() - started
-    const headers: Record<string, string> = {}
-    res.headers.forEach((v, k) => {
-      if (k.startsWith('x-loom-')) headers[k] = v
-    })
-    return { status: res.status, ms, headers, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+    return readReply(res, started)
   }
 }
 

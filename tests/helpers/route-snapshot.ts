@@ -4,27 +4,9 @@
  * timeline, conversations, memories, searches, blobs, audit and export. tests/schema-map.test.ts
  * compares two engines with it: one with the contract's names, one with renamed tables/columns.
  */
+import { apiRoutes } from './api-routes'
 import { call } from './routes'
 
-const base = '../../app/api/runs/[org]/[namespace]/[agent]/[runId]'
-
-async function load() {
-  return {
-    runs: (await import('../../app/api/runs/route')).GET,
-    analytics: (await import('../../app/api/runs/analytics/route')).GET,
-    changes: (await import('../../app/api/runs/changes/route')).GET,
-    run: (await import(`${base}/route`)).GET,
-    blocks: (await import(`${base}/blocks/route`)).GET,
-    block: (await import(`${base}/blocks/[blockKey]/route`)).GET,
-    timeline: (await import(`${base}/timeline/route`)).GET,
-    conversations: (await import(`${base}/conversations/route`)).GET,
-    memories: (await import(`${base}/memories/route`)).GET,
-    searches: (await import(`${base}/searches/route`)).GET,
-    blobs: (await import(`${base}/blobs/route`)).GET,
-    audit: (await import(`${base}/audit/route`)).GET,
-    exportDoc: (await import(`${base}/export/route`)).GET,
-  }
-}
 
 /** Fields that depend on when or how the answer was produced, not on the data. */
 const VOLATILE = new Set(['part', 'checkedAt', 'exportedAt', 'generatedAt', 'elapsedMs', 'asOf', 'serverTime', 'since'])
@@ -40,7 +22,7 @@ function scrub(value: unknown): unknown {
 type RunRow = { org: string; namespace: string; agent: string; runId: string }
 
 export async function routeSnapshot(since: string): Promise<Record<string, unknown>> {
-  const r = await load()
+  const r = await apiRoutes()
   const out: Record<string, unknown> = {}
   const get = async (name: string, handler: Parameters<typeof call>[0], url: string, params: Record<string, string> = {}) => {
     const res = await call(handler, url, params)

@@ -21,8 +21,12 @@ import {
   timelineQuerySchema,
 } from '../schemas'
 import { batchBodySchema } from '../../batch/schema'
-import * as res from './responses'
+import * as blockResponses from './responses'
+import * as consoleResponses from './console-responses'
+import * as storyResponses from './story-responses'
 import { EXAMPLES } from './examples'
+
+const res = { ...blockResponses, ...storyResponses, ...consoleResponses }
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] }
 

@@ -1,0 +1,137 @@
+/** Response schemas of the console's other views: audit, batches, export, analytics, facets, health, schema, session. */
+import { z } from 'zod'
+import { block, runDetail } from './responses'
+import { blobs, conversations, memories, searches, timeline } from './story-responses'
+import { iso, listCuts, obj, runIdentity, version } from './schema-parts'
+
+export const auditEntry = obj({
+  at: iso,
+  operator: z.string(),
+  action: z.string(),
+  reason: z.string(),
+  blockKey: z.string(),
+  userId: z.string(),
+  sessionId: z.string(),
+  beforeVersion: z.string(),
+  afterVersion: z.string(),
+  beforeContent: z.string(),
+  afterContent: z.string(),
+  batchId: z.string().nullable().describe('the batch (POST /api/batches) the write belonged to; null for a single write'),
+})
+
+const batchItem = obj({
+  ...runIdentity,
+  blockKey: z.string(),
+  fromVersion: version.nullable().describe("the block's latest version at the preview (the write's expectedVersion); null without a block"),
+  toVersion: version.nullable().describe('restore: the version put back; null for clear'),
+  action: z.enum(['clear', 'restore', 'skip']),
+  why: z.string().optional().describe('why the item is skipped'),
+})
+
+const batchPreview = obj({
+  items: z.array(batchItem),
+  total: z.number(),
+  token: z.string().describe('proves this preview; send it back with dryRun: false'),
+}).describe('dryRun: true')
+
+const batchResult = obj({
+  batchId: z.string().describe('every audit row the batch wrote carries it'),
+  items: z.array(
+    batchItem.extend({
+      outcome: z.enum(['done', 'conflict', 'skipped', 'error']),
+      newVersion: version.optional().describe('outcome done: the version written'),
+      currentVersion: version.nullable().optional().describe('outcome conflict: the latest version now'),
+      message: z.string().optional(),
+    }),
+  ),
+  notMatched: z.number().describe('previewed runs the filter no longer matches (left alone)'),
+}).describe('dryRun: false')
+
+export const batch = z.union([batchPreview, batchResult])
+
+export const audit = obj({ entries: z.array(auditEntry), installed: z.boolean(), cuts: listCuts })
+
+export const exportDocument = runDetail.extend({
+  exportedAt: iso,
+  blocks: z.array(block),
+  blockDetails: z.array(obj({ userId: z.string(), sessionId: z.string(), blockKey: z.string(), versions: z.array(block), flags: obj({}) })),
+  timeline,
+  conversations: conversations.shape.conversations,
+  memories: obj({ written: memories.shape.written, used: memories.shape.used, recalled: memories.shape.recalled, relied: memories.shape.relied }),
+  searches: searches.shape.searches,
+  blobs: obj({ blobs: blobs.shape.blobs, missing: blobs.shape.missing }),
+  audit: z.array(auditEntry),
+  cuts: listCuts,
+})
+
+const topRun = obj({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  runId: z.string(),
+  goal: z.string(),
+  status: z.string(),
+  startedAt: iso,
+  durationMs: z.number().nullable(),
+  costUsd: z.number(),
+  attempt: z.number(),
+  activeMs: z.number().nullable(),
+  idleMs: z.number().nullable(),
+})
+
+export const analytics = obj({
+  statusOverTime: obj({ unit: z.enum(['hour', 'day']), buckets: z.array(obj({ start: iso, counts: z.record(z.string(), z.number()), total: z.number() })) }),
+  totals: obj({ runs: z.number(), byStatus: z.record(z.string(), z.number()) }),
+  resumes: obj({ days: z.array(obj({ day: z.string(), resumedRuns: z.number(), extraAttempts: z.number() })), resumedRuns: z.number(), extraAttempts: z.number() }),
+  checkpointSizes: obj({
+    buckets: z.array(obj({ fromPct: z.number(), toPct: z.number(), runs: z.number() })),
+    runs: z.number(),
+    cleared: z.number(),
+    overLimit: z.number(),
+    nearLimit: z.number(),
+  }),
+  slowest: z.array(topRun),
+  costliest: z.array(topRun),
+  servedFrom: z
+    .enum(['aggregates', 'query'])
+    .describe('aggregates: running totals kept on write (filters of org / namespace / agent and status); query: the filtered runs read one by one (free text, time range, flags)'),
+})
+
+export const facets = obj({
+  values: z.array(obj({ value: z.string(), runs: z.number().describe('runs under this value (an estimate past tens of thousands)') })).describe('most runs first'),
+})
+
+export const changes = obj({
+  since: iso,
+  runs: z.array(obj({ org: z.string(), namespace: z.string(), agent: z.string(), runId: z.string(), status: z.string(), changedAt: iso, inFilter: z.boolean() })),
+  truncated: z.boolean(),
+})
+
+export const health = obj({
+  mode: z.enum(['embedded', 'remote']),
+  clickhouseVersion: z.string().nullable(),
+  readOnly: z.boolean(),
+  schema: obj({ phase: z.string(), detail: z.string().optional(), tables: z.array(obj({ name: z.string(), present: z.boolean() })) }),
+  setup: obj({ runIndex: z.boolean(), history: z.boolean(), command: z.string() }),
+})
+
+export const schemaReport = obj({
+  status: z.enum(['ok', 'warnings', 'problems']),
+  checkedAt: iso,
+  mode: z.enum(['embedded', 'remote']),
+  clickhouseVersion: z.string().nullable(),
+  summary: obj({ problems: z.number(), warnings: z.number(), info: z.number(), tablesExpected: z.number(), tablesPresent: z.number() }),
+  databases: z.array(obj({})),
+  tables: z.array(obj({ fullName: z.string(), status: z.enum(['ok', 'info', 'warning', 'problem']) })),
+  workingMemory: obj({}).nullable(),
+  history: obj({}),
+  runIndex: obj({}),
+  mapping: obj({ source: z.string().nullable(), tables: z.array(obj({})) }),
+  disabled: z.array(obj({ table: z.string(), feature: z.string(), severity: z.enum(['problem', 'warning', 'info']) })),
+})
+
+const role = z.enum(['viewer', 'operator'])
+
+export const me = obj({ user: obj({ name: z.string(), role }).nullable(), authRequired: z.boolean(), canWrite: z.boolean(), readOnly: z.boolean() })
+export const login = obj({ user: obj({ name: z.string(), role }) })
+export const logout = obj({ ok: z.literal(true), endedSession: z.boolean(), remembered: z.enum(['stored', 'process-only']).nullable() })
