@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, versionString, type RunRef } from '../loom/identity'
+import { versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { tableExists } from './schema-presence'
-import { RUN_SCOPE } from './working-memory'
 import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type SearchHit = {
@@ -83,12 +84,11 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
     return { searches: [] as LoggedSearch[], traceLog: 'missing' as const, cuts: [] as ListCut[] }
   }
   const [searchRows, runRow] = await Promise.all([
-    queryRows(
-      `SELECT search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
+    selectRows(
+      sql`SELECT search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
           user_id, session_id, result_keys, result_scores
-       FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}
-       ORDER BY event_time LIMIT {cap:UInt32}`,
-      { ...runParams(run), cap: overCap(SEARCHES_CAP) },
+       FROM ${trusted(source(t.searchTrace))} WHERE ${runScope(run)}
+       ORDER BY event_time LIMIT ${param('cap', 'UInt32', overCap(SEARCHES_CAP))}`,
       searchSchema,
       { signal },
     ),
@@ -100,13 +100,13 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
   const keys = [...new Set(rows.flatMap((r) => r.result_keys))]
   const writes = new Map<string, WriteRow[]>()
   if (keys.length > 0) {
-    const found = await queryRows(
-      `SELECT memory_key, agent, run_id, toString(version) AS version, toString(updated_at) AS updated_at
-       FROM ${source(t.memory)}
-       WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
+    const found = await selectRows(
+      sql`SELECT memory_key, agent, run_id, toString(version) AS version, toString(updated_at) AS updated_at
+       FROM ${trusted(source(t.memory))}
+       WHERE org = ${param('org', 'String', run.org)} AND namespace = ${param('namespace', 'String', run.namespace)}
+         AND memory_key IN ${param('keys', 'Array(String)', keys.slice(0, 10_000))}
        ORDER BY memory_key, version DESC, updated_at DESC
-       LIMIT ${WRITES_PER_KEY} BY memory_key`,
-      { org: run.org, namespace: run.namespace, keys: keys.slice(0, 10_000) },
+       LIMIT ${trusted(String(WRITES_PER_KEY))} BY memory_key`,
       writeSchema,
       { signal },
     )

@@ -6,10 +6,6 @@ import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { wmRunScope } from './run-index'
 
-/** Run-scoped rows: (org, namespace, agent) is the sorting-key prefix, run_id narrows within it. */
-export const RUN_SCOPE =
-  'org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND run_id = {run_id:String}'
-
 export function toBlock(row: WmRow): Block {
   return {
     userId: row.user_id,
