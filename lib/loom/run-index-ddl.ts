@@ -1,4 +1,4 @@
-import { source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject, type TableNames } from './tables'
 import { flagIndexDdl, flagIndexNames, type FlagIndexNames } from './flags-ddl'
 
 /** The run index: the dashboard's own structure for the runs list, in its database. */
@@ -37,17 +37,19 @@ export const RUN_INDEX_SCHEMA_VERSION = 6
 export function runIndexNames(runsDatabase: string): RunIndexNames {
   const db = runsDatabase
   return {
-    runs: `${db}.run_index`,
-    runsView: `${db}.run_index_mv`,
-    firstWriteView: `${db}.run_index_first_write_mv`,
-    orphans: `${db}.run_index_orphans`,
-    orphansView: `${db}.run_index_orphans_mv`,
-    orphansRunsView: `${db}.run_index_orphans_runs_mv`,
-    checkpoints: `${db}.run_index_checkpoints`,
-    checkpointsView: `${db}.run_index_checkpoints_mv`,
-    sessions: `${db}.run_index_sessions`,
-    sessionsView: `${db}.run_index_sessions_mv`,
-    meta: `${db}.run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`,
+    ...inDatabase(db, {
+      runs: 'run_index',
+      runsView: 'run_index_mv',
+      firstWriteView: 'run_index_first_write_mv',
+      orphans: 'run_index_orphans',
+      orphansView: 'run_index_orphans_mv',
+      orphansRunsView: 'run_index_orphans_runs_mv',
+      checkpoints: 'run_index_checkpoints',
+      checkpointsView: 'run_index_checkpoints_mv',
+      sessions: 'run_index_sessions',
+      sessionsView: 'run_index_sessions_mv',
+      meta: `run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`,
+    }),
     oldMetas: [`${db}.run_index_meta`, ...Array.from({ length: RUN_INDEX_SCHEMA_VERSION - 2 }, (_, i) => `${db}.run_index_meta_v${i + 2}`)],
     ...flagIndexNames(db),
   }
