@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
 import { versionString, type RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
+import { BLOB_COLUMNS, blobRowSchema } from '../tables/context-blobs'
 import { tableExists } from './schema-presence'
 import { workingMemoryRunScope } from './working-memory-run-scope'
 import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from './list-cut'
@@ -20,14 +20,6 @@ export type RunBlob = {
   referencedBy: { version: string; userId: string; sessionId: string; blockKey: string }[]
 }
 
-const blobSchema = z.object({
-  blob_key: z.string(),
-  summary: z.string(),
-  size_bytes: z.coerce.number(),
-  created_at: z.string().transform(chTimeToIso),
-  expires_at: z.string().transform(chTimeToIso),
-})
-
 const refSchema = z.object({
   version: versionString,
   user_id: z.string(),
@@ -40,9 +32,9 @@ const refSchema = z.object({
 export async function runBlobs(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
   const blobRows = await selectRows(
-    sql`SELECT blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at
+    sql`SELECT ${trusted(BLOB_COLUMNS)}
      FROM ${trusted(source(t.contextBlobs))} WHERE ${runScope(run)} ORDER BY created_at LIMIT ${param('cap', 'UInt32', overCap(BLOBS_CAP))}`,
-    blobSchema,
+    blobRowSchema,
     { signal },
   )
   const versionsTable = (await tableExists(t.history, signal)) ? t.history : t.workingMemory

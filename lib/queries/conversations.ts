@@ -5,18 +5,9 @@ import { chTimeToIso } from '../clickhouse/time'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
+import { toTurn, TURN_COLUMNS, TURN_JSON, turnRowSchema, type Turn } from '../tables/conversation-turns'
 import { TURNS_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
-export type Turn = {
-  turnIndex: number
-  role: string
-  content: string
-  toolName: string
-  inputTokens: number
-  outputTokens: number
-  costUsd: number
-  createdAt: string
-}
 export type Conversation = { conversationId: string; title: string; createdAt: string; userId: string; sessionId: string; turns: Turn[] }
 
 const convSchema = z.object({
@@ -25,17 +16,6 @@ const convSchema = z.object({
   first_at: z.string().transform(chTimeToIso),
   any_user: z.string(),
   any_session: z.string(),
-})
-const turnSchema = z.object({
-  conversation_id: z.string(),
-  turn_index: z.coerce.number(),
-  role: z.string(),
-  content: z.string(),
-  tool_name: z.string(),
-  input_tokens: z.coerce.number(),
-  output_tokens: z.coerce.number(),
-  cost_usd: z.coerce.number(),
-  created_at: z.string().transform(chTimeToIso),
 })
 
 /** The run's conversations (one row each: latest title, first turn time, an identity), oldest first. */
@@ -56,11 +36,11 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
   const [convs, turnRows] = await Promise.all([
     runConversationRows(run, signal),
     selectRows(
-      sql`SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, toString(created_at) AS created_at
+      sql`SELECT ${trusted(TURN_COLUMNS)}
        FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}
        ORDER BY conversation_id, turn_index
        LIMIT ${param('cap', 'UInt32', overCap(TURNS_CAP))}`,
-      turnSchema,
+      turnRowSchema,
       { signal },
     ),
   ])
@@ -84,24 +64,10 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
       c = { conversationId: tr.conversation_id, title: '', createdAt: tr.created_at, userId: '', sessionId: '', turns: [] }
       byConv.set(tr.conversation_id, c)
     }
-    c.turns.push({
-      turnIndex: tr.turn_index,
-      role: tr.role,
-      content: tr.content,
-      toolName: tr.tool_name,
-      inputTokens: tr.input_tokens,
-      outputTokens: tr.output_tokens,
-      costUsd: tr.cost_usd,
-      createdAt: tr.created_at,
-    })
+    c.turns.push(toTurn(tr))
   }
   return { conversations: [...byConv.values()], cuts }
 }
-
-/** One turn as the API sends it, built by ClickHouse (see the Turn type for the fields). */
-const TURN_JSON = trusted(`CAST((turn_index, role, content, tool_name, toFloat64(input_tokens), toFloat64(output_tokens), toFloat64(cost_usd),
-    concat(replaceOne(toString(toDateTime64(created_at, 3, 'UTC')), ' ', 'T'), 'Z')),
-  'Tuple(turnIndex UInt32, role String, content String, toolName String, inputTokens Float64, outputTokens Float64, costUsd Float64, createdAt String)')`)
 
 const turnGroupSchema = z.object({
   conversation_id: z.string(),
@@ -120,7 +86,7 @@ export async function runConversationsJsonText(run: RunRef, signal?: AbortSignal
     runConversationRows(run, signal),
     selectRows(
       sql`SELECT conversation_id, toString(argMin(created_at, turn_index)) AS first_turn_at,
-          toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${TURN_JSON}))) AS turns_json
+          toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${trusted(TURN_JSON)}))) AS turns_json
        FROM (
          SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at
          FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}

@@ -6,6 +6,7 @@ import { versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
+import { SEARCH_COLUMNS, searchRowSchema } from '../tables/search-trace'
 import { tableExists } from './schema-presence'
 import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
@@ -37,20 +38,6 @@ export type LoggedSearch = {
   sessionId: string
   hits: SearchHit[]
 }
-
-const searchSchema = z.object({
-  search_id: z.string(),
-  event_time: z.string().transform(chTimeToIso),
-  query: z.string(),
-  mode: z.string(),
-  filters: z.string(),
-  top_k: z.coerce.number(),
-  latency_ms: z.coerce.number(),
-  user_id: z.string(),
-  session_id: z.string(),
-  result_keys: z.array(z.string()),
-  result_scores: z.array(z.coerce.number()),
-})
 
 const writeSchema = z.object({ memory_key: z.string(), agent: z.string(), run_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso) })
 type WriteRow = z.infer<typeof writeSchema>
@@ -85,11 +72,10 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
   }
   const [searchRows, runRow] = await Promise.all([
     selectRows(
-      sql`SELECT search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
-          user_id, session_id, result_keys, result_scores
+      sql`SELECT ${trusted(SEARCH_COLUMNS)}
        FROM ${trusted(source(t.searchTrace))} WHERE ${runScope(run)}
        ORDER BY event_time LIMIT ${param('cap', 'UInt32', overCap(SEARCHES_CAP))}`,
-      searchSchema,
+      searchRowSchema,
       { signal },
     ),
     runLatestRow(run, signal),

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { chTimeToIso } from '../clickhouse/time'
 import { columns, DATETIME, engine, IDENTITY_COLUMNS, RUN_ID_BLOOM, type LoomTableDeclaration } from './declaration'
 
 export const contextBlobsTable = {
@@ -23,3 +25,14 @@ export const contextBlobsTable = {
   skipIndexes: [RUN_ID_BLOOM],
   ttl: 'toDateTime(expires_at)',
 } satisfies LoomTableDeclaration
+
+/** The SELECT list `blobRowSchema` reads: a blob without its content. */
+export const BLOB_COLUMNS = 'blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at'
+
+export const blobRowSchema = z.object({
+  blob_key: z.string(),
+  summary: z.string(),
+  size_bytes: z.coerce.number(),
+  created_at: z.string().transform(chTimeToIso),
+  expires_at: z.string().transform(chTimeToIso),
+})

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { chTimeToIso } from '../clickhouse/time'
 import { columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
 
 /** Loom's search trace log, in its telemetry database. */
@@ -27,3 +29,21 @@ export const searchTraceTable = {
   skipIndexes: [],
   ttl: 'toDateTime(event_time) + INTERVAL 30 DAY',
 } satisfies LoomTableDeclaration
+
+/** The SELECT list `searchRowSchema` reads. */
+export const SEARCH_COLUMNS = `search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
+          user_id, session_id, result_keys, result_scores`
+
+export const searchRowSchema = z.object({
+  search_id: z.string(),
+  event_time: z.string().transform(chTimeToIso),
+  query: z.string(),
+  mode: z.string(),
+  filters: z.string(),
+  top_k: z.coerce.number(),
+  latency_ms: z.coerce.number(),
+  user_id: z.string(),
+  session_id: z.string(),
+  result_keys: z.array(z.string()),
+  result_scores: z.array(z.coerce.number()),
+})
