@@ -1,4 +1,4 @@
-import type { LoomTableName } from '../loom/schema-map'
+import type { LOOM_TABLE_KEYS, LoomTableName } from '../loom/schema-map'
 import type { TableNames } from '../loom/tables'
 import type { ColumnSpec, EngineSpec, Severity, SkipIndexSpec, TableGroup } from '../schema/types'
 
@@ -25,7 +25,10 @@ export type TableDeclaration = {
   ttl?: string
 }
 
-export type LoomTableDeclaration = TableDeclaration & { contractName: LoomTableName }
+/** A Loom table: its contract name and its key agree with the schema mapping's table of keys. */
+export type LoomTableDeclaration = {
+  [N in LoomTableName]: TableDeclaration & { contractName: N; key: (typeof LOOM_TABLE_KEYS)[N] }
+}[LoomTableName]
 
 export const DATETIME = "DateTime64(3, 'UTC')"
 
