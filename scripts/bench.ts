@@ -250,7 +250,7 @@ async function main() {
       const { previewBatch } = await import('../lib/batch/batch')
       const { queryRows, withQueryStats } = await import('../lib/clickhouse/query')
       const { z } = await import('zod')
-      const { runIndexNames } = await import('../lib/loom/ddl')
+      const { runIndexNames } = await import('../lib/loom/run-index-ddl')
       const { getConfig } = await import('../lib/config')
       // A time window that holds just under 1,000 runs (the batch limit): the newest ones.
       const [edge] = await queryRows(

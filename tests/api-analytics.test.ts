@@ -253,7 +253,7 @@ describe('GET /api/runs/analytics', () => {
     assert.ok(fromIndex[0].totals.runs >= 9, `the fixture has runs (${fromIndex[0].totals.runs})`)
     // Hide the index (its marker table) from the app: the analytics fall back to the union query.
     const { command } = await import('../lib/clickhouse/query')
-    const { runIndexNames } = await import('../lib/loom/ddl')
+    const { runIndexNames } = await import('../lib/loom/run-index-ddl')
     const meta = runIndexNames('loom_runs').meta
     const forget = () => delete (globalThis as { __loomRunsTables?: unknown }).__loomRunsTables
     await command(`RENAME TABLE ${meta} TO ${meta}_hidden`)

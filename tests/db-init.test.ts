@@ -26,7 +26,7 @@ async function init(options: { history?: boolean; runIndex?: boolean; dryRun?: b
 
 async function names() {
   const { tableNames } = await import('../lib/loom/tables')
-  const { runIndexNames } = await import('../lib/loom/ddl')
+  const { runIndexNames } = await import('../lib/loom/run-index-ddl')
   const { getConfig } = await import('../lib/config')
   return { t: tableNames(), ix: runIndexNames(getConfig().databases.runs) }
 }

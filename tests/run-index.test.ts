@@ -62,7 +62,7 @@ before(async () => {
   await runBegin({ ...late, goal: 'began after its checkpoint' }, at('2026-11-19T11:10:00.000Z'))
   // What a run row written at the same moment as the run's first checkpoint can leave behind:
   // a first-write entry and an orphan record with no later mark (the lookups raced).
-  const { runIndexNames } = await import('../lib/loom/ddl')
+  const { runIndexNames } = await import('../lib/loom/run-index-ddl')
   const ix = runIndexNames(getConfig().databases.runs)
   await exec(`INSERT INTO ${ix.orphans} SELECT 'edge', 'ns', 'multi', 'multi-1', toDateTime64('2026-11-18 00:00:00', 3, 'UTC'),
       argMaxState(('u9', 's9'), (toDateTime64('2026-11-18 00:00:00', 3, 'UTC'), toUInt64(1))), toUInt8(0)`)

@@ -239,7 +239,7 @@ describe('schema doctor on a broken schema', () => {
   })
 
   test('run index: one of its objects and an older meta table: incomplete, not read', async () => {
-    const { runIndexDdl, runIndexNames, RUN_INDEX_SCHEMA_VERSION } = await import('../lib/loom/ddl')
+    const { runIndexDdl, runIndexNames, RUN_INDEX_SCHEMA_VERSION } = await import('../lib/loom/run-index-ddl')
     const { tableNames } = await import('../lib/loom/tables')
     const ix = runIndexNames('runsx')
     assert.equal(report.runIndex.state, 'incomplete')

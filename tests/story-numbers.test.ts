@@ -38,7 +38,7 @@ before(async () => {
 
 describe('searches: a hit is attributed to whoever had written it at search time', () => {
   test('a write after the search is labelled later, not as the writer', async () => {
-    const { runSearches } = await import('../lib/queries/searches')
+    const { runSearches } = await import('../lib/queries/search-trace')
     const { searches } = await runSearches(reader)
     assert.equal(searches.length, 1)
     const [refund, fresh] = searches[0].hits
@@ -54,7 +54,7 @@ describe('searches: a hit is attributed to whoever had written it at search time
 
 describe('memories: counts say what is stored', () => {
   test('latest version number and the versions still stored are reported apart', async () => {
-    const { runMemories } = await import('../lib/queries/memories')
+    const { runMemories } = await import('../lib/queries/memory')
     const { written } = await runMemories(reader)
     const byKey = new Map(written.map((m) => [m.memoryKey, m]))
     const refund = byKey.get('policy.refund')!

@@ -6,7 +6,7 @@ import type { BlockSummary } from '@/lib/api/types'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
 import styles from './block-picker.module.css'
-import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './identity'
+import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './block-choice'
 
 type Props = {
   /** The content-free list (`GET R/blocks?content=none`): a picker shows names, versions and sizes only. */

@@ -7,7 +7,7 @@ import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { TimeAgo } from '../ui/time-ago'
-import { idValue, type BlockChoice } from './identity'
+import { idValue, type BlockChoice } from './block-choice'
 import type { VersionEntry } from './version-rows'
 
 type Props = {

@@ -6,7 +6,7 @@ import { count } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
 import type { ResumePoint, ResumeReason } from '@/lib/resume/types'
 import { TimeAgo } from '../ui/time-ago'
-import { idValue, type BlockChoice } from './identity'
+import { idValue, type BlockChoice } from './block-choice'
 import { VersionContent } from './version-content'
 
 const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {

@@ -8,12 +8,12 @@ import { runsSearch, type RunsFilters, type RunsListParams } from '@/lib/runs-se
 import type { AuditEntry } from '@/lib/queries/audit'
 import type { RunsAnalytics } from '@/lib/queries/analytics'
 import type { FacetsResponse } from '@/lib/queries/run-facets'
-import type { runBlobs } from '@/lib/queries/blobs'
+import type { runBlobs } from '@/lib/queries/context-blobs'
 import type { Conversation } from '@/lib/queries/conversations'
 import type { ListCut } from '@/lib/queries/list-cut'
-import type { runMemories } from '@/lib/queries/memories'
+import type { runMemories } from '@/lib/queries/memory'
 import type { RunChanges } from '@/lib/queries/run-changes'
-import type { runSearches } from '@/lib/queries/searches'
+import type { runSearches } from '@/lib/queries/search-trace'
 import type { Timeline } from '@/lib/queries/timeline'
 
 export type { RunsListParams }

@@ -1,4 +1,5 @@
-import type { Conversation, Turn } from '@/lib/queries/conversations'
+import type { Conversation } from '@/lib/queries/conversations'
+import type { Turn } from '@/lib/tables/conversation-turns'
 
 /** One conversation ready to show and search: turns in order, totals, and a lowercase haystack per turn. */
 export type PreparedConversation = {

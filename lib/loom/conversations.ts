@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { insertRows, queryRows } from '../clickhouse/query'
+import { insertRows, selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import { identityParams, systemClock, type Clock, type Identity } from './identity'
 import { withKeyLock } from './keyed-mutex'
@@ -35,11 +36,10 @@ export type TurnInput = Identity & {
 export function conversationAppend(input: TurnInput, now: Clock = systemClock): Promise<number> {
   const key = JSON.stringify(['conv', input.org, input.namespace, input.agent, input.conversationId])
   return withKeyLock(key, async () => {
-    const [last] = await queryRows(
-      `SELECT max(turn_index) AS last, count() AS n FROM ${source(tableNames().turns)}
-       WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-         AND conversation_id = {conversation_id:String}`,
-      { org: input.org, namespace: input.namespace, agent: input.agent, conversation_id: input.conversationId },
+    const [last] = await selectRows(
+      sql`SELECT max(turn_index) AS last, count() AS n FROM ${trusted(source(tableNames().turns))}
+       WHERE org = ${param('org', 'String', input.org)} AND namespace = ${param('namespace', 'String', input.namespace)}
+         AND agent = ${param('agent', 'String', input.agent)} AND conversation_id = ${param('conversation_id', 'String', input.conversationId)}`,
       z.object({ last: z.coerce.number(), n: z.coerce.number() }),
     )
     const turnIndex = last && last.n > 0 ? last.last + 1 : 0

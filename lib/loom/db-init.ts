@@ -4,7 +4,8 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import { auditTableDdl, auditTableUpgrades, historyDdl, loomTableDdl, revokedSessionsDdl, runIndexDdl, runIndexNames } from './ddl'
+import { auditTableDdl, auditTableUpgrades, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
+import { runIndexDdl, runIndexNames } from './run-index-ddl'
 import { createMissingSchema, installRunIndex } from './init'
 import { tableNames } from './tables'
 

@@ -11,7 +11,7 @@
  * these views first. Part of the dashboard's database: created next to the run index, dropped and
  * rebuilt with it, never touching Loom's tables.
  */
-import { source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject, type TableNames } from './tables'
 
 export type RunFacetsNames = {
   /** Per (org, namespace, agent): uniq(run_id) state. */
@@ -25,13 +25,12 @@ export type RunFacetsNames = {
 export const RUN_FACETS_SCHEMA_VERSION = 1
 
 export function runFacetsNames(runsDatabase: string): RunFacetsNames {
-  const db = runsDatabase
-  return {
-    table: `${db}.run_index_facets`,
-    runsView: `${db}.run_index_facets_runs_mv`,
-    workingMemoryView: `${db}.run_index_facets_wm_mv`,
-    meta: `${db}.run_index_facets_meta_v${RUN_FACETS_SCHEMA_VERSION}`,
-  }
+  return inDatabase(runsDatabase, {
+    table: 'run_index_facets',
+    runsView: 'run_index_facets_runs_mv',
+    workingMemoryView: 'run_index_facets_wm_mv',
+    meta: `run_index_facets_meta_v${RUN_FACETS_SCHEMA_VERSION}`,
+  })
 }
 
 export type RunFacetsDdl = {

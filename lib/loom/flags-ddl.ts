@@ -35,7 +35,7 @@
  * The views see every insert, so counts include versions that merges of working memory later
  * collapse; the backfill can only see the rows still there when the index is installed.
  */
-import { source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject, type TableNames } from './tables'
 import { NEAR_LIMIT_RATIO } from '../triage/flags'
 
 export type FlagIndexNames = {
@@ -56,23 +56,22 @@ export type FlagIndexNames = {
 }
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
-  const db = runsDatabase
-  return {
-    flags: `${db}.run_index_flags`,
-    flagsWmView: `${db}.run_index_flags_wm_mv`,
-    flagsRunsView: `${db}.run_index_flags_runs_mv`,
-    owners: `${db}.run_index_owners`,
-    ownersWmView: `${db}.run_index_owners_wm_mv`,
-    ownersRunsView: `${db}.run_index_owners_runs_mv`,
-    candidates: `${db}.run_index_candidates`,
-    candidatesWmView: `${db}.run_index_candidates_wm_mv`,
-    candidatesRunsView: `${db}.run_index_candidates_runs_mv`,
-    blockVersions: `${db}.run_index_block_versions`,
-    tieProbe: `${db}.run_index_tie_probe`,
-    tieProbeView: `${db}.run_index_tie_probe_mv`,
-    blockVersionsView: `${db}.run_index_block_versions_mv`,
-    tieCandidatesView: `${db}.run_index_tie_candidates_mv`,
-  }
+  return inDatabase(runsDatabase, {
+    flags: 'run_index_flags',
+    flagsWmView: 'run_index_flags_wm_mv',
+    flagsRunsView: 'run_index_flags_runs_mv',
+    owners: 'run_index_owners',
+    ownersWmView: 'run_index_owners_wm_mv',
+    ownersRunsView: 'run_index_owners_runs_mv',
+    candidates: 'run_index_candidates',
+    candidatesWmView: 'run_index_candidates_wm_mv',
+    candidatesRunsView: 'run_index_candidates_runs_mv',
+    blockVersions: 'run_index_block_versions',
+    tieProbe: 'run_index_tie_probe',
+    tieProbeView: 'run_index_tie_probe_mv',
+    blockVersionsView: 'run_index_block_versions_mv',
+    tieCandidatesView: 'run_index_tie_candidates_mv',
+  })
 }
 
 const TIME = "DateTime64(3, 'UTC')"

@@ -1,6 +1,7 @@
 import { getConfig } from '../config'
 import { command } from '../clickhouse/query'
-import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl, RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './ddl'
+import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
+import { RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './run-index-ddl'
 import { installRunFacets } from './facets-install'
 import { installRunRollup } from './rollup-install'
 import { existingTables, installObjects, oneOff } from './install-steps'

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { insertRows, queryRows } from '../clickhouse/query'
+import { insertRows, selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import { identityParams, nextVersion, systemClock, versionString, type Clock, type Identity } from './identity'
 import { withKeyLock } from './keyed-mutex'
+import { identityScope } from './scope'
 import { tableNames, source } from './tables'
 
 export type MemorySetInput = Identity & {
@@ -23,12 +25,10 @@ export type MemorySetInput = Identity & {
 export function memorySet(input: MemorySetInput, now: Clock = systemClock) {
   const key = JSON.stringify(['mem', input.org, input.namespace, input.agent, input.userId, input.sessionId, input.memoryKey])
   return withKeyLock(key, async () => {
-    const [prev] = await queryRows(
-      `SELECT memory_id, version, created_at FROM ${source(tableNames().memory, { final: true })}
-       WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-         AND user_id = {user_id:String} AND session_id = {session_id:String} AND memory_key = {memory_key:String}
+    const [prev] = await selectRows(
+      sql`SELECT memory_id, version, created_at FROM ${trusted(source(tableNames().memory, { final: true }))}
+       WHERE ${identityScope(input)} AND memory_key = ${param('memory_key', 'String', input.memoryKey)}
        LIMIT 1`,
-      { ...identityParams(input), memory_key: input.memoryKey },
       z.object({ memory_id: z.string(), version: versionString, created_at: z.string() }),
     )
     const at = toChTime(now())

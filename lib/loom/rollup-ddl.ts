@@ -28,7 +28,7 @@
  * engine runs one statement at a time, so it cannot race; on a server, re-running the install
  * rebuilds the rollup from the rows (`npm run index:install -- --rebuild-rollup`).
  */
-import { source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject, type TableNames } from './tables'
 
 export type RunRollupNames = {
   state: string
@@ -47,19 +47,18 @@ export type RunRollupNames = {
 export const RUN_ROLLUP_SCHEMA_VERSION = 1
 
 export function runRollupNames(runsDatabase: string): RunRollupNames {
-  const db = runsDatabase
-  return {
-    state: `${db}.run_index_rollup_state`,
-    changes: `${db}.run_index_rollup_changes`,
-    sums: `${db}.run_index_rollup_sums`,
-    top: `${db}.run_index_rollup_top`,
-    runsView: `${db}.run_index_rollup_runs_mv`,
-    wmView: `${db}.run_index_rollup_wm_mv`,
-    stateView: `${db}.run_index_rollup_state_mv`,
-    sumsView: `${db}.run_index_rollup_sums_mv`,
-    topView: `${db}.run_index_rollup_top_mv`,
-    meta: `${db}.run_index_rollup_meta_v${RUN_ROLLUP_SCHEMA_VERSION}`,
-  }
+  return inDatabase(runsDatabase, {
+    state: 'run_index_rollup_state',
+    changes: 'run_index_rollup_changes',
+    sums: 'run_index_rollup_sums',
+    top: 'run_index_rollup_top',
+    runsView: 'run_index_rollup_runs_mv',
+    wmView: 'run_index_rollup_wm_mv',
+    stateView: 'run_index_rollup_state_mv',
+    sumsView: 'run_index_rollup_sums_mv',
+    topView: 'run_index_rollup_top_mv',
+    meta: `run_index_rollup_meta_v${RUN_ROLLUP_SCHEMA_VERSION}`,
+  })
 }
 
 /** Kinds of `sums` rows. */

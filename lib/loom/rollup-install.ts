@@ -1,6 +1,6 @@
 import { getConfig } from '../config'
 import { command } from '../clickhouse/query'
-import { runIndexNames } from './ddl'
+import { runIndexNames } from './run-index-ddl'
 import { installMarked, type MarkedInstallReport } from './install-steps'
 import { runRollupDdl, runRollupNames } from './rollup-ddl'
 import { tableNames } from './tables'

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { columnNames } from '../tables/declaration'
+import { LOOM_TABLES } from '../tables/loom-tables'
 
 /**
  * The schema mapping: for a Loom whose tables or columns carry other names than the data contract
@@ -27,32 +29,13 @@ export const LOOM_TABLE_KEYS = {
 export type LoomTableName = keyof typeof LOOM_TABLE_KEYS
 export type LoomTableKey = (typeof LOOM_TABLE_KEYS)[LoomTableName]
 
-const IDENTITY = ['org', 'namespace', 'agent', 'user_id', 'session_id']
+/** The contract's columns of each Loom table, as its declaration in lib/tables lists them. */
+export const LOOM_COLUMNS: Record<LoomTableName, readonly string[]> = loomColumns()
 
-/** The contract's columns of each Loom table (tests/schema-map.test.ts keeps this equal to lib/schema/contract.ts). */
-export const LOOM_COLUMNS: Record<LoomTableName, readonly string[]> = {
-  working_memory: [...IDENTITY, 'run_id', 'block_key', 'content', 'char_limit', 'version', 'is_deleted', 'actor', 'source_trace', 'updated_at'],
-  runs: [
-    ...IDENTITY,
-    ...['run_id', 'goal', 'user_request', 'model', 'environment', 'metadata', 'status', 'outcome', 'final_response'],
-    ...['memories_used', 'recalled_keys', 'reflection', 'confidence', 'attempt', 'turns', 'input_tokens', 'output_tokens'],
-    ...['cost_usd', 'started_at', 'last_begin_at', 'completed_at', 'duration_ms', 'version'],
-  ],
-  conversations: [...IDENTITY, 'conversation_id', 'run_id', 'title', 'created_at'],
-  conversation_turns: [
-    ...IDENTITY,
-    ...['conversation_id', 'run_id', 'turn_index', 'role', 'content', 'tool_name', 'input_tokens', 'output_tokens', 'cost_usd', 'created_at'],
-  ],
-  memory: [
-    ...IDENTITY,
-    ...['memory_key', 'memory_id', 'memory_type', 'value', 'run_id', 'version', 'status', 'confidence', 'pinned', 'tags', 'actor'],
-    ...['created_at', 'updated_at'],
-  ],
-  context_blobs: [...IDENTITY, 'blob_key', 'run_id', 'summary', 'content', 'size_bytes', 'created_at', 'expires_at'],
-  search_trace_log: [
-    ...IDENTITY,
-    ...['run_id', 'search_id', 'query', 'mode', 'filters', 'top_k', 'result_keys', 'result_scores', 'latency_ms', 'event_time'],
-  ],
+function loomColumns() {
+  const out = {} as Record<LoomTableName, readonly string[]>
+  for (const table of LOOM_TABLES) out[table.contractName] = columnNames(table)
+  return out
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/

@@ -92,6 +92,11 @@ export function physicalDdl(table: string, sql: string): string {
   })
 }
 
+/** A dashboard structure's object names placed in its database: `{ runs: 'run_index' }` → `{ runs: 'db.run_index' }`. */
+export function inDatabase<K extends string>(database: string, names: Record<K, string>): Record<K, string> {
+  return Object.fromEntries(Object.entries<string>(names).map(([key, name]) => [key, `${database}.${name}`])) as Record<K, string>
+}
+
 /**
  * One object of a dashboard structure's DDL (run index, facets): created in list order, described
  * to the schema doctor by `what`. `source`: the table a view is fed by, where its SQL names another

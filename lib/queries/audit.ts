@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, versionString, type RunRef } from '../loom/identity'
+import { versionString, type RunRef } from '../loom/identity'
+import { runScope } from '../loom/scope'
 import { tableNames } from '../loom/tables'
 import { auditHasBatchColumn } from '../loom/audit'
 import { tableExists } from './schema-presence'
-import { RUN_SCOPE } from './working-memory'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 const auditRowSchema = z.object({
@@ -43,12 +44,11 @@ export type AuditEntry = {
 export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {
   const t = tableNames()
   if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false, cuts: [] }
-  const batchColumn = (await auditHasBatchColumn(signal)) ? 'batch_id' : "'' AS batch_id"
-  const rows = await queryRows(
-    `SELECT toString(at) AS at, operator, action, reason, user_id, session_id, block_key, before_version, after_version,
+  const batchColumn = trusted((await auditHasBatchColumn(signal)) ? 'batch_id' : "'' AS batch_id")
+  const rows = await selectRows(
+    sql`SELECT toString(at) AS at, operator, action, reason, user_id, session_id, block_key, before_version, after_version,
         before_content, after_content, ${batchColumn}
-     FROM ${t.audit} WHERE ${RUN_SCOPE} ORDER BY at DESC LIMIT {cap:UInt32}`,
-    { ...runParams(run), cap: overCap(AUDIT_CAP) },
+     FROM ${trusted(t.audit)} WHERE ${runScope(run)} ORDER BY at DESC LIMIT ${param('cap', 'UInt32', overCap(AUDIT_CAP))}`,
     auditRowSchema,
     { signal },
   )

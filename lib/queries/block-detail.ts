@@ -1,10 +1,12 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
 import type { BlobFlag, BlockDetail, NearMiss, VersionRow } from '../api/types'
-import { identityParams, versionString, type BlockRef } from '../loom/identity'
+import { versionString, type BlockRef } from '../loom/identity'
 import { runLatestRow, type RunRow } from '../loom/runs'
 import { toBlock, WM_COLUMNS, wmLatestRow, wmRowSchema } from '../loom/working-memory'
+import { blockScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { accountAttempts, describeAttempts } from '../resume/attempts'
 import { detectResumePoints, findVersionTies, isNearLimit, resumeOf } from '../resume/detect'
@@ -15,36 +17,26 @@ import { segments } from '../resume/segments'
 import type { OperatorAction } from '../resume/types'
 import { notFound } from '../errors'
 import { runAudit } from './audit'
-import { blockElsewhere } from './checkpoint-elsewhere'
-import { wmRunIdentities, wmRunScope } from './run-index'
+import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
 import { tableExists } from './schema-presence'
-
-const BLOCK_WHERE = `org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String}
-  AND user_id = {user_id:String} AND session_id = {session_id:String}
-  AND run_id = {run_id:String} AND block_key = {block_key:String}`
-
-function params(ref: BlockRef) {
-  return { ...identityParams(ref), run_id: ref.runId, block_key: ref.blockKey }
-}
+import { workingMemoryRunScope } from './working-memory-run-scope'
 
 /** Every physical row, read without FINAL: versions merges have not collapsed yet. */
 async function physicalVersions(ref: BlockRef, signal?: AbortSignal) {
-  return queryRows(
-    `SELECT ${WM_COLUMNS}, _part AS part FROM ${source(tableNames().workingMemory, { part: true })}
-     WHERE ${BLOCK_WHERE}
+  return selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)}, _part AS part FROM ${trusted(source(tableNames().workingMemory, { part: true }))}
+     WHERE ${blockScope(ref)}
      ORDER BY version DESC, updated_at DESC`,
-    params(ref),
     wmRowSchema.extend({ part: z.string() }),
     { signal },
   )
 }
 
 async function historyVersions(ref: BlockRef, signal?: AbortSignal) {
-  return queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${tableNames().history}
-     WHERE ${BLOCK_WHERE}
+  return selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(tableNames().history)}
+     WHERE ${blockScope(ref)}
      ORDER BY version DESC, updated_at DESC, captured_at DESC`,
-    params(ref),
     wmRowSchema,
     { signal },
   )
@@ -66,15 +58,12 @@ const nearMissSchema = z.object({
  * Bound by the (org, namespace) prefix of the sorting key.
  */
 async function nearMisses(ref: BlockRef, signal?: AbortSignal): Promise<NearMiss[]> {
-  const rows = await queryRows(
-    `SELECT agent, user_id, session_id, block_key, version, is_deleted, updated_at
-     FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE org = {org:String} AND namespace = {namespace:String} AND run_id = {run_id:String} AND block_key = {block_key:String}
-       AND NOT (agent = {agent:String} AND user_id = {user_id:String} AND session_id = {session_id:String})
-       AND ${await wmRunIdentities(signal)}
+  const rows = await selectRows(
+    sql`SELECT agent, user_id, session_id, block_key, version, is_deleted, updated_at
+     FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${await otherIdentitiesOfBlock(ref, ref, signal)}
      ORDER BY updated_at DESC
      LIMIT 50`,
-    params(ref),
     nearMissSchema,
     { signal },
   )
@@ -104,10 +93,10 @@ export function blobKeyOf(content: string): string | null {
 async function blobFlag(ref: BlockRef, content: string, signal?: AbortSignal): Promise<BlobFlag | null> {
   const blobKey = blobKeyOf(content)
   if (!blobKey) return null
-  const [row] = await queryRows(
-    `SELECT toString(max(expires_at)) AS expires_at, count() AS n FROM ${source(tableNames().contextBlobs)}
-     WHERE org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND blob_key = {blob_key:String}`,
-    { org: ref.org, namespace: ref.namespace, agent: ref.agent, blob_key: blobKey },
+  const [row] = await selectRows(
+    sql`SELECT toString(max(expires_at)) AS expires_at, count() AS n FROM ${trusted(source(tableNames().contextBlobs))}
+     WHERE org = ${param('org', 'String', ref.org)} AND namespace = ${param('namespace', 'String', ref.namespace)}
+       AND agent = ${param('agent', 'String', ref.agent)} AND blob_key = ${param('blob_key', 'String', blobKey)}`,
     z.object({ expires_at: z.string(), n: z.coerce.number() }),
     { signal },
   )
@@ -127,9 +116,8 @@ async function operatorActions(ref: BlockRef, signal?: AbortSignal): Promise<Ope
 
 async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal) {
   if (run) return true
-  const [row] = await queryRows(
-    `SELECT count() AS n FROM ${source(tableNames().workingMemory)} WHERE ${await wmRunScope(signal)}`,
-    { org: ref.org, namespace: ref.namespace, agent: ref.agent, run_id: ref.runId },
+  const [row] = await selectRows(
+    sql`SELECT count() AS n FROM ${trusted(source(tableNames().workingMemory))} WHERE ${await workingMemoryRunScope(ref, signal)}`,
     z.object({ n: z.coerce.number() }),
     { signal },
   )

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
 import { versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
@@ -23,6 +24,19 @@ const MAX_ROWS = 2000
 export type ElsewhereScope = { org: string; namespace: string; runId: string; blockKey: string }
 
 /**
+ * The run's block under any identity of the namespace but `own`, limited to the identities the run
+ * index saw the run write under when it is installed. The index's condition names the org,
+ * namespace and run_id placeholders bound here.
+ */
+export async function otherIdentitiesOfBlock(scope: ElsewhereScope, own: Identity, signal?: AbortSignal): Promise<Sql> {
+  return sql`org = ${param('org', 'String', scope.org)} AND namespace = ${param('namespace', 'String', scope.namespace)}
+       AND run_id = ${param('run_id', 'String', scope.runId)} AND block_key = ${param('block_key', 'String', scope.blockKey)}
+       AND NOT (agent = ${param('agent', 'String', own.agent)} AND user_id = ${param('user_id', 'String', own.userId)}
+         AND session_id = ${param('session_id', 'String', own.sessionId)})
+       AND ${trusted(await wmRunIdentities(signal))}`
+}
+
+/**
  * Every version of the run's block under another agent, user_id or session_id of the namespace
  * (from the captured history when installed, else the unmerged rows), newest first: what a resume
  * under `own` could not see, and when each appeared. Bound by the (org, namespace) key prefix.
@@ -30,23 +44,12 @@ export type ElsewhereScope = { org: string; namespace: string; runId: string; bl
 export async function blockElsewhere(scope: ElsewhereScope, own: Identity, signal?: AbortSignal): Promise<ElsewhereRow[]> {
   const t = tableNames()
   const table = (await tableExists(t.history, signal)) ? t.history : source(t.workingMemory)
-  const rows = await queryRows(
-    `SELECT agent, user_id, session_id, version, is_deleted, updated_at, content
-     FROM ${table}
-     WHERE org = {org:String} AND namespace = {namespace:String} AND run_id = {run_id:String} AND block_key = {block_key:String}
-       AND NOT (agent = {agent:String} AND user_id = {user_id:String} AND session_id = {session_id:String})
-       AND ${await wmRunIdentities(signal)}
+  const rows = await selectRows(
+    sql`SELECT agent, user_id, session_id, version, is_deleted, updated_at, content
+     FROM ${trusted(table)}
+     WHERE ${await otherIdentitiesOfBlock(scope, own, signal)}
      ORDER BY updated_at DESC
-     LIMIT ${MAX_ROWS}`,
-    {
-      org: scope.org,
-      namespace: scope.namespace,
-      run_id: scope.runId,
-      block_key: scope.blockKey,
-      agent: own.agent,
-      user_id: own.userId,
-      session_id: own.sessionId,
-    },
+     LIMIT ${trusted(String(MAX_ROWS))}`,
     rowSchema,
     { signal },
   )

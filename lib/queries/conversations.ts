@@ -1,21 +1,13 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, type RunRef } from '../loom/identity'
+import type { RunRef } from '../loom/identity'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
-import { RUN_SCOPE } from './working-memory'
+import { toTurn, TURN_COLUMNS, TURN_JSON, turnRowSchema, type Turn } from '../tables/conversation-turns'
 import { TURNS_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
-export type Turn = {
-  turnIndex: number
-  role: string
-  content: string
-  toolName: string
-  inputTokens: number
-  outputTokens: number
-  costUsd: number
-  createdAt: string
-}
 export type Conversation = { conversationId: string; title: string; createdAt: string; userId: string; sessionId: string; turns: Turn[] }
 
 const convSchema = z.object({
@@ -25,26 +17,14 @@ const convSchema = z.object({
   any_user: z.string(),
   any_session: z.string(),
 })
-const turnSchema = z.object({
-  conversation_id: z.string(),
-  turn_index: z.coerce.number(),
-  role: z.string(),
-  content: z.string(),
-  tool_name: z.string(),
-  input_tokens: z.coerce.number(),
-  output_tokens: z.coerce.number(),
-  cost_usd: z.coerce.number(),
-  created_at: z.string().transform(chTimeToIso),
-})
 
 /** The run's conversations (one row each: latest title, first turn time, an identity), oldest first. */
 function runConversationRows(run: RunRef, signal?: AbortSignal) {
-  return queryRows(
-    `SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
+  return selectRows(
+    sql`SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
         any(user_id) AS any_user, any(session_id) AS any_session
-     FROM ${source(tableNames().conversations)} WHERE ${RUN_SCOPE}
+     FROM ${trusted(source(tableNames().conversations))} WHERE ${runScope(run)}
      GROUP BY conversation_id ORDER BY first_at`,
-    runParams(run),
     convSchema,
     { signal },
   )
@@ -55,13 +35,12 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
   const t = tableNames()
   const [convs, turnRows] = await Promise.all([
     runConversationRows(run, signal),
-    queryRows(
-      `SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, toString(created_at) AS created_at
-       FROM ${source(t.turns)} WHERE ${RUN_SCOPE}
+    selectRows(
+      sql`SELECT ${trusted(TURN_COLUMNS)}
+       FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}
        ORDER BY conversation_id, turn_index
-       LIMIT {cap:UInt32}`,
-      { ...runParams(run), cap: overCap(TURNS_CAP) },
-      turnSchema,
+       LIMIT ${param('cap', 'UInt32', overCap(TURNS_CAP))}`,
+      turnRowSchema,
       { signal },
     ),
   ])
@@ -85,24 +64,10 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
       c = { conversationId: tr.conversation_id, title: '', createdAt: tr.created_at, userId: '', sessionId: '', turns: [] }
       byConv.set(tr.conversation_id, c)
     }
-    c.turns.push({
-      turnIndex: tr.turn_index,
-      role: tr.role,
-      content: tr.content,
-      toolName: tr.tool_name,
-      inputTokens: tr.input_tokens,
-      outputTokens: tr.output_tokens,
-      costUsd: tr.cost_usd,
-      createdAt: tr.created_at,
-    })
+    c.turns.push(toTurn(tr))
   }
   return { conversations: [...byConv.values()], cuts }
 }
-
-/** One turn as the API sends it, built by ClickHouse (see the Turn type for the fields). */
-const TURN_JSON = `CAST((turn_index, role, content, tool_name, toFloat64(input_tokens), toFloat64(output_tokens), toFloat64(cost_usd),
-    concat(replaceOne(toString(toDateTime64(created_at, 3, 'UTC')), ' ', 'T'), 'Z')),
-  'Tuple(turnIndex UInt32, role String, content String, toolName String, inputTokens Float64, outputTokens Float64, costUsd Float64, createdAt String)')`
 
 const turnGroupSchema = z.object({
   conversation_id: z.string(),
@@ -119,24 +84,22 @@ export async function runConversationsJsonText(run: RunRef, signal?: AbortSignal
   const t = tableNames()
   const [convs, groups, counted] = await Promise.all([
     runConversationRows(run, signal),
-    queryRows(
-      `SELECT conversation_id, toString(argMin(created_at, turn_index)) AS first_turn_at,
-          toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${TURN_JSON}))) AS turns_json
+    selectRows(
+      sql`SELECT conversation_id, toString(argMin(created_at, turn_index)) AS first_turn_at,
+          toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${trusted(TURN_JSON)}))) AS turns_json
        FROM (
          SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at
-         FROM ${source(t.turns)} WHERE ${RUN_SCOPE}
+         FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}
          ORDER BY conversation_id, turn_index
-         LIMIT {cap:UInt32}
+         LIMIT ${param('cap', 'UInt32', TURNS_CAP)}
        )
        GROUP BY conversation_id ORDER BY conversation_id
        SETTINGS output_format_json_quote_64bit_integers = 1, output_format_json_named_tuples_as_objects = 1`,
-      { ...runParams(run), cap: TURNS_CAP },
       turnGroupSchema,
       { signal },
     ),
-    queryRows(
-      `SELECT count() > {cap:UInt32} AS over FROM ${source(t.turns)} WHERE ${RUN_SCOPE}`,
-      { ...runParams(run), cap: TURNS_CAP },
+    selectRows(
+      sql`SELECT count() > ${param('cap', 'UInt32', TURNS_CAP)} AS over FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}`,
       z.object({ over: z.coerce.number() }),
       { signal },
     ),

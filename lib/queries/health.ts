@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { getConfig } from '../config'
 import { queryRows } from '../clickhouse/query'
 import type { HealthResponse } from '../api/types'
-import { runIndexNames } from '../loom/ddl'
+import { runIndexNames } from '../loom/run-index-ddl'
 import { tableNames } from '../loom/tables'
 import { readyState } from '../server/ready'
 

@@ -1,15 +1,17 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { sql, trusted } from '../clickhouse/sql'
 import { nullableChTimeToIso } from '../clickhouse/time'
 import { notFound } from '../errors'
 import type { RunDetail, RunSummary } from '../api/types'
-import { runParams, type RunRef } from '../loom/identity'
+import type { RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { flagsOfRuns, runKey } from './run-flags'
-import { runIndexReady, wmRunScope } from './run-index'
-import { RUN_SCOPE } from './working-memory'
+import { runIndexReady } from './run-index'
+import { workingMemoryRunScope } from './working-memory-run-scope'
 
 const countsSchema = z.object({
   turns: z.coerce.number(),
@@ -29,13 +31,13 @@ const spanSchema = z.object({
 /** All counts in one round trip; each subquery binds its table's sorting-key prefix. */
 async function runCounts(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
-  const [row] = await queryRows(
-    `SELECT
-       (SELECT count() FROM ${source(t.turns)} WHERE ${RUN_SCOPE}) AS turns,
-       (SELECT uniqExact(memory_key) FROM ${source(t.memory)} WHERE ${RUN_SCOPE}) AS memories,
-       (SELECT count() FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}) AS searches,
-       (SELECT count() FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE}) AS blobs`,
-    runParams(run),
+  const scope = runScope(run)
+  const [row] = await selectRows(
+    sql`SELECT
+       (SELECT count() FROM ${trusted(source(t.turns))} WHERE ${scope}) AS turns,
+       (SELECT uniqExact(memory_key) FROM ${trusted(source(t.memory))} WHERE ${scope}) AS memories,
+       (SELECT count() FROM ${trusted(source(t.searchTrace))} WHERE ${scope}) AS searches,
+       (SELECT count() FROM ${trusted(source(t.contextBlobs))} WHERE ${scope}) AS blobs`,
     countsSchema,
     { signal },
   )
@@ -47,13 +49,12 @@ async function runCounts(run: RunRef, signal?: AbortSignal) {
  * versions, the first write and the identity of the newest write (which is a block's latest version).
  */
 async function runSpan(run: RunRef, signal?: AbortSignal) {
-  const [row] = await queryRows(
-    `SELECT uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
+  const [row] = await selectRows(
+    sql`SELECT uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
        if(count() = 0, NULL, toString(min(updated_at))) AS oldest_at,
        argMax(user_id, (updated_at, version)) AS newest_user_id,
        argMax(session_id, (updated_at, version)) AS newest_session_id
-     FROM ${source(tableNames().workingMemory)} WHERE ${await wmRunScope(signal)}`,
-    runParams(run),
+     FROM ${trusted(source(tableNames().workingMemory))} WHERE ${await workingMemoryRunScope(run, signal)}`,
     spanSchema,
     { signal },
   )
@@ -62,10 +63,9 @@ async function runSpan(run: RunRef, signal?: AbortSignal) {
 
 /** The latest version of each of the run's checkpoint blocks (one per user_id, session_id). */
 async function runCheckpoints(run: RunRef, signal?: AbortSignal) {
-  const rows = await queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE ${await wmRunScope(signal)} AND block_key = 'checkpoint'`,
-    runParams(run),
+  const rows = await selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${await workingMemoryRunScope(run, signal)} AND block_key = 'checkpoint'`,
     wmRowSchema,
     { signal },
   )

@@ -1,5 +1,5 @@
 /**
- * The runs list read from the run index (see lib/loom/ddl.ts, runIndexDdl) instead of grouping
+ * The runs list read from the run index (see lib/loom/run-index-ddl.ts) instead of grouping
  * every working-memory row on each request.
  *
  * Same contract as the union query in runs.ts: ORDER BY started_at DESC, org DESC, namespace DESC,
@@ -21,7 +21,7 @@ import { z } from 'zod'
 import type { RunsCursor } from '../api/cursor'
 import { getConfig } from '../config'
 import { queryRows, type QueryParams } from '../clickhouse/query'
-import { runIndexNames, type RunIndexNames } from '../loom/ddl'
+import { runIndexNames, type RunIndexNames } from '../loom/run-index-ddl'
 import { tableNames, source } from '../loom/tables'
 import { filterParams, identityConditions, Q_GOAL_OR_ID, qGoalOrId } from './run-filter-sql'
 import { FLAG_QUERY_SETTINGS, flagFilterParams, flagFilterSql, flagRowCheck, flagRowPrefilters, flagsToLookUp, runsCarrying, sparsePrefilter } from './run-flags'

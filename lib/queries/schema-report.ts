@@ -10,7 +10,8 @@ import { queryRows } from '../clickhouse/query'
 import { nullableChTimeToIso } from '../clickhouse/time'
 import { AppError } from '../errors'
 import { compareObject, withIssue, type Found, type FoundColumn, type FoundIndex, type FoundParts, type FoundTable } from '../schema/compare'
-import { schemaContract, WORKING_MEMORY_KEY } from '../schema/contract'
+import { schemaContract } from '../schema/contract'
+import { workingMemoryTable } from '../tables/working-memory'
 import { source } from '../loom/tables'
 import { SharedResult } from '../server/shared-result'
 import type {
@@ -107,13 +108,13 @@ async function workingMemoryState(report: TableReport | undefined, signal?: Abor
   if (!report?.present) return null
   const budget = Math.min(DUPLICATES_BUDGET_SECONDS, getConfig().clickhouse.maxExecutionTime)
   const base = { table: report.fullName, activeParts: report.parts?.active ?? 0, physicalRows: report.parts?.rows ?? report.rows ?? 0 }
-  const missingKey = WORKING_MEMORY_KEY.filter((k) => report.columns?.missing.some((m) => m.name === k))
+  const missingKey = workingMemoryTable.sortingKey.filter((k) => report.columns?.missing.some((m) => m.name === k))
   if (missingKey.length > 0) {
     return { ...base, blocks: null, unmergedVersions: null, note: `not counted: the table has no ${missingKey.join(', ')} column` }
   }
   try {
     const [row] = await queryRows(
-      `SELECT count() AS physical, uniqExact(${WORKING_MEMORY_KEY.join(', ')}) AS blocks FROM ${source(report.fullName)}`,
+      `SELECT count() AS physical, uniqExact(${workingMemoryTable.sortingKey.join(', ')}) AS blocks FROM ${source(report.fullName)}`,
       {},
       z.object({ physical: count, blocks: count }),
       { signal, settings: { max_execution_time: budget } },

@@ -1,8 +1,10 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, versionString, type RunRef } from '../loom/identity'
+import { versionString, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../loom/runs'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { accountAttempts, describeAttempts, type AttemptNote } from '../resume/attempts'
 import { detectResumePoints } from '../resume/detect'
@@ -10,10 +12,9 @@ import { markMissedCheckpoints } from '../resume/elsewhere'
 import { segments } from '../resume/segments'
 import type { DetectOptions, Identity, OperatorAction, ResumePoint } from '../resume/types'
 import { blockElsewhere } from './checkpoint-elsewhere'
-import { wmRunScope } from './run-index'
 import { existingTables } from './schema-presence'
 import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
-import { RUN_SCOPE } from './working-memory'
+import { workingMemoryRunScope } from './working-memory-run-scope'
 
 export { TIMELINE_KINDS, type TimelineKind }
 
@@ -51,44 +52,46 @@ const eventSchema = z.object({
 })
 
 /** The SELECT of each source: every one bound to its table's (org, namespace, agent) prefix. */
-function sources(tables: Set<string>, wmScope: string) {
+function sources(tables: Set<string>, run: RunRef, wmScope: Sql) {
   const t = tableNames()
   const wmTable = tables.has(t.history) ? t.history : t.workingMemory
-  const cut = (expr: string, chars = TIMELINE_DETAIL_CHARS) => `substringUTF8(${expr}, 1, ${chars})`
+  const from = (table: string) => trusted(source(table))
+  const cut = (expr: string, chars = TIMELINE_DETAIL_CHARS) => trusted(`substringUTF8(${expr}, 1, ${chars})`)
   const cutState = (expr: string) => cut(expr, TIMELINE_STATE_CHARS)
-  const parts: string[] = [
-    `SELECT updated_at AS at,
+  const scope = runScope(run)
+  const parts: Sql[] = [
+    sql`SELECT updated_at AS at,
         multiIf(block_key != 'checkpoint', 'block', is_deleted = 1, 'checkpoint.cleared', 'checkpoint') AS kind,
         if(is_deleted = 1, concat(block_key, ' cleared (tombstone)'), concat(block_key, ' v', toString(version), ' by ', actor)) AS label,
         toString(version) AS version, block_key, user_id, session_id, actor, ${cutState('content')} AS detail, source_trace AS ref
-     FROM ${source(wmTable)} WHERE ${wmScope}`,
+     FROM ${from(wmTable)} WHERE ${wmScope}`,
   ]
   if (tables.has(t.audit))
-    parts.push(`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
+    parts.push(sql`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
         toString(after_version) AS version, block_key, user_id, session_id, concat('operator:', operator) AS actor,
         ${cutState('after_content')} AS detail, toString(action) AS ref
-     FROM ${t.audit} WHERE ${RUN_SCOPE}`)
+     FROM ${trusted(t.audit)} WHERE ${scope}`)
   if (tables.has(t.turns))
-    parts.push(`SELECT created_at AS at, 'turn' AS kind,
+    parts.push(sql`SELECT created_at AS at, 'turn' AS kind,
         concat(toString(role), if(tool_name != '', concat(' (', tool_name, ')'), ''), ': ', substringUTF8(replaceAll(content, '\\n', ' '), 1, 80)) AS label,
         '' AS version, '' AS block_key, user_id, session_id, toString(role) AS actor, ${cut('content')} AS detail,
         concat(conversation_id, '#', toString(turn_index)) AS ref
-     FROM ${source(t.turns)} WHERE ${RUN_SCOPE}`)
+     FROM ${from(t.turns)} WHERE ${scope}`)
   if (tables.has(t.memory))
-    parts.push(`SELECT updated_at AS at, 'memory.write' AS kind, concat(memory_key, ' v', toString(version), ' (', toString(status), ')') AS label,
+    parts.push(sql`SELECT updated_at AS at, 'memory.write' AS kind, concat(memory_key, ' v', toString(version), ' (', toString(status), ')') AS label,
         toString(version) AS version, '' AS block_key, user_id, session_id, actor, ${cut('value')} AS detail, memory_key AS ref
-     FROM ${source(t.memory)} WHERE ${RUN_SCOPE}`)
+     FROM ${from(t.memory)} WHERE ${scope}`)
   if (tables.has(t.searchTrace))
-    parts.push(`SELECT event_time AS at, 'search' AS kind, concat('search "', substringUTF8(query, 1, 80), '" → ', toString(length(result_keys)), ' hits') AS label,
+    parts.push(sql`SELECT event_time AS at, 'search' AS kind, concat('search "', substringUTF8(query, 1, 80), '" → ', toString(length(result_keys)), ' hits') AS label,
         '' AS version, '' AS block_key, user_id, session_id, '' AS actor,
         ${cut("arrayStringConcat(arrayMap((k, s) -> concat(k, ' ', toString(round(s, 3))), result_keys, result_scores), '\\n')")} AS detail,
         search_id AS ref
-     FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}`)
+     FROM ${from(t.searchTrace)} WHERE ${scope}`)
   if (tables.has(t.contextBlobs))
-    parts.push(`SELECT created_at AS at, 'blob' AS kind, concat('offload ', blob_key, ' (', formatReadableSize(size_bytes), ')') AS label,
+    parts.push(sql`SELECT created_at AS at, 'blob' AS kind, concat('offload ', blob_key, ' (', formatReadableSize(size_bytes), ')') AS label,
         '' AS version, '' AS block_key, user_id, session_id, '' AS actor, ${cut('summary')} AS detail, blob_key AS ref
-     FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE}`)
-  return { sql: parts.join('\nUNION ALL\n'), wmTable }
+     FROM ${from(t.contextBlobs)} WHERE ${scope}`)
+  return { union: join(parts, '\nUNION ALL\n'), wmTable }
 }
 
 /** run.begin per attempt (from the run row's unmerged versions, best effort) and run.complete. */
@@ -102,10 +105,8 @@ type RunPart = {
 }
 
 async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
-  const rows = await queryRows(
-    `SELECT ${RUN_COLUMNS} FROM ${source(tableNames().runs)} WHERE org = {org:String} AND namespace = {namespace:String}
-       AND agent = {agent:String} AND run_id = {run_id:String} ORDER BY version`,
-    runParams(run),
+  const rows = await selectRows(
+    sql`SELECT ${trusted(RUN_COLUMNS)} FROM ${trusted(source(tableNames().runs))} WHERE ${runScope(run)} ORDER BY version`,
     runRowSchema,
     { signal },
   )
@@ -158,14 +159,13 @@ export type Timeline = {
 
 export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<Timeline> {
   const tables = await existingTables(signal)
-  const { sql } = sources(tables, await wmRunScope(signal))
+  const { union } = sources(tables, run, await workingMemoryRunScope(run, signal))
   const [rows, runPart] = await Promise.all([
-    queryRows(
-      `SELECT toString(at) AS at, kind, label, version, block_key, user_id, session_id, actor, detail, ref, count() OVER () AS total
-       FROM (${sql})
+    selectRows(
+      sql`SELECT toString(at) AS at, kind, label, version, block_key, user_id, session_id, actor, detail, ref, count() OVER () AS total
+       FROM (${union})
        ORDER BY at, kind
-       LIMIT {limit:UInt32}`,
-      { ...runParams(run), limit },
+       LIMIT ${param('limit', 'UInt32', limit)}`,
       eventSchema,
       { signal },
     ),
@@ -243,10 +243,10 @@ async function withWholeStates(run: RunRef, rows: CheckpointInput[], opts: Detec
   const tables = await existingTables(signal)
   const t = tableNames()
   const table = tables.has(t.history) ? t.history : t.workingMemory
-  const whole = await queryRows(
-    `SELECT user_id, session_id, toString(version) AS version, toString(updated_at) AS updated_at, content FROM ${source(table)}
-     WHERE ${RUN_SCOPE} AND block_key = 'checkpoint' AND toString(version) IN {versions:Array(String)}`,
-    { ...runParams(run), versions: [...new Set(needed.map((r) => r.version))] },
+  const versions = [...new Set(needed.map((r) => r.version))]
+  const whole = await selectRows(
+    sql`SELECT user_id, session_id, toString(version) AS version, toString(updated_at) AS updated_at, content FROM ${trusted(source(table))}
+     WHERE ${runScope(run)} AND block_key = 'checkpoint' AND toString(version) IN ${param('versions', 'Array(String)', versions)}`,
     wholeStateSchema,
     { signal },
   )

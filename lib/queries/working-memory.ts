@@ -6,10 +6,6 @@ import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { wmRunScope } from './run-index'
 
-/** Run-scoped rows: (org, namespace, agent) is the sorting-key prefix, run_id narrows within it. */
-export const RUN_SCOPE =
-  'org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND run_id = {run_id:String}'
-
 /** Every block of the run, latest version each (tombstones included), checkpoint first. */
 export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {
   const rows = await queryRows(

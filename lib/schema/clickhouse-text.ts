@@ -84,7 +84,7 @@ export type ParsedCreateTable = {
 
 /**
  * Reads the console's own `CREATE TABLE` statements (column list, skip indexes, ENGINE, ORDER BY),
- * so objects whose definition lives only in lib/loom/ddl.ts can be checked without a second copy.
+ * so objects whose definition lives only in the run index, facets and rollup DDL can be checked without a second copy.
  */
 export function parseCreateTable(sql: string): ParsedCreateTable | null {
   const open = sql.indexOf('(')

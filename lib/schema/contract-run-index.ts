@@ -1,15 +1,16 @@
 /**
  * The run index's part of the contract: every object runIndexDdl() creates, in its order, then
  * the meta table (created last). Unlike Loom's tables, whose shape the data contract fixes and
- * contract.ts spells out, the run index is the console's own structure and changes with it: its
+ * lib/tables declares, the run index is the console's own structure and changes with it: its
  * expected columns, engine and key are read from that DDL, so there is one definition to keep.
  */
-import { runIndexDdl, runIndexNames } from '../loom/ddl'
+import { runIndexDdl, runIndexNames } from '../loom/run-index-ddl'
 import { runFacetsDdl, runFacetsNames } from '../loom/facets-ddl'
 import { runRollupDdl, runRollupNames } from '../loom/rollup-ddl'
 import type { tableNames } from '../loom/tables'
 import { parseCreateTable } from './clickhouse-text'
-import { engine, split, table, view } from './spec-builders'
+import { engine } from '../tables/declaration'
+import { split, table, view } from './spec-builders'
 import type { ObjectSpec } from './types'
 
 const INDEX_OFF = 'Runs list: read with the slower union over working memory instead of the run index'

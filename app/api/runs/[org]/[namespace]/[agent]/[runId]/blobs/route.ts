@@ -1,6 +1,6 @@
 import { runPathSchema } from '@/lib/api/schemas'
 import { route } from '@/lib/http/handler'
-import { runBlobs } from '@/lib/queries/blobs'
+import { runBlobs } from '@/lib/queries/context-blobs'
 import { forExistingRun } from '@/lib/queries/run-scoped'
 
 export const dynamic = 'force-dynamic'

@@ -1,6 +1,6 @@
 import { runPathSchema } from '@/lib/api/schemas'
 import { route } from '@/lib/http/handler'
-import { runMemories } from '@/lib/queries/memories'
+import { runMemories } from '@/lib/queries/memory'
 import { forExistingRun } from '@/lib/queries/run-scoped'
 
 export const dynamic = 'force-dynamic'

@@ -1,7 +1,7 @@
 import { runPathSchema } from '@/lib/api/schemas'
 import { route } from '@/lib/http/handler'
 import { forExistingRun } from '@/lib/queries/run-scoped'
-import { runSearches } from '@/lib/queries/searches'
+import { runSearches } from '@/lib/queries/search-trace'
 
 export const dynamic = 'force-dynamic'
 

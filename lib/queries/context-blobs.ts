@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
-import { chTimeToIso } from '../clickhouse/time'
-import { runParams, versionString, type RunRef } from '../loom/identity'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
+import { versionString, type RunRef } from '../loom/identity'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
-import { wmRunScope } from './run-index'
+import { BLOB_COLUMNS, blobRowSchema } from '../tables/context-blobs'
 import { tableExists } from './schema-presence'
-import { RUN_SCOPE } from './working-memory'
+import { workingMemoryRunScope } from './working-memory-run-scope'
 import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type RunBlob = {
@@ -19,14 +20,6 @@ export type RunBlob = {
   referencedBy: { version: string; userId: string; sessionId: string; blockKey: string }[]
 }
 
-const blobSchema = z.object({
-  blob_key: z.string(),
-  summary: z.string(),
-  size_bytes: z.coerce.number(),
-  created_at: z.string().transform(chTimeToIso),
-  expires_at: z.string().transform(chTimeToIso),
-})
-
 const refSchema = z.object({
   version: versionString,
   user_id: z.string(),
@@ -38,20 +31,18 @@ const refSchema = z.object({
 /** The run's context offloads, and which block versions point at each (from history when installed). */
 export async function runBlobs(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
-  const blobRows = await queryRows(
-    `SELECT blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at
-     FROM ${source(t.contextBlobs)} WHERE ${RUN_SCOPE} ORDER BY created_at LIMIT {cap:UInt32}`,
-    { ...runParams(run), cap: overCap(BLOBS_CAP) },
-    blobSchema,
+  const blobRows = await selectRows(
+    sql`SELECT ${trusted(BLOB_COLUMNS)}
+     FROM ${trusted(source(t.contextBlobs))} WHERE ${runScope(run)} ORDER BY created_at LIMIT ${param('cap', 'UInt32', overCap(BLOBS_CAP))}`,
+    blobRowSchema,
     { signal },
   )
   const versionsTable = (await tableExists(t.history, signal)) ? t.history : t.workingMemory
-  const refRows = await queryRows(
-    `SELECT DISTINCT version, user_id, session_id, block_key, JSONExtractString(content, 'blob_key') AS blob_key
-     FROM ${source(versionsTable)}
-     WHERE ${await wmRunScope(signal)} AND position(content, 'blob_key') > 0 AND JSONExtractString(content, 'blob_key') != ''
-     ORDER BY version LIMIT {cap:UInt32}`,
-    { ...runParams(run), cap: overCap(BLOB_REFERENCES_CAP) },
+  const refRows = await selectRows(
+    sql`SELECT DISTINCT version, user_id, session_id, block_key, JSONExtractString(content, 'blob_key') AS blob_key
+     FROM ${trusted(source(versionsTable))}
+     WHERE ${await workingMemoryRunScope(run, signal)} AND position(content, 'blob_key') > 0 AND JSONExtractString(content, 'blob_key') != ''
+     ORDER BY version LIMIT ${param('cap', 'UInt32', overCap(BLOB_REFERENCES_CAP))}`,
     refSchema,
     { signal },
   )

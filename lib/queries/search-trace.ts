@@ -1,11 +1,13 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, versionString, type RunRef } from '../loom/identity'
+import { versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
+import { SEARCH_COLUMNS, searchRowSchema } from '../tables/search-trace'
 import { tableExists } from './schema-presence'
-import { RUN_SCOPE } from './working-memory'
 import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type SearchHit = {
@@ -36,20 +38,6 @@ export type LoggedSearch = {
   sessionId: string
   hits: SearchHit[]
 }
-
-const searchSchema = z.object({
-  search_id: z.string(),
-  event_time: z.string().transform(chTimeToIso),
-  query: z.string(),
-  mode: z.string(),
-  filters: z.string(),
-  top_k: z.coerce.number(),
-  latency_ms: z.coerce.number(),
-  user_id: z.string(),
-  session_id: z.string(),
-  result_keys: z.array(z.string()),
-  result_scores: z.array(z.coerce.number()),
-})
 
 const writeSchema = z.object({ memory_key: z.string(), agent: z.string(), run_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso) })
 type WriteRow = z.infer<typeof writeSchema>
@@ -83,13 +71,11 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
     return { searches: [] as LoggedSearch[], traceLog: 'missing' as const, cuts: [] as ListCut[] }
   }
   const [searchRows, runRow] = await Promise.all([
-    queryRows(
-      `SELECT search_id, toString(event_time) AS event_time, query, toString(mode) AS mode, filters, top_k, latency_ms,
-          user_id, session_id, result_keys, result_scores
-       FROM ${source(t.searchTrace)} WHERE ${RUN_SCOPE}
-       ORDER BY event_time LIMIT {cap:UInt32}`,
-      { ...runParams(run), cap: overCap(SEARCHES_CAP) },
-      searchSchema,
+    selectRows(
+      sql`SELECT ${trusted(SEARCH_COLUMNS)}
+       FROM ${trusted(source(t.searchTrace))} WHERE ${runScope(run)}
+       ORDER BY event_time LIMIT ${param('cap', 'UInt32', overCap(SEARCHES_CAP))}`,
+      searchRowSchema,
       { signal },
     ),
     runLatestRow(run, signal),
@@ -100,13 +86,13 @@ export async function runSearches(run: RunRef, signal?: AbortSignal) {
   const keys = [...new Set(rows.flatMap((r) => r.result_keys))]
   const writes = new Map<string, WriteRow[]>()
   if (keys.length > 0) {
-    const found = await queryRows(
-      `SELECT memory_key, agent, run_id, toString(version) AS version, toString(updated_at) AS updated_at
-       FROM ${source(t.memory)}
-       WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
+    const found = await selectRows(
+      sql`SELECT memory_key, agent, run_id, toString(version) AS version, toString(updated_at) AS updated_at
+       FROM ${trusted(source(t.memory))}
+       WHERE org = ${param('org', 'String', run.org)} AND namespace = ${param('namespace', 'String', run.namespace)}
+         AND memory_key IN ${param('keys', 'Array(String)', keys.slice(0, 10_000))}
        ORDER BY memory_key, version DESC, updated_at DESC
-       LIMIT ${WRITES_PER_KEY} BY memory_key`,
-      { org: run.org, namespace: run.namespace, keys: keys.slice(0, 10_000) },
+       LIMIT ${trusted(String(WRITES_PER_KEY))} BY memory_key`,
       writeSchema,
       { signal },
     )

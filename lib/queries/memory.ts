@@ -1,10 +1,11 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import { runParams, versionString, type RunRef } from '../loom/identity'
+import { versionString, type RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
+import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
-import { RUN_SCOPE } from './working-memory'
 import { MEMORIES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type WrittenMemory = {
@@ -58,15 +59,14 @@ const writerSchema = z.object({
 export async function runMemories(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
   const [writtenRows, row] = await Promise.all([
-    queryRows(
-      `SELECT memory_key, max(version) AS latest_version, argMax(value, version) AS latest_value,
+    selectRows(
+      sql`SELECT memory_key, max(version) AS latest_version, argMax(value, version) AS latest_value,
           toString(argMax(status, version)) AS latest_status, argMax(confidence, version) AS latest_confidence,
           toString(argMax(memory_type, version)) AS latest_type, argMax(user_id, version) AS latest_user,
           argMax(session_id, version) AS latest_session, toString(max(updated_at)) AS latest_at, count() AS versions,
           arrayMap(v -> toString(v), arraySlice(arraySort(groupArray(version)), -50)) AS stored
-       FROM ${source(t.memory)} WHERE ${RUN_SCOPE}
-       GROUP BY memory_key ORDER BY memory_key LIMIT {cap:UInt32}`,
-      { ...runParams(run), cap: overCap(MEMORIES_CAP) },
+       FROM ${trusted(source(t.memory))} WHERE ${runScope(run)}
+       GROUP BY memory_key ORDER BY memory_key LIMIT ${param('cap', 'UInt32', overCap(MEMORIES_CAP))}`,
       writtenSchema,
       { signal },
     ),
@@ -80,13 +80,13 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
   const writers = new Map<string, z.infer<typeof writerSchema>>()
   if (keys.length > 0) {
     // Memories are looked up in the run's own (org, namespace): the sorting-key prefix is bound.
-    const rows = await queryRows(
-      `SELECT memory_key, argMax(agent, version) AS writer_agent, argMax(run_id, version) AS writer_run, max(version) AS latest_version,
+    const rows = await selectRows(
+      sql`SELECT memory_key, argMax(agent, version) AS writer_agent, argMax(run_id, version) AS writer_run, max(version) AS latest_version,
           argMax(value, version) AS latest_value, toString(argMax(status, version)) AS latest_status
-       FROM ${source(t.memory)}
-       WHERE org = {org:String} AND namespace = {namespace:String} AND memory_key IN {keys:Array(String)}
+       FROM ${trusted(source(t.memory))}
+       WHERE org = ${param('org', 'String', run.org)} AND namespace = ${param('namespace', 'String', run.namespace)}
+         AND memory_key IN ${param('keys', 'Array(String)', keys)}
        GROUP BY memory_key`,
-      { org: run.org, namespace: run.namespace, keys },
       writerSchema,
       { signal },
     )
