@@ -16,7 +16,7 @@ import type { OperatorAction } from '../resume/types'
 import { notFound } from '../errors'
 import { runAudit } from './audit'
 import { blockElsewhere } from './checkpoint-elsewhere'
-import { wmRunIdentities, wmRunScope } from './run-index'
+import { wmRunIdentities, wmRunScope } from './wm-run-scope'
 import { tableExists } from './schema-presence'
 import { toBlock } from './working-memory'
 

@@ -8,7 +8,8 @@ import { runLatestRow } from '../loom/runs'
 import { tableNames, source } from '../loom/tables'
 import { WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { flagsOfRuns, runKey } from './run-flags'
-import { runIndexReady, wmRunScope } from './run-index'
+import { runIndexReady } from './run-index'
+import { wmRunScope } from './wm-run-scope'
 import { RUN_SCOPE, toBlock } from './working-memory'
 
 const countsSchema = z.object({

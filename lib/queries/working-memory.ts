@@ -4,7 +4,7 @@ import type { Block, BlockSummary } from '../api/types'
 import { charCount, runParams, type RunRef } from '../loom/identity'
 import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
-import { wmRunScope } from './run-index'
+import { wmRunScope } from './wm-run-scope'
 
 /** Run-scoped rows: (org, namespace, agent) is the sorting-key prefix, run_id narrows within it. */
 export const RUN_SCOPE =
