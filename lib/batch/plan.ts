@@ -7,7 +7,8 @@ import { versionString } from '../loom/identity'
 import { source, tableNames } from '../loom/tables'
 import { decodeCursor, type RunsCursor } from '../api/cursor'
 import type { RunSummary } from '../api/types'
-import { listRuns, type RunsFilter } from '../queries/runs'
+import { listRuns } from '../queries/runs'
+import type { RunsFilter } from '../run-set/filter'
 import { tableExists } from '../queries/schema-presence'
 import { BATCH_MAX_RUNS, type BatchRunKey } from './schema'
 import type { BatchRequestShape } from './token'
@@ -26,7 +27,7 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
   let cursor: RunsCursor | undefined
   for (;;) {
     // The plan needs the runs and their checkpoints, not their flags (a flag filter still applies).
-    const page = await listRuns(filter, cursor, PAGE, signal, 'auto', { flags: false, flagScan: 'exhaustive' })
+    const page = await listRuns({ filter, cursor, limit: PAGE, signal, flags: false, flagScan: 'exhaustive' })
     runs.push(...page.runs)
     if (!page.nextCursor) break
     if (runs.length >= BATCH_MAX_RUNS) {

@@ -1,0 +1,24 @@
+import { z } from 'zod'
+
+/** One row of the runs list, whichever backend read it. */
+export const listRowSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  user_id: z.string(),
+  session_id: z.string(),
+  goal: z.string(),
+  status: z.string(),
+  attempt: z.coerce.number(),
+  started_text: z.string(),
+  completed_text: z.string().nullable(),
+  duration_ms: z.coerce.number().nullable(),
+  turns: z.coerce.number(),
+  cost_usd: z.coerce.number(),
+})
+
+export type ListRow = z.infer<typeof listRowSchema>
+
+/** A run's key columns, as every run-set query names them. */
+export type RunKeyRow = { org: string; namespace: string; agent: string; run_id: string }
