@@ -8,15 +8,9 @@ import { chTimeToIso } from '../clickhouse/time'
 import { rowRunKey, versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { indexNames } from '../queries/run-index'
-import type { ListRow, RunKeyRow } from './list-row'
+import { runIdentityColumns, type ListRow, type RunKeyRow } from './list-row'
 
-const checkpointRowSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  run_id: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
+const checkpointRowSchema = runIdentityColumns.extend({
   version: versionString,
   updated_at: z.string().transform(chTimeToIso),
   chars: z.coerce.number(),

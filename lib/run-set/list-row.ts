@@ -1,13 +1,17 @@
 import { z } from 'zod'
 
-/** One row of the runs list, whichever backend read it. */
-export const listRowSchema = z.object({
+/** A run's key and the writer identity (user_id, session_id) a row of it was read under. */
+export const runIdentityColumns = z.object({
   org: z.string(),
   namespace: z.string(),
   agent: z.string(),
   run_id: z.string(),
   user_id: z.string(),
   session_id: z.string(),
+})
+
+/** One row of the runs list, whichever backend read it. */
+export const listRowSchema = runIdentityColumns.extend({
   goal: z.string(),
   status: z.string(),
   attempt: z.coerce.number(),
