@@ -218,7 +218,7 @@ async function main() {
       const { listRuns } = await import('../lib/queries/runs')
       const { withQueryStats } = await import('../lib/clickhouse/query')
       const { decodeCursor } = await import('../lib/api/cursor')
-      const cases: [string, Parameters<typeof listRuns>[0], string | null][] = [
+      const cases: [string, Parameters<typeof listRuns>[0]['filter'], string | null][] = [
         ['page 1', {}, null],
         ['deep page (cursor)', {}, deep],
         ['status=unknown', { status: 'unknown' }, null],
@@ -231,7 +231,7 @@ async function main() {
           let rowsRead = 0
           for (let i = 0; i < 6; i++) {
             const t0 = performance.now()
-            const [, stats] = await withQueryStats(() => listRuns(filter, cur ? decodeCursor(cur)! : undefined, 50, undefined, source))
+            const [, stats] = await withQueryStats(() => listRuns({ filter, cursor: cur ? decodeCursor(cur)! : undefined, limit: 50, source }))
             if (i === 0) continue
             ms.push(performance.now() - t0)
             ch.push(stats?.chMs ?? 0)

@@ -17,7 +17,7 @@ const at = (iso: string) => () => new Date(iso)
 const ctx = (iso: string, actor = 'agent') => ({ actor, sourceTrace: 'p/1', now: at(iso) })
 
 type Analytics = Awaited<ReturnType<typeof import('../lib/queries/analytics').runsAnalytics>>
-type Filter = import('../lib/queries/runs').RunsFilter
+type Filter = import('../lib/run-set/filter').RunsFilter
 let analytics: (f: Filter, direct: boolean) => Promise<Analytics>
 let exec: (sql: string) => Promise<void>
 let select: <T>(sql: string) => Promise<T[]>

@@ -17,7 +17,7 @@ before(async () => {
   const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
   const { listRuns } = await import('../lib/queries/runs')
-  const page = await listRuns({}, undefined, 200)
+  const page = await listRuns({ filter: {}, limit: 200 })
   assert.equal(page.nextCursor, null, 'the demo fits one page of 200')
   runs = page.runs
 })

@@ -148,7 +148,7 @@ describe('each flag, on and off', () => {
     await insertRows(tableNames().workingMemory, [row('from b', 'host-b/1')])
     assert.deepEqual(await tieCandidates(), ['t-1'])
     assert.deepEqual(await flagsOf('tier', 't-1'), ['tie'])
-    const listed = await listRuns({ org: ORG, flag: ['tie'] }, undefined, 10)
+    const listed = await listRuns({ filter: { org: ORG, flag: ['tie'] }, limit: 10 })
     assert.deepEqual(listed.runs.map((x) => x.runId), ['t-1'])
   })
 
@@ -239,7 +239,7 @@ describe('each flag, on and off', () => {
 
     // Racing first writes (each insert's lookup missed the other): simulated by removing the run's
     // `shared` row and leaving both identities as `arrival` rows. The filter still finds the near miss.
-    const listed = async () => (await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10)).runs.map((r) => r.runId)
+    const listed = async () => (await listRuns({ filter: { org: ORG, agent: 'racer', flag: ['near_miss'] }, limit: 10 })).runs.map((r) => r.runId)
     assert.deepEqual(await listed(), ['one-insert'])
     await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'shared' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
     await command(`INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, agent, user_id, session_id, detail, seen_at) VALUES
@@ -248,7 +248,7 @@ describe('each flag, on and off', () => {
     // And the candidates are what the filter checks: without either, the run is not listed.
     await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'arrival' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
     assert.deepEqual(await listed(), [])
-    const whole = await listRuns({ org: ORG, agent: 'racer', flag: ['near_miss'] }, undefined, 10, undefined, 'auto', { flagScan: 'exhaustive' })
+    const whole = await listRuns({ filter: { org: ORG, agent: 'racer', flag: ['near_miss'] }, limit: 10, flagScan: 'exhaustive' })
     assert.deepEqual(whole.runs.map((r) => r.runId), ['one-insert'], 'the exhaustive scan does not depend on the candidates')
     // Put the run back for the tests that follow (a later write to the run marks it shared again).
     await insertRows(tableNames().workingMemory, [{ ...row('racer', 's1'), version: 2 }])
@@ -267,7 +267,7 @@ describe('each flag, on and off', () => {
       z.object({ kind: z.string() }),
     )
     assert.deepEqual(marks.map((m) => m.kind), ['missing_blob', 'near_limit'])
-    const listed = async (flag: 'near_limit' | 'missing_blob') => (await listRuns({ org: ORG, agent: 'marker', flag: [flag] }, undefined, 10)).runs.map((x) => x.runId)
+    const listed = async (flag: 'near_limit' | 'missing_blob') => (await listRuns({ filter: { org: ORG, agent: 'marker', flag: [flag] }, limit: 10 })).runs.map((x) => x.runId)
     // The latest checkpoint names a missing blob and is far below its limit: a candidate for both, carrying one.
     assert.deepEqual(await listed('missing_blob'), ['mk-1'])
     assert.deepEqual(await listed('near_limit'), [])
@@ -279,7 +279,7 @@ describe('each flag, on and off', () => {
   })
 
   test('RunSummary.flags in the list and the run detail agree', async () => {
-    const page = await listRuns({ org: ORG, agent: 'looper' }, undefined, 10)
+    const page = await listRuns({ filter: { org: ORG, agent: 'looper' }, limit: 10 })
     assert.deepEqual(page.runs.map((r) => [r.runId, r.flags]), [['c-1', ['resumed']]])
     const { getRunDetail } = await import('../lib/queries/run-detail')
     const detail = await getRunDetail({ org: ORG, namespace: NS, agent: 'reporter', runId: 'm-1' })
@@ -299,7 +299,7 @@ describe('flag filter', () => {
     const pages: string[][] = []
     let cursor: string | null = null
     do {
-      const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ org: ORG, flag: ['crash_loop'] }, cursor ? decodeCursor(cursor)! : undefined, 2)
+      const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ filter: { org: ORG, flag: ['crash_loop'] }, cursor: cursor ? decodeCursor(cursor)! : undefined, limit: 2 })
       pages.push(page.runs.map((r) => `${r.agent}/${r.runId}`))
       for (const r of page.runs) assert.ok(r.flags.includes('crash_loop'), `${r.agent} carries the flag it was filtered by`)
       cursor = page.nextCursor
@@ -307,19 +307,19 @@ describe('flag filter', () => {
     assert.deepEqual(pages.flat(), ['tied-5/loop', 'tied-4/loop', 'tied-3/loop', 'tied-2/loop', 'tied-1/loop'])
     assert.deepEqual(pages.map((p) => p.length), [2, 2, 1])
 
-    const both = await listRuns({ org: ORG, flag: ['crash_loop', 'near_limit'] }, undefined, 50)
+    const both = await listRuns({ filter: { org: ORG, flag: ['crash_loop', 'near_limit'] }, limit: 50 })
     assert.deepEqual(both.runs.map((r) => r.agent), ['tied-4', 'tied-2'])
-    const withOther = await listRuns({ org: ORG, agent: 'tied-2', status: 'running', flag: ['near_limit'] }, undefined, 50)
+    const withOther = await listRuns({ filter: { org: ORG, agent: 'tied-2', status: 'running', flag: ['near_limit'] }, limit: 50 })
     assert.deepEqual(withOther.runs.map((r) => r.agent), ['tied-2'])
-    const none = await listRuns({ org: ORG, flag: ['tie', 'crash_loop'] }, undefined, 50)
+    const none = await listRuns({ filter: { org: ORG, flag: ['tie', 'crash_loop'] }, limit: 50 })
     assert.deepEqual(none.runs, [])
   })
 
   test('every flag filter returns exactly the runs whose summary carries the flag', async () => {
-    const all = await listRuns({ org: ORG }, undefined, 200)
+    const all = await listRuns({ filter: { org: ORG }, limit: 200 })
     const { RUN_FLAGS } = await import('../lib/triage/flags')
     for (const f of RUN_FLAGS) {
-      const filtered = await listRuns({ org: ORG, flag: [f] }, undefined, 200)
+      const filtered = await listRuns({ filter: { org: ORG, flag: [f] }, limit: 200 })
       assert.deepEqual(
         filtered.runs.map((r) => `${r.agent}/${r.runId}`),
         all.runs.filter((r) => r.flags.includes(f)).map((r) => `${r.agent}/${r.runId}`),
@@ -331,7 +331,7 @@ describe('flag filter', () => {
 
   test('a bounded scan: pages that stop early say how far they looked, go on from there, and together hold every match', async () => {
     const { RUN_FLAGS } = await import('../lib/triage/flags')
-    const all = await listRuns({ org: ORG }, undefined, 200)
+    const all = await listRuns({ filter: { org: ORG }, limit: 200 })
     assert.ok(all.runs.length > 6, `enough runs to cut (${all.runs.length})`)
     for (const f of RUN_FLAGS) {
       const expected = all.runs.filter((r) => r.flags.includes(f)).map((r) => `${r.agent}/${r.runId}`)
@@ -340,9 +340,7 @@ describe('flag filter', () => {
       let cut = 0
       let pages = 0
       do {
-        const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ org: ORG, flag: [f] }, cursor ? decodeCursor(cursor)! : undefined, 50, undefined, 'auto', {
-          flagScanBudget: 3,
-        })
+        const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ filter: { org: ORG, flag: [f] }, cursor: cursor ? decodeCursor(cursor)! : undefined, limit: 50, flagScanBudget: 3 })
         seen.push(...page.runs.map((r) => `${r.agent}/${r.runId}`))
         if (page.searchedTo !== undefined) {
           cut++
@@ -358,7 +356,7 @@ describe('flag filter', () => {
       // More matches than the budget cannot fit in one page (pre-filters can leave fewer rows to read).
       if (expected.length > 3) assert.ok(cut > 0, `flag=${f}: a budget of 3 rows cuts the scan`)
       // The exhaustive mode (batches) finds the same runs in one page.
-      const whole = await listRuns({ org: ORG, flag: [f] }, undefined, 200, undefined, 'auto', { flagScan: 'exhaustive' })
+      const whole = await listRuns({ filter: { org: ORG, flag: [f] }, limit: 200, flagScan: 'exhaustive' })
       assert.deepEqual(whole.runs.map((r) => `${r.agent}/${r.runId}`), expected, `flag=${f}: exhaustive`)
       assert.equal(whole.searchedTo, undefined)
     }

@@ -75,13 +75,13 @@ before(async () => {
   lib = { listRuns: runs.listRuns, runIndexReady: index.runIndexReady, decodeCursor: cursor.decodeCursor }
 })
 
-type Filter = Parameters<Lib['listRuns']>[0]
+type Filter = Parameters<Lib['listRuns']>[0]['filter']
 
 async function allPages(filter: Filter, limit: number, source: 'index' | 'union') {
   const pages: { runs: unknown[]; nextCursor: string | null }[] = []
   let cursor: string | null = null
   do {
-    const page = await lib.listRuns(filter, cursor ? lib.decodeCursor(cursor)! : undefined, limit, undefined, source)
+    const page = await lib.listRuns({ filter, cursor: cursor ? lib.decodeCursor(cursor)! : undefined, limit, source })
     pages.push(page)
     cursor = page.nextCursor
     assert.ok(pages.length < 2000, 'pagination terminates')
@@ -105,7 +105,7 @@ describe('run index', () => {
     const all = keys(index)
     assert.ok(all.length > 2500, `listed ${all.length} runs`)
     assert.equal(new Set(all).size, all.length, 'no run twice')
-    assert.deepEqual(await lib.listRuns({}, undefined, 50), await lib.listRuns({}, undefined, 50, undefined, 'union'))
+    assert.deepEqual(await lib.listRuns({ filter: {}, limit: 50 }), await lib.listRuns({ filter: {}, limit: 50, source: 'union' }))
   })
 
   const filters: [string, Filter][] = [
@@ -137,11 +137,11 @@ describe('run index', () => {
   test('run-scoped working-memory reads through the index see exactly the run’s rows', async () => {
     const { runBlocks } = await import('../lib/queries/working-memory')
     const { queryRows } = await import('../lib/clickhouse/query')
-    const { wmRunScope } = await import('../lib/queries/run-index')
+    const { wmRunScope } = await import('../lib/queries/wm-run-scope')
     const { z } = await import('zod')
     assert.match(await wmRunScope(), /run_index_sessions/)
-    const page = await lib.listRuns({}, undefined, 40, undefined, 'index')
-    const edge = await lib.listRuns({ org: 'edge' }, undefined, 40, undefined, 'index')
+    const page = await lib.listRuns({ filter: {}, limit: 40, source: 'index' })
+    const edge = await lib.listRuns({ filter: { org: 'edge' }, limit: 40, source: 'index' })
     for (const r of [...page.runs, ...edge.runs]) {
       const ref = { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId }
       const viaIndex = await runBlocks(ref)
@@ -160,14 +160,14 @@ describe('run index', () => {
     }
   })
 
-  test('runIndexRunsSql (for aggregations) holds the same runs as the list', async () => {
-    const { runIndexRunsSql, runIndexParams } = await import('../lib/queries/run-index')
-    const { queryRows } = await import('../lib/clickhouse/query')
+  test('indexRunsSql (for aggregations) holds the same runs as the list', async () => {
+    const { indexRunsSql } = await import('../lib/run-set/index-runs')
+    const { selectRows } = await import('../lib/clickhouse/query')
+    const { sql } = await import('../lib/clickhouse/sql')
     const { z } = await import('zod')
     for (const filter of [{}, { org: 'edge' }, { status: 'unknown' }, { status: 'failed', q: 'invoice' }, { from: new Date('2026-11-19T00:00:00Z') }] as Filter[]) {
-      const rows = await queryRows(
-        `SELECT org, namespace, agent, run_id FROM (${await runIndexRunsSql(filter)})`,
-        runIndexParams(filter),
+      const rows = await selectRows(
+        sql`SELECT org, namespace, agent, run_id FROM (${await indexRunsSql(filter, new Date())})`,
         z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }),
       )
       const listed = keys(await allPages(filter, 200, 'union'))
@@ -176,7 +176,7 @@ describe('run index', () => {
   })
 
   test('edge cases come out as the contract says', async () => {
-    const page = await lib.listRuns({ org: 'edge' }, undefined, 200, undefined, 'index')
+    const page = await lib.listRuns({ filter: { org: 'edge' }, limit: 200, source: 'index' })
     const byId = new Map(page.runs.map((r) => [`${r.agent}/${r.runId}`, r]))
     assert.equal(page.runs.filter((r) => r.runId === 'multi-1').length, 1, 'a stale orphan never doubles a run')
     const multi = byId.get('multi/multi-1')!
@@ -189,7 +189,7 @@ describe('run index', () => {
     const late = page.runs.filter((r) => r.runId === 'late-begin')
     assert.deepEqual(late.map((r) => r.status), ['running'])
     assert.equal(late[0].checkpoint?.version, '1')
-    const running = await lib.listRuns({ org: 'edge', status: 'running' }, undefined, 200, undefined, 'index')
+    const running = await lib.listRuns({ filter: { org: 'edge', status: 'running' }, limit: 200, source: 'index' })
     assert.ok(!running.runs.some((r) => r.runId === 'multi-1'), 'an older version never passes a status filter')
   })
 })

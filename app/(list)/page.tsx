@@ -44,7 +44,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       await ensureReady()
       const { cursor, limit, ...filter } = parsed.data
       const size = limit ?? 50
-      const page = await cachedRead('runs.list', { filter, cursor, size }, undefined, (signal) => listRuns(filter, cursor, size, signal))
+      const page = await cachedRead('runs.list', { filter, cursor, size }, undefined, (signal) => listRuns({ filter, cursor, limit: size, signal }))
       queryClient.setQueryData(runKeys.list(params), page)
     } catch {
       // The client asks again and shows the error.

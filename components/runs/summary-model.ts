@@ -1,4 +1,5 @@
-import type { BucketUnit, RunsAnalytics } from '@/lib/queries/analytics'
+import type { BucketUnit } from '@/lib/queries/analytics-buckets'
+import type { RunsAnalytics } from '@/lib/queries/analytics-types'
 
 /** Stacking order, bottom to top: finished runs first, then the ones still going, then the unknown. */
 export const STATUS_ORDER = ['succeeded', 'failed', 'cancelled', 'running', 'unknown'] as const

@@ -1,13 +1,17 @@
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { AppError } from '../errors'
 import { versionString } from '../loom/identity'
 import { source, tableNames } from '../loom/tables'
 import { decodeCursor, type RunsCursor } from '../api/cursor'
 import type { RunSummary } from '../api/types'
-import { listRuns, type RunsFilter } from '../queries/runs'
+import { listRuns } from '../queries/runs'
+import type { RunsFilter } from '../run-set/filter'
+import { CH_TIME_TYPE } from '../run-set/conditions'
+import { runIdentityColumns } from '../run-set/list-row'
 import { tableExists } from '../queries/schema-presence'
 import { BATCH_MAX_RUNS, type BatchRunKey } from './schema'
 import type { BatchRequestShape } from './token'
@@ -26,7 +30,7 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
   let cursor: RunsCursor | undefined
   for (;;) {
     // The plan needs the runs and their checkpoints, not their flags (a flag filter still applies).
-    const page = await listRuns(filter, cursor, PAGE, signal, 'auto', { flags: false, flagScan: 'exhaustive' })
+    const page = await listRuns({ filter, cursor, limit: PAGE, signal, flags: false, flagScan: 'exhaustive' })
     runs.push(...page.runs)
     if (!page.nextCursor) break
     if (runs.length >= BATCH_MAX_RUNS) {
@@ -49,19 +53,16 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
   return runs.filter((r) => wanted.has(runKeyText(r)))
 }
 
-const IDENTITY_TUPLE = 'Array(Tuple(String, String, String, String, String, String))'
-const BLOCKS_WHERE = `(org, namespace, agent, user_id, session_id, run_id) IN {keys:${IDENTITY_TUPLE}} AND block_key = {block_key:String}`
+/** The block `blockKey` of every run, under the run's own identity: the whole working-memory sorting key. */
+function blocksOf(runs: RunSummary[], blockKey: string): Sql {
+  const keys = runs.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.userId, r.sessionId, r.runId]))
+  return sql`(org, namespace, agent, user_id, session_id, run_id) IN ${param('keys', 'Array(Tuple(String, String, String, String, String, String))', keys)} AND block_key = ${param('block_key', 'String', blockKey)}`
+}
 
 const identityKey = (r: { org: string; namespace: string; agent: string; user_id: string; session_id: string; run_id: string }) =>
   JSON.stringify([r.org, r.namespace, r.agent, r.user_id, r.session_id, r.run_id])
 
-const latestRowSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
-  run_id: z.string(),
+const latestRowSchema = runIdentityColumns.extend({
   version: versionString,
   is_deleted: z.coerce.number(),
   updated_at: z.string().transform(chTimeToIso),
@@ -70,10 +71,6 @@ const latestRowSchema = z.object({
 const candidateSchema = latestRowSchema.pick({ org: true, namespace: true, agent: true, user_id: true, session_id: true, run_id: true }).extend({
   version: versionString,
 })
-
-function blockKeys(runs: RunSummary[]) {
-  return runs.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.userId, r.sessionId, r.runId]))
-}
 
 type LatestRow = { version: string; is_deleted: number }
 
@@ -93,11 +90,10 @@ async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSi
     }
     return out
   }
-  const rows = await queryRows(
-    `SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, toString(updated_at) AS updated_at
-     FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE ${BLOCKS_WHERE}`,
-    { keys: blockKeys(runs), block_key: blockKey },
+  const rows = await selectRows(
+    sql`SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, toString(updated_at) AS updated_at
+     FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${blocksOf(runs, blockKey)}`,
     latestRowSchema,
     { signal },
   )
@@ -110,15 +106,15 @@ async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSi
  */
 async function restoreCandidates(runs: RunSummary[], blockKey: string, before: Date, signal?: AbortSignal) {
   const t = tableNames()
-  const inner = `SELECT org, namespace, agent, user_id, session_id, run_id, version FROM %TABLE%
-    WHERE ${BLOCKS_WHERE} AND is_deleted = 0 AND updated_at < {before:DateTime64(3, 'UTC')}`
+  const scope = sql`${blocksOf(runs, blockKey)} AND is_deleted = 0 AND updated_at < ${param('before', CH_TIME_TYPE, toChTime(before))}`
+  const inner = (table: string) => sql`SELECT org, namespace, agent, user_id, session_id, run_id, version FROM ${trusted(table)}
+    WHERE ${scope}`
   const sources = [source(t.workingMemory)]
   if (await tableExists(t.history, signal)) sources.unshift(t.history)
-  const rows = await queryRows(
-    `SELECT org, namespace, agent, user_id, session_id, run_id, max(version) AS version
-     FROM (${sources.map((s) => inner.replace('%TABLE%', s)).join('\nUNION ALL\n')})
+  const rows = await selectRows(
+    sql`SELECT org, namespace, agent, user_id, session_id, run_id, max(version) AS version
+     FROM (${join(sources.map(inner), '\nUNION ALL\n')})
      GROUP BY org, namespace, agent, user_id, session_id, run_id`,
-    { keys: blockKeys(runs), block_key: blockKey, before: toChTime(before) },
     candidateSchema,
     { signal },
   )

@@ -8,9 +8,10 @@
  */
 import { z } from 'zod'
 import { getConfig } from '../config'
-import { queryRows, type QueryParams } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { and, param, sql, trusted } from '../clickhouse/sql'
 import { ROLLUP_KIND, ROLLUP_LEVEL, runRollupNames, type RunRollupNames } from '../loom/rollup-ddl'
-import type { RunsFilter } from './runs'
+import type { RunsFilter } from '../run-set/filter'
 import { existingTables } from './schema-presence'
 import { rowRunKey } from '../loom/identity'
 import { TupleParam } from '@clickhouse/client'
@@ -47,25 +48,21 @@ export type RollupSumRow = z.infer<typeof sumRowSchema>
 
 /** Every total of the filter's level and identity: started per hour and status, resumed per day, size buckets. */
 export function rollupSums(f: RunsFilter, level: number, signal?: AbortSignal): Promise<RollupSumRow[]> {
-  const conds = ['level = {r_level:UInt8}', 'org = {r_org:String}', 'namespace = {r_namespace:String}', 'agent = {r_agent:String}']
-  const params: QueryParams = {
-    r_level: level,
-    r_org: level >= ROLLUP_LEVEL.org ? f.org : '',
-    r_namespace: level >= ROLLUP_LEVEL.namespace ? f.namespace : '',
-    r_agent: level >= ROLLUP_LEVEL.agent ? f.agent : '',
-  }
-  if (f.status !== undefined) {
-    conds.push('status = {r_status:String}')
-    params.r_status = f.status
-  }
-  return queryRows(
-    `SELECT kind, toString(at) AS at_text, status, bucket, sum(runs) AS runs, sum(extra) AS extra
-     FROM ${rollupNames().sums}
-     WHERE ${conds.join(' AND ')}
+  // Totals of a coarser level are kept under empty identity values.
+  const conds = [
+    sql`level = ${param('r_level', 'UInt8', level)}`,
+    sql`org = ${param('r_org', 'String', (level >= ROLLUP_LEVEL.org ? f.org : '') ?? '')}`,
+    sql`namespace = ${param('r_namespace', 'String', (level >= ROLLUP_LEVEL.namespace ? f.namespace : '') ?? '')}`,
+    sql`agent = ${param('r_agent', 'String', (level >= ROLLUP_LEVEL.agent ? f.agent : '') ?? '')}`,
+  ]
+  if (f.status !== undefined) conds.push(sql`status = ${param('r_status', 'String', f.status)}`)
+  return selectRows(
+    sql`SELECT kind, toString(at) AS at_text, status, bucket, sum(runs) AS runs, sum(extra) AS extra
+     FROM ${trusted(rollupNames().sums)}
+     WHERE ${and(conds)}
      GROUP BY kind, at, status, bucket
      HAVING runs != 0 OR extra != 0
      ORDER BY kind, at, status, bucket`,
-    params,
     sumRowSchema,
     { signal },
   )
@@ -117,23 +114,23 @@ export async function rollupTop(
   signal?: AbortSignal,
 ): Promise<RollupTopRow[] | null> {
   const r = rollupNames()
-  const scope = status ?? ''
+  const top = trusted(r.top)
+  const scope = sql`metric = ${param('r_metric', 'String', metric)} AND scope = ${param('r_scope', 'String', status ?? '')}`
   for (let window = firstTopWindow(want); window <= MAX_TOP_WINDOW; window *= TOP_WINDOW_GROWTH) {
     // The window's size and lowest value (a read in key order, in small blocks so it stops soon
     // after `window` rows), then every row at or above that value: a range of the sorting key.
-    const cands = await queryRows(
-      `WITH (SELECT (count(), max(neg_value)) FROM (
-               SELECT neg_value FROM ${r.top} WHERE metric = {r_metric:String} AND scope = {r_scope:String}
-               ORDER BY neg_value LIMIT {r_window:UInt32})) AS head
+    const cands = await selectRows(
+      sql`WITH (SELECT (count(), max(neg_value)) FROM (
+               SELECT neg_value FROM ${top} WHERE ${scope}
+               ORDER BY neg_value LIMIT ${param('r_window', 'UInt32', window)})) AS head
        SELECT org, namespace, agent, run_id, toString(version) AS version, goal, toString(status) AS status,
          toString(started_at) AS started_text, toString(last_begin_at) AS last_begin_text,
          if(completed_at IS NULL, NULL, toString(completed_at)) AS completed_text, duration_ms, cost_usd, attempt,
          tupleElement(head, 1) AS read
-       FROM ${r.top}
-       WHERE metric = {r_metric:String} AND scope = {r_scope:String} AND neg_value <= tupleElement(head, 2)
+       FROM ${top}
+       WHERE ${scope} AND neg_value <= tupleElement(head, 2)
        ORDER BY neg_value, org, namespace, agent, run_id
        SETTINGS max_block_size = 1024`,
-      { r_metric: metric, r_scope: scope, r_window: window },
       candidateSchema,
       { signal },
     )
@@ -154,13 +151,13 @@ export async function rollupTop(
 /** The current run-row version of each run among `rows`, from `state` (runs without a run row left out). */
 async function currentVersions(rows: { org: string; namespace: string; agent: string; run_id: string }[], signal?: AbortSignal) {
   if (!rows.length) return new Map<string, string>()
-  const found = await queryRows(
-    `SELECT org, namespace, agent, run_id, toString(argMax(version, seq)) AS version
-     FROM ${rollupNames().state}
-     WHERE (org, namespace, agent, run_id) IN {r_keys:Array(Tuple(String, String, String, String))}
+  const keys = rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id]))
+  const found = await selectRows(
+    sql`SELECT org, namespace, agent, run_id, toString(argMax(version, seq)) AS version
+     FROM ${trusted(rollupNames().state)}
+     WHERE (org, namespace, agent, run_id) IN ${param('r_keys', 'Array(Tuple(String, String, String, String))', keys)}
      GROUP BY org, namespace, agent, run_id
      HAVING argMax(has_row, seq) = 1`,
-    { r_keys: rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id])) },
     z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), version: z.string() }),
     { signal },
   )

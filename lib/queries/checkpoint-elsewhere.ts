@@ -5,7 +5,7 @@ import { chTimeToIso } from '../clickhouse/time'
 import { versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { ElsewhereRow, Identity } from '../resume/types'
-import { wmRunIdentities } from './run-index'
+import { wmRunIdentities } from './wm-run-scope'
 import { tableExists } from './schema-presence'
 
 const rowSchema = z.object({

@@ -10,15 +10,16 @@
  */
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { and, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { RunFlag } from '../triage/flags'
-import { Q_GOAL_OR_ID, Q_ID, filterParams, filterParts, identityConditions, requireIndexForFlags, timeConditions, whereSql } from './run-filter-sql'
-import { flagsOfRuns } from './run-flags'
-import { runIndexReady } from './run-index'
-import type { RunsFilter } from './runs'
-import { rowRunKey } from '../loom/identity'
+import { CH_TIME_TYPE, identityConditions, runValueConditions, timeConditions, where } from '../run-set/conditions'
+import { filterParts, type RunsFilter } from '../run-set/filter'
+import { qMatchesOrphan } from '../run-set/q'
+import { openRunSet } from '../run-set/run-set'
 
 export type RunChange = {
   org: string
@@ -67,45 +68,42 @@ const matchSchema = z.object({
 })
 
 const keyOf = rowRunKey
-const tupleOf = (r: { org: string; namespace: string; agent: string; run_id: string }) =>
-  new TupleParam([r.org, r.namespace, r.agent, r.run_id])
-const all = (conds: string[]) => (conds.length ? conds.join(' AND ') : '1')
+const RUN_KEYS_TYPE = 'Array(Tuple(String, String, String, String))'
+const runKeys = (rows: { org: string; namespace: string; agent: string; run_id: string }[]) =>
+  param('keys', RUN_KEYS_TYPE, rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id])))
+
+/** Runs with a write after `since` within the filter's identity prefix, latest first (one more than MAX_CHANGES). */
+function changedSql(f: RunsFilter, since: Date): Sql {
+  const t = tableNames()
+  const ident = identityConditions(f)
+  const after = param('since', CH_TIME_TYPE, toChTime(since))
+  return sql`SELECT org, namespace, agent, run_id, toString(max(at)) AS changed_text
+     FROM (
+       SELECT org, namespace, agent, run_id, greatest(last_begin_at, ifNull(completed_at, last_begin_at)) AS at
+       FROM ${trusted(source(t.runs))} ${where([...ident, sql`(last_begin_at > ${after} OR completed_at > ${after})`])}
+       UNION ALL
+       SELECT org, namespace, agent, run_id, updated_at AS at
+       FROM ${trusted(source(t.workingMemory))} ${where([...ident, sql`updated_at > ${after}`])}
+     )
+     GROUP BY org, namespace, agent, run_id
+     ORDER BY max(at) DESC, org, namespace, agent, run_id
+     LIMIT ${param('limit', 'UInt32', MAX_CHANGES + 1)}`
+}
 
 export async function runChanges(f: RunsFilter, since: Date | undefined, signal?: AbortSignal, now = Date.now()): Promise<RunChanges> {
   const next = new Date(now - CHANGES_OVERLAP_MS).toISOString()
   // The first poll only fetches a watermark: the list was just read.
   if (!since) return { since: next, runs: [], truncated: false }
   const t = tableNames()
-  const ident = identityConditions(f)
-  const params = { ...filterParams(f), since: toChTime(since), limit: MAX_CHANGES + 1 }
-  const SINCE = "{since:DateTime64(3, 'UTC')}"
-  const changed = await queryRows(
-    `SELECT org, namespace, agent, run_id, toString(max(at)) AS changed_text
-     FROM (
-       SELECT org, namespace, agent, run_id, greatest(last_begin_at, ifNull(completed_at, last_begin_at)) AS at
-       FROM ${source(t.runs)} ${whereSql([...ident, `(last_begin_at > ${SINCE} OR completed_at > ${SINCE})`])}
-       UNION ALL
-       SELECT org, namespace, agent, run_id, updated_at AS at
-       FROM ${source(t.workingMemory)} ${whereSql([...ident, `updated_at > ${SINCE}`])}
-     )
-     GROUP BY org, namespace, agent, run_id
-     ORDER BY max(at) DESC, org, namespace, agent, run_id
-     LIMIT {limit:UInt32}`,
-    params,
-    changedSchema,
-    { signal },
-  )
+  const changed = await selectRows(changedSql(f, since), changedSchema, { signal })
   const truncated = changed.length > MAX_CHANGES
   const page = changed.slice(0, MAX_CHANGES)
   if (page.length === 0) return { since: next, runs: [], truncated }
 
-  const keys = page.map(tupleOf)
-  const runConds = [...(f.status !== undefined ? ['status = {status:String}'] : []), ...(f.q !== undefined ? [Q_GOAL_OR_ID] : [])]
-  const withRunRow = await queryRows(
-    `SELECT org, namespace, agent, run_id, toString(status) AS status, ${all([...runConds, ...timeConditions(f, 'started_at')])} AS in_filter
-     FROM ${source(t.runs, { final: true })}
-     WHERE (org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}`,
-    { ...params, keys },
+  const withRunRow = await selectRows(
+    sql`SELECT org, namespace, agent, run_id, toString(status) AS status, ${and([...runValueConditions(f), ...timeConditions(f)])} AS in_filter
+     FROM ${trusted(source(t.runs, { final: true }))}
+     WHERE (org, namespace, agent, run_id) IN ${runKeys(page)}`,
     matchSchema,
     { signal },
   )
@@ -113,13 +111,12 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
   const orphans = page.filter((r) => !found.has(keyOf(r)))
   // A checkpoint-only run passes `q` on its run_id and the time range on its first write.
   if (orphans.length && filterParts(f).withOrphans && (f.q !== undefined || f.from || f.to)) {
-    const orphanRows = await queryRows(
-      `SELECT org, namespace, agent, run_id, 'unknown' AS status,
-         ${all([...(f.q !== undefined ? [Q_ID] : []), ...timeConditions(f, 'min(updated_at)')])} AS in_filter
-       FROM ${source(t.workingMemory)}
-       ${whereSql([...ident, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'])}
+    const inFilter = and([...(f.q !== undefined ? [qMatchesOrphan(f.q)] : []), ...timeConditions(f, trusted('min(updated_at)'))])
+    const orphanRows = await selectRows(
+      sql`SELECT org, namespace, agent, run_id, 'unknown' AS status, ${inFilter} AS in_filter
+       FROM ${trusted(source(t.workingMemory))}
+       ${where([...identityConditions(f), sql`(org, namespace, agent, run_id) IN ${runKeys(orphans)}`])}
        GROUP BY org, namespace, agent, run_id`,
-      { ...params, keys: orphans.map(tupleOf) },
       matchSchema,
       { signal },
     )
@@ -129,9 +126,8 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
   // With flag filters a changed run is in the list only while it carries every named flag.
   let flagged: Map<string, RunFlag[]> | null = null
   if (f.flag?.length) {
-    const indexed = await runIndexReady(signal)
-    requireIndexForFlags(f, indexed)
-    flagged = await flagsOfRuns(page, indexed, signal, new Date(now))
+    const set = await openRunSet(f, { signal })
+    flagged = await set.flagsOf(page, { now: new Date(now) })
   }
   const hasFlags = (r: (typeof page)[number]) => !flagged || (f.flag ?? []).every((x) => flagged.get(keyOf(r))?.includes(x))
   return {

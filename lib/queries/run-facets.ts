@@ -7,9 +7,12 @@
 import { z } from 'zod'
 import { FACET_FIELDS } from '../api/schemas'
 import { getConfig } from '../config'
-import { queryRows, type QueryParams } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { runFacetsNames } from '../loom/facets-ddl'
-import { filteredRunsSql, identityConditions, whereSql } from './run-filter-sql'
+import { identityConditions, where } from '../run-set/conditions'
+import type { IdentityFilter } from '../run-set/filter'
+import { unionRunsSql } from '../run-set/union'
 import { indexNames, runIndexReady } from './run-index'
 import { existingTables } from './schema-presence'
 
@@ -33,45 +36,38 @@ const COLUMN: Record<FacetField, string> = { org: 'org', namespace: 'namespace',
 
 const rowSchema = z.object({ value: z.string(), runs: z.coerce.number() })
 
-function narrowing(q: FacetsQuery): { conds: string[]; params: QueryParams } {
+/** The identities to narrow to (the one being suggested left out), and the typed prefix. */
+function narrowing(q: FacetsQuery): { filter: IdentityFilter; prefix: Sql[] } {
   const filter = {
     org: q.field === 'org' ? undefined : q.org,
     namespace: q.field === 'namespace' ? undefined : q.namespace,
     agent: q.field === 'agent' ? undefined : q.agent,
   }
-  const conds = identityConditions(filter)
-  const params: QueryParams = { limit: q.limit }
-  for (const [k, v] of Object.entries(filter)) if (v !== undefined) params[k] = v
-  if (q.prefix) {
-    conds.push(`startsWith(lowerUTF8(${COLUMN[q.field]}), lowerUTF8({prefix:String}))`)
-    params.prefix = q.prefix
-  }
-  return { conds, params }
+  const prefix = q.prefix ? [sql`startsWith(lowerUTF8(${trusted(COLUMN[q.field])}), lowerUTF8(${param('prefix', 'String', q.prefix)}))`] : []
+  return { filter, prefix }
 }
 
-const ORDER = 'ORDER BY runs DESC, value ASC LIMIT {limit:UInt32}'
-
 export async function runFacets(q: FacetsQuery, signal?: AbortSignal): Promise<FacetsResponse> {
-  const col = COLUMN[q.field]
-  const { conds, params } = narrowing(q)
+  const col = trusted(COLUMN[q.field])
+  const { filter, prefix } = narrowing(q)
+  const conds = [...identityConditions(filter), ...prefix]
+  const order = sql`ORDER BY runs DESC, value ASC LIMIT ${param('limit', 'UInt32', q.limit)}`
   const facets = runFacetsNames(getConfig().databases.runs)
-  let sql: string
+  let statement: Sql
   if ((await existingTables(signal)).has(facets.meta)) {
     // One row per (org, namespace, agent): a run belongs to exactly one, so the per-triple counts add up.
-    sql = `SELECT ${col} AS value, sum(n) AS runs FROM (
-        SELECT org, namespace, agent, uniqMerge(runs) AS n FROM ${facets.table} ${whereSql(conds)}
+    statement = sql`SELECT ${col} AS value, sum(n) AS runs FROM (
+        SELECT org, namespace, agent, uniqMerge(runs) AS n FROM ${trusted(facets.table)} ${where(conds)}
         GROUP BY org, namespace, agent)
-      GROUP BY value ${ORDER}`
+      GROUP BY value ${order}`
   } else if (await runIndexReady(signal)) {
     // Every run has at least one row in the index (its run rows, or its first write); count the keys.
-    sql = `SELECT ${col} AS value, uniqExact(org, namespace, agent, run_id) AS runs
-      FROM ${indexNames().runs} ${whereSql(conds)}
-      GROUP BY value ${ORDER}`
+    statement = sql`SELECT ${col} AS value, uniqExact(org, namespace, agent, run_id) AS runs
+      FROM ${trusted(indexNames().runs)} ${where(conds)}
+      GROUP BY value ${order}`
   } else {
-    const filter = { org: params.org as string | undefined, namespace: params.namespace as string | undefined, agent: params.agent as string | undefined }
-    const prefix = conds.filter((c) => c.startsWith('startsWith('))
-    sql = `SELECT ${col} AS value, count() AS runs FROM (${filteredRunsSql(filter)}) ${whereSql(prefix)}
-      GROUP BY value ${ORDER}`
+    statement = sql`SELECT ${col} AS value, count() AS runs FROM (${unionRunsSql(filter)}) ${where(prefix)}
+      GROUP BY value ${order}`
   }
-  return { values: await queryRows(sql, params, rowSchema, { signal }) }
+  return { values: await selectRows(statement, rowSchema, { signal }) }
 }

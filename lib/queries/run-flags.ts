@@ -8,13 +8,15 @@
  */
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
-import { queryRows, type QueryParams } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import { getConfig } from '../config'
 import { flagIndexNames } from '../loom/flags-ddl'
 import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
-import { identityConditions } from './run-filter-sql'
+import { CH_TIME_TYPE, identityConditions, where } from '../run-set/conditions'
+import type { IdentityFilter } from '../run-set/filter'
 import { tableExists } from './schema-presence'
 import { rowRunKey } from '../loom/identity'
 
@@ -53,24 +55,32 @@ const blockResumed = (g: string) => {
   return `(${newProcess} OR ${longGap})`
 }
 
-/** The (org, namespace, agent, blob_key) of every blob there now (none when Loom has no blob table). */
-async function presentBlobsSql(): Promise<string> {
-  const blobs = tableNames().contextBlobs
-  return (await tableExists(blobs))
-    ? `SELECT org, namespace, agent, blob_key FROM ${source(blobs)}`
-    : "SELECT '' AS org, '' AS namespace, '' AS agent, '' AS blob_key WHERE 0"
+/** The moment `stalled` is judged at, bound as `now`. */
+function nowParam(now: Date): Sql {
+  return param('now', CH_TIME_TYPE, toChTime(now))
 }
 
-/** Each flag (but near_miss) as a condition over the merged per-run columns. */
-const CONDITIONS: Record<Exclude<RunFlag, 'near_miss'>, { sql: string; needs: Needs[] }> = {
-  resumed: { sql: `(rs.2 > 1 OR arrayExists(g -> ${blockResumed('g')}, ${BLOCKS}))`, needs: ['rs', 'cw'] },
-  near_limit: { sql: `(cp.3 = 0 AND cp.2 > 0 AND cp.1 >= ${NEAR_LIMIT_RATIO} * cp.2)`, needs: ['cp'] },
-  tie: { sql: '(n_rows > n_keys)', needs: ['counts'] },
-  missing_blob: { sql: "(cp.3 = 0 AND cp.4 != '' AND (org, namespace, agent, cp.4) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))", needs: ['cp'] },
-  crash_loop: { sql: `(rs.2 >= ${CRASH_LOOP_ATTEMPTS} AND rs.1 NOT IN ('succeeded', ''))`, needs: ['rs'] },
+/** The (org, namespace, agent, blob_key) of every blob there now (none when Loom has no blob table). */
+async function presentBlobsSql(): Promise<Sql> {
+  const blobs = tableNames().contextBlobs
+  return (await tableExists(blobs))
+    ? sql`SELECT org, namespace, agent, blob_key FROM ${trusted(source(blobs))}`
+    : trusted("SELECT '' AS org, '' AS namespace, '' AS agent, '' AS blob_key WHERE 0")
+}
+
+/** Each flag (but near_miss) as a condition over the merged per-run columns; `now` is the bound time. */
+const CONDITIONS: Record<Exclude<RunFlag, 'near_miss'>, { sql: (now: Sql) => Sql; needs: Needs[] }> = {
+  resumed: { sql: () => trusted(`(rs.2 > 1 OR arrayExists(g -> ${blockResumed('g')}, ${BLOCKS}))`), needs: ['rs', 'cw'] },
+  near_limit: { sql: () => trusted(`(cp.3 = 0 AND cp.2 > 0 AND cp.1 >= ${NEAR_LIMIT_RATIO} * cp.2)`), needs: ['cp'] },
+  tie: { sql: () => trusted('(n_rows > n_keys)'), needs: ['counts'] },
+  missing_blob: {
+    sql: () => trusted("(cp.3 = 0 AND cp.4 != '' AND (org, namespace, agent, cp.4) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))"),
+    needs: ['cp'],
+  },
+  crash_loop: { sql: () => trusted(`(rs.2 >= ${CRASH_LOOP_ATTEMPTS} AND rs.1 NOT IN ('succeeded', ''))`), needs: ['rs'] },
   stalled: {
-    sql: `(rs.1 = 'running' AND ${ms('{now:DateTime64(3, \'UTC\')}')} - greatest(${ms('lw')}, ${ms('rs.5')})
-      > greatest(${STALL_MIN_MS}, ${STALL_FACTOR} * ${medianOf(`arrayFlatten(arrayMap(g -> ${intervals('g')}, ${BLOCKS}))`)}))`,
+    sql: (now) => sql`(rs.1 = 'running' AND toUnixTimestamp64Milli(${now}) - ${trusted(`greatest(${ms('lw')}, ${ms('rs.5')})
+      > greatest(${STALL_MIN_MS}, ${STALL_FACTOR} * ${medianOf(`arrayFlatten(arrayMap(g -> ${intervals('g')}, ${BLOCKS}))`)}))`)}`,
     needs: ['rs', 'lw', 'cw'],
   },
 }
@@ -85,15 +95,19 @@ const MERGED: Record<Needs, string> = {
   cw: 'arraySort(x -> (x.1, x.3, x.2), groupArrayMerge(checkpoint_writes)) AS cw',
 }
 
-/** Per run: one 0/1 column per flag in `flags` (near_miss excluded), over the runs `where` selects. */
-async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], where: string): Promise<string> {
+/** Per run: one 0/1 column per flag in `flags` (near_miss excluded), over the runs `conditions` select. */
+async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditions: Sql[], now: Date): Promise<Sql> {
   const ix = flagIndexNames(getConfig().databases.runs)
   const needs = new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
-  const merged = [...needs].map((n) => MERGED[n])
-  const withBlobs = flags.includes('missing_blob') ? `WITH blobs_present AS (${await presentBlobsSql()}) ` : ''
-  return `${withBlobs}SELECT org, namespace, agent, run_id${flags.map((f) => `, ${CONDITIONS[f].sql} AS f_${f}`).join('')}
-    FROM (SELECT org, namespace, agent, run_id, ${merged.join(', ')}
-      FROM ${ix.flags} ${where ? `WHERE ${where}` : ''}
+  const merged = trusted([...needs].map((n) => MERGED[n]).join(', '))
+  const withBlobs = flags.includes('missing_blob') ? sql`WITH blobs_present AS (${await presentBlobsSql()}) ` : trusted('')
+  const columns = join(
+    flags.map((f) => sql`, ${CONDITIONS[f].sql(nowParam(now))} AS ${trusted(`f_${f}`)}`),
+    '',
+  )
+  return sql`${withBlobs}SELECT org, namespace, agent, run_id${columns}
+    FROM (SELECT org, namespace, agent, run_id, ${merged}
+      FROM ${trusted(ix.flags)} ${where(conditions)}
       GROUP BY org, namespace, agent, run_id)`
 }
 
@@ -103,20 +117,20 @@ async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], where: str
  * one, any of its own checkpoints'. `where` narrows the owners table (org, namespace, run_id).
  * Only run_ids with two or more identities can hold one (a run's own identity is always there).
  */
-function nearMissSql(where: string): string {
+function nearMissSql(conditions: Sql[]): Sql {
   const ix = flagIndexNames(getConfig().databases.runs)
-  const candidates = `SELECT org, namespace, run_id, a AS agent, cps FROM (
+  const candidates = sql`SELECT org, namespace, run_id, a AS agent, cps FROM (
       SELECT org, namespace, run_id, groupArrayIf((agent, user_id, session_id), hc = 1) AS cps, groupUniqArray(agent) AS agents
       FROM (SELECT org, namespace, run_id, agent, user_id, session_id, max(has_checkpoint) AS hc
-        FROM ${ix.owners} ${where ? `WHERE ${where}` : ''}
+        FROM ${trusted(ix.owners)} ${where(conditions)}
         GROUP BY org, namespace, run_id, agent, user_id, session_id)
       GROUP BY org, namespace, run_id
       HAVING count() >= 2 AND length(cps) >= 1)
     ARRAY JOIN agents AS a`
-  return `WITH cand AS (${candidates})
+  return sql`WITH cand AS (${candidates})
     SELECT c.org AS org, c.namespace AS namespace, c.agent AS agent, c.run_id AS run_id
     FROM cand AS c
-    LEFT JOIN (SELECT org, namespace, agent, run_id, argMaxMerge(run_state) AS rs FROM ${ix.flags}
+    LEFT JOIN (SELECT org, namespace, agent, run_id, argMaxMerge(run_state) AS rs FROM ${trusted(ix.flags)}
         WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM cand)
         GROUP BY org, namespace, agent, run_id) AS f
       ON c.org = f.org AND c.namespace = f.namespace AND c.agent = f.agent AND c.run_id = f.run_id
@@ -130,32 +144,40 @@ function nearMissSql(where: string): string {
  * The (org, namespace, run_id) a near miss is possible for (lib/loom/flags-ddl.ts): a small set,
  * so a `near_miss` filter checks these runs instead of every run it passes. `where` narrows it.
  */
-export function nearMissCandidatesSql(where = ''): string {
-  const ix = flagIndexNames(getConfig().databases.runs)
-  const w = where ? ` AND ${where}` : ''
-  return `SELECT org, namespace, run_id FROM ${ix.candidates} WHERE kind = 'shared'${w}
+export function nearMissCandidatesSql(narrow?: Sql): Sql {
+  const ix = trusted(flagIndexNames(getConfig().databases.runs).candidates)
+  const w = narrow ? sql` AND ${narrow}` : trusted('')
+  return sql`SELECT org, namespace, run_id FROM ${ix} WHERE kind = 'shared'${w}
     UNION ALL
-    SELECT org, namespace, run_id FROM ${ix.candidates} WHERE kind = 'arrival'${w}
+    SELECT org, namespace, run_id FROM ${ix} WHERE kind = 'arrival'${w}
     GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`
 }
 
 /**
- * A subquery of the runs (org, namespace, agent, run_id) that carry every flag in `flags`, within
- * the filter's org / namespace / agent (bind `flagFilterParams`). Needs the run index.
+ * A subquery of the runs (org, namespace, agent, run_id) that carry every flag in `flags` at `now`,
+ * within the filter's org / namespace / agent. Needs the run index.
  */
-export async function flagFilterSql(flags: readonly RunFlag[], filter: { org?: string; namespace?: string; agent?: string }): Promise<string> {
+export async function flagFilterSql(flags: readonly RunFlag[], filter: IdentityFilter, now: Date): Promise<Sql> {
   const ident = identityConditions(filter)
   // The owners table is per run_id across agents: only org and namespace narrow it.
-  const owners = ident.filter((c) => !c.startsWith('agent'))
+  const owners = identityConditions({ org: filter.org, namespace: filter.namespace })
   const others = flags.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
-  const parts: string[] = []
+  const parts: Sql[] = []
   if (others.length) {
-    parts.push(`SELECT org, namespace, agent, run_id FROM (${await flagColumnsSql(others, ident.join(' AND '))})
-      WHERE ${others.map((f) => `f_${f}`).join(' AND ')}`)
+    parts.push(sql`SELECT org, namespace, agent, run_id FROM (${await flagColumnsSql(others, ident, now)})
+      WHERE ${trusted(others.map((f) => `f_${f}`).join(' AND '))}`)
   }
-  if (flags.includes('near_miss')) parts.push(nearMissSql(owners.join(' AND ')))
+  if (flags.includes('near_miss')) parts.push(nearMissSql(owners))
   if (parts.length === 1) return parts[0]
-  return parts.map((p, i) => (i === 0 ? `SELECT org, namespace, agent, run_id FROM (${p})` : `(org, namespace, agent, run_id) IN (${p})`)).join(' WHERE ')
+  return join(
+    parts.map((p, i) => (i === 0 ? sql`SELECT org, namespace, agent, run_id FROM (${p})` : sql`(org, namespace, agent, run_id) IN (${p})`)),
+    ' WHERE ',
+  )
+}
+
+/** Runs that carry every flag of the filter: a condition on the run key columns. */
+export async function flaggedRunsCondition(flags: readonly RunFlag[], filter: IdentityFilter, now: Date): Promise<Sql> {
+  return sql`(org, namespace, agent, run_id) IN (${await flagFilterSql(flags, filter, now)})`
 }
 
 /**
@@ -164,34 +186,31 @@ export async function flagFilterSql(flags: readonly RunFlag[], filter: { org?: s
  */
 export const FLAG_QUERY_SETTINGS = { optimize_aggregation_in_order: 1 }
 
-/** The parameters flagFilterSql needs besides the filter's own. */
-export function flagFilterParams(now = new Date()): QueryParams {
-  return { now: toChTime(now) }
-}
-
 const flagRowSchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }).catchall(z.coerce.number())
 const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() })
 
 /**
- * Row pre-filters on the run index (lib/queries/run-index.ts): any run carrying one of the flags
+ * Row pre-filters on the run index (lib/run-set/index-scan.ts): any run carrying one of the flags
  * has a row (its latest version) that passes, so they narrow the rows a flag-filtered list has to
  * check without losing one. crash_loop and stalled are decided in part by the row's own status,
  * attempt and start; near_miss, near_limit, missing_blob and tie by the small sets of runs that could
- * carry them (lib/loom/flags-ddl.ts). Bind flagFilterParams.
+ * carry them (lib/loom/flags-ddl.ts). `now`: the moment `stalled` is judged at.
  */
-export async function flagRowPrefilters(flags: readonly RunFlag[]): Promise<string[]> {
-  const out: string[] = []
-  if (flags.includes('crash_loop')) out.push(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`)
+export async function flagRowPrefilters(flags: readonly RunFlag[], now: Date): Promise<Sql[]> {
+  const out: Sql[] = []
+  if (flags.includes('crash_loop')) out.push(trusted(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`))
   // A run is stalled no sooner than STALL_MIN_MS after it started (its last activity is at least its start).
-  if (flags.includes('stalled')) out.push(`(kind = 0 AND status = 'running' AND ${ms('started_at')} < ${ms("{now:DateTime64(3, 'UTC')}")} - ${STALL_MIN_MS})`)
-  if (flags.includes('near_miss')) out.push(`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
+  if (flags.includes('stalled')) {
+    out.push(sql`(kind = 0 AND status = 'running' AND ${trusted(ms('started_at'))} < toUnixTimestamp64Milli(${nowParam(now)}) - ${trusted(String(STALL_MIN_MS))})`)
+  }
+  if (flags.includes('near_miss')) out.push(sql`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
   const ix = flagIndexNames(getConfig().databases.runs)
-  const marked = (kind: RunFlag, also = '') =>
-    `(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${ix.candidates} WHERE kind = '${kind}'${also})`
+  const marked = (kind: RunFlag, also: Sql = trusted('')) =>
+    sql`(org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM ${trusted(ix.candidates)} WHERE kind = ${trusted(`'${kind}'`)}${also})`
   if (flags.includes('near_limit')) out.push(marked('near_limit'))
   if (flags.includes('tie')) out.push(marked('tie'))
   // Runs that named a blob_key which is not (or no longer) there.
-  if (flags.includes('missing_blob')) out.push(marked('missing_blob', ` AND (org, namespace, agent, detail) NOT IN (${await presentBlobsSql()})`))
+  if (flags.includes('missing_blob')) out.push(marked('missing_blob', sql` AND (org, namespace, agent, detail) NOT IN (${await presentBlobsSql()})`))
   return out
 }
 
@@ -208,9 +227,9 @@ export function sparsePrefilter(flags: readonly RunFlag[]): boolean {
  * (the same argMax by version as the triage table's run state), so it needs no lookup. A check
  * over the list query's latest-row tuple (status, attempt and kind at `at`), or null.
  */
-export function flagRowCheck(flags: readonly RunFlag[], at: { status: string; attempt: string; kind: string }): string | null {
+export function flagRowCheck(flags: readonly RunFlag[], at: { status: string; attempt: string; kind: string }): Sql | null {
   if (!flags.includes('crash_loop')) return null
-  return `(${at.kind} = 0 AND ${at.attempt} >= ${CRASH_LOOP_ATTEMPTS} AND ${at.status} NOT IN ('succeeded', ''))`
+  return trusted(`(${at.kind} = 0 AND ${at.attempt} >= ${CRASH_LOOP_ATTEMPTS} AND ${at.status} NOT IN ('succeeded', ''))`)
 }
 
 /** The flags a list row cannot decide on its own (looked up per window). */
@@ -230,15 +249,9 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
   const keys = [...new Map(runs.map((r) => [runKey(r), new TupleParam([r.org, r.namespace, r.agent, r.run_id])])).values()]
   const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), new TupleParam([r.org, r.namespace, r.run_id])])).values()]
   const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f))
+  const inKeys = sql`(org, namespace, agent, run_id) IN ${param('keys', 'Array(Tuple(String, String, String, String))', keys)}`
   const [rows, near] = await Promise.all([
-    others.length
-      ? queryRows(
-          await flagColumnsSql(others, '(org, namespace, agent, run_id) IN {keys:Array(Tuple(String, String, String, String))}'),
-          { keys, ...flagFilterParams(now) },
-          flagRowSchema,
-          { signal, settings: FLAG_QUERY_SETTINGS },
-        )
-      : [],
+    others.length ? selectRows(await flagColumnsSql(others, [inKeys], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
     wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
   const nearMiss = new Set(near.map(runKey))
@@ -258,12 +271,12 @@ const idSchema = z.object({ org: z.string(), namespace: z.string(), run_id: z.st
 
 /** The runs among `ids` (org, namespace, run_id) that hold a near miss: the candidates first, then the exact check on those. */
 async function nearMissAmong(ids: TupleParam[], signal?: AbortSignal) {
-  const inIds = '(org, namespace, run_id) IN {ids:Array(Tuple(String, String, String))}'
-  const candidates = await queryRows(nearMissCandidatesSql(inIds), { ids }, idSchema, { signal })
+  const inIds = (values: TupleParam[]) => sql`(org, namespace, run_id) IN ${param('ids', 'Array(Tuple(String, String, String))', values)}`
+  const candidates = await selectRows(nearMissCandidatesSql(inIds(ids)), idSchema, { signal })
   if (candidates.length === 0) return []
   // A run listed twice (shared and arrivals, or unmerged rows) only repeats a value of the IN list.
   const few = candidates.map((c) => new TupleParam([c.org, c.namespace, c.run_id]))
-  return queryRows(nearMissSql(inIds), { ids: few }, keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
+  return selectRows(nearMissSql([inIds(few)]), keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, trusted, type Sql } from '../clickhouse/sql'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
-import { wmRunScope } from './run-index'
+import { wmRunScope } from './wm-run-scope'
 
 /**
  * One run's working-memory rows, narrowed to the identities the run index saw it write under when

@@ -4,7 +4,7 @@ import type { Block, BlockSummary } from '../api/types'
 import { runParams, type RunRef } from '../loom/identity'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
-import { wmRunScope } from './run-index'
+import { wmRunScope } from './wm-run-scope'
 
 /** Every block of the run, latest version each (tombstones included), checkpoint first. */
 export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {

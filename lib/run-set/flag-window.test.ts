@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { nextFlagWindow } from './run-index'
+import { nextFlagWindow } from './flag-window'
 
 test('a flag scan sizes its next window by the share of matches so far', () => {
   // 42 of 500 rows matched and 8 are missing: about 8 × 500 / 42 rows more, with a margin.
