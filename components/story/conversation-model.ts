@@ -1,4 +1,4 @@
-import type { Conversation, Turn } from '@/lib/queries/conversations'
+import type { Conversation, Turn } from '@/lib/api/types'
 
 /** One conversation ready to show and search: turns in order, totals, and a lowercase haystack per turn. */
 export type PreparedConversation = {
