@@ -5,8 +5,8 @@ import { NuqsAdapter } from 'nuqs/adapters/next/app'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Toaster } from 'sonner'
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
-import { authKeys } from '@/lib/api-client/keys'
-import type { Me } from '@/lib/auth/me'
+import { meQueryOptions } from '@/lib/api-client/auth'
+import type { Me } from '@/lib/api/types'
 
 export function Providers({ children, me }: { children: ReactNode; me: Me }) {
   const [client] = useState(() => {
@@ -22,7 +22,7 @@ export function Providers({ children, me }: { children: ReactNode; me: Me }) {
       },
     })
     // The server rendered the page knowing who this is; the client starts from the same answer.
-    qc.setQueryData(authKeys.me(), me)
+    qc.setQueryData(meQueryOptions().queryKey, me)
     return qc
   })
   // A marker for tools and tests: the server's HTML is now interactive (handlers attached).

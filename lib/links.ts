@@ -10,36 +10,51 @@ function runSuffix(run: RunRef) {
   return [run.org, run.namespace, run.agent, run.runId].map(encodeSegment).join('/')
 }
 
+function withQuery(path: string, qs: URLSearchParams) {
+  return qs.size ? `${path}?${qs}` : path
+}
+
+/** A block's route; the writer identity travels in the query so the default identity keeps a short URL. */
+function blockPath(run: RunRef, blockKey: string, userId: string, sessionId: string, action = '') {
+  const qs = new URLSearchParams()
+  if (userId) qs.set('userId', userId)
+  if (sessionId) qs.set('sessionId', sessionId)
+  return withQuery(`/api/runs/${runSuffix(run)}/blocks/${encodeSegment(blockKey)}${action}`, qs)
+}
+
+/** The filter fields a suggestion request narrows by, besides the field itself. */
+export type FacetsParams = { field: 'org' | 'namespace' | 'agent'; prefix?: string; org?: string; namespace?: string }
+
+/** Suggestions a filter box shows at most. */
+const FACETS_LIMIT = '8'
+
 export const links = {
   runs: (search?: string) => (search ? `/?${search}` : '/'),
   /** The runs list under these filters (the first page). */
-  runsList: (filters: RunsFilters) => {
-    const qs = runsSearch(filters)
-    return qs.size ? `/?${qs}` : '/'
-  },
+  runsList: (filters: RunsFilters) => withQuery('/', runsSearch(filters)),
   run: (run: RunRef, query?: Record<string, string | undefined>) => {
-    const qs = query ? new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1])).toString() : ''
-    return `/runs/${runSuffix(run)}${qs ? `?${qs}` : ''}`
+    const qs = new URLSearchParams(Object.entries(query ?? {}).filter((e): e is [string, string] => !!e[1]))
+    return withQuery(`/runs/${runSuffix(run)}`, qs)
   },
   schema: () => '/schema',
+  login: () => '/login',
   api: {
     health: () => '/api/health',
     schema: (refresh = false) => `/api/schema${refresh ? '?refresh=1' : ''}`,
-    runs: (params: URLSearchParams) => `/api/runs${params.size ? `?${params}` : ''}`,
+    me: () => '/api/auth/me',
+    login: () => '/api/auth/login',
+    logout: () => '/api/auth/logout',
+    batches: () => '/api/batches',
+    runs: (params: URLSearchParams) => withQuery('/api/runs', params),
+    /** Summary charts of the runs list under these filters. */
+    runsAnalytics: (filters: RunsFilters) => withQuery('/api/runs/analytics', runsSearch(filters)),
+    /** Runs under these filters written after `since` (the previous poll's watermark). */
+    runChanges: (filters: RunsFilters, since?: string) => withQuery('/api/runs/changes', runsSearch({ ...filters, since })),
+    runFacets: (params: FacetsParams) => withQuery('/api/runs/facets', runsSearch({ ...params, limit: FACETS_LIMIT })),
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
     blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
-    block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => {
-      const qs = new URLSearchParams()
-      if (userId) qs.set('userId', userId)
-      if (sessionId) qs.set('sessionId', sessionId)
-      return `/api/runs/${runSuffix(run)}/blocks/${encodeSegment(blockKey)}${qs.size ? `?${qs}` : ''}`
-    },
-    restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') => {
-      const qs = new URLSearchParams()
-      if (userId) qs.set('userId', userId)
-      if (sessionId) qs.set('sessionId', sessionId)
-      return `/api/runs/${runSuffix(run)}/blocks/${encodeSegment(blockKey)}/restore${qs.size ? `?${qs}` : ''}`
-    },
+    block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId),
+    restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId, '/restore'),
     audit: (run: RunRef) => `/api/runs/${runSuffix(run)}/audit`,
     timeline: (run: RunRef, limit?: number) => `/api/runs/${runSuffix(run)}/timeline${limit ? `?limit=${limit}` : ''}`,
     conversations: (run: RunRef) => `/api/runs/${runSuffix(run)}/conversations`,

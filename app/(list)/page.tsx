@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next'
 import { Suspense } from 'react'
 import { RunsView } from '@/components/runs/runs-view'
-import { runKeys } from '@/lib/api-client/keys'
+import { runsListQueryOptions } from '@/lib/api-client/runs'
 import { runsQuerySchema } from '@/lib/api/schemas'
 import { listRuns } from '@/lib/queries/runs'
 import { runsFilters, runsListParams, runsSearch } from '@/lib/runs-search'
@@ -45,7 +45,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       const { cursor, limit, ...filter } = parsed.data
       const size = limit ?? 50
       const page = await cachedRead('runs.list', { filter, cursor, size }, undefined, (signal) => listRuns({ filter, cursor, limit: size, signal }))
-      queryClient.setQueryData(runKeys.list(params), page)
+      queryClient.setQueryData(runsListQueryOptions(params).queryKey, page)
     } catch {
       // The client asks again and shows the error.
     }

@@ -2,7 +2,8 @@
 
 import { useSearchParams } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
-import { ApiRequestError, fetchJson } from '@/lib/api-client/fetch-json'
+import { loginRequest } from '@/lib/api-client/auth'
+import { ApiRequestError } from '@/lib/api-client/fetch-json'
 import { safeNextPath } from '@/lib/auth/next-path'
 
 export function LoginForm() {
@@ -16,11 +17,7 @@ export function LoginForm() {
     setBusy(true)
     setError(null)
     try {
-      await fetchJson('/api/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: form.get('name'), password: form.get('password') }),
-      })
+      await loginRequest({ name: form.get('name'), password: form.get('password') })
       window.location.assign(safeNextPath(params.get('next'), window.location.origin))
     } catch (err) {
       setError(err instanceof ApiRequestError ? err.message : 'Login failed')

@@ -1,16 +1,16 @@
 'use client'
 
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { fetchJson } from '@/lib/api-client/fetch-json'
-import { meQueryOptions } from './me-query'
+import { logoutRequest, meQueryOptions } from '@/lib/api-client/auth'
+import { links } from '@/lib/links'
 
 /** The signed-in user and a way out; nothing when the console has no users (everyone is `local`). */
 export function UserMenu() {
   const me = useQuery(meQueryOptions())
   const logout = useMutation({
-    mutationFn: () => fetchJson<{ ok: boolean }>('/api/auth/logout', { method: 'POST' }),
+    mutationFn: logoutRequest,
     // A full navigation: no page of the console stays on screen after the session ended.
-    onSuccess: () => window.location.replace('/login'),
+    onSuccess: () => window.location.replace(links.login()),
   })
   const user = me.data?.authRequired ? me.data.user : null
   if (!user) return null

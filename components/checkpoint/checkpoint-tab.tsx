@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RunRef } from '@/lib/loom/identity'
-import { blockDetailQueryOptions, runBlockSummariesQueryOptions, runDetailQueryOptions } from '../data/run-queries'
+import { blockDetailQueryOptions, runBlockSummariesQueryOptions, runDetailQueryOptions } from '@/lib/api-client/run-detail'
 import { BlockActions } from '../editor/block-actions'
 import { ErrorBanner } from '../ui/error-banner'
 import { BlockPicker } from './block-picker'

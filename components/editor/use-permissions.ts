@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { meQueryOptions } from '../auth/me-query'
+import { meQueryOptions } from '@/lib/api-client/auth'
 
 /** What the signed-in operator may do; write controls are hidden when they may not. */
 export function usePermissions() {

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query'
 import type { RunRef } from '@/lib/loom/identity'
-import { runAuditQueryOptions } from '../data/run-queries'
+import { runAuditQueryOptions } from '@/lib/api-client/run-tabs'
 import { ListCutNotice } from '../ui/list-cut-notice'
 import { ContentDiff } from '../editor/content-diff'
 import { ErrorBanner } from '../ui/error-banner'

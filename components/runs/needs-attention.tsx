@@ -7,7 +7,7 @@ import { absoluteTime, count } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunsFilters } from '@/lib/runs-search'
 import { FLAG_TEXT, type RunFlag } from '@/lib/triage/flags'
-import { runsListQueryOptions } from '../data/run-queries'
+import { runsListQueryOptions } from '@/lib/api-client/runs'
 import styles from './triage.module.css'
 
 /** What an operator should look at first, in that order. */

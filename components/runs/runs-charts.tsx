@@ -16,7 +16,7 @@ import {
 } from 'recharts'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
-import type { RunsAnalytics } from '@/lib/queries/analytics-types'
+import type { RunsAnalytics } from '@/lib/api/types'
 import { withFlag, type RunsFilters } from '@/lib/runs-search'
 import { CountLink } from './count-link'
 import { bucketTick, bucketTitle, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'

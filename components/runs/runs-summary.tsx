@@ -4,10 +4,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
-import { withFlag } from '@/lib/runs-search'
+import { withFlag, type RunsFilters } from '@/lib/runs-search'
 import { NEAR_LIMIT_RATIO } from '@/lib/triage/flags'
 import { CountLink } from './count-link'
-import { runsAnalyticsQueryOptions, type RunsFilterParams } from '../data/run-queries'
+import { runsAnalyticsQueryOptions } from '@/lib/api-client/runs'
 import { ErrorBanner } from '../ui/error-banner'
 import { ResumesChart, SizesChart, StatusChart } from './runs-charts'
 import { TopRuns } from './top-runs'
@@ -16,7 +16,7 @@ import { useSummaryOpen } from './use-summary-open'
 const BODY_ID = 'runs-summary-body'
 
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
-export function RunsSummary({ filters, ready = true }: { filters: RunsFilterParams; ready?: boolean }) {
+export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; ready?: boolean }) {
   const [open, setOpen] = useSummaryOpen()
   // A flag filter's summary checks the flags of every run the other filters select (the list reads
   // only as far as its page needs): on a large history that holds the engine for seconds, so it

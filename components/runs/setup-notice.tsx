@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { useId } from 'react'
-import { healthQueryOptions } from '../data/run-queries'
+import { healthQueryOptions } from '@/lib/api-client/health'
 import { CopyButton } from '../schema/copy-button'
 import { storedSetting } from '../ui/stored-setting'
 import { setupNotice, SETUP_NOTICE_STORAGE_KEY } from './setup-notice-model'

@@ -1,5 +1,4 @@
-import type { BucketUnit } from '@/lib/queries/analytics-buckets'
-import type { RunsAnalytics } from '@/lib/queries/analytics-types'
+import type { BucketUnit, RunsAnalytics } from '@/lib/api/types'
 
 /** Stacking order, bottom to top: finished runs first, then the ones still going, then the unknown. */
 export const STATUS_ORDER = ['succeeded', 'failed', 'cancelled', 'running', 'unknown'] as const

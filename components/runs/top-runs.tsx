@@ -1,7 +1,7 @@
 import Link from 'next/link'
 import { cost, duration } from '@/lib/format'
 import { links } from '@/lib/links'
-import type { TopRun } from '@/lib/queries/analytics-types'
+import type { TopRun } from '@/lib/api/types'
 import { statusColor } from './summary-model'
 import { runKeyText } from '@/lib/loom/identity'
 

@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { runKeys } from '@/lib/api-client/keys'
 import type { RunSummary } from '@/lib/api/types'
-import { runChangesQueryOptions, type RunsFilterParams } from '../data/run-queries'
+import { runChangesQueryOptions } from '@/lib/api-client/runs'
+import type { RunsFilters } from '@/lib/runs-search'
 import { runKeyText } from '@/lib/loom/identity'
 
 export const LIVE_POLL_MS = 5_000
@@ -19,7 +20,7 @@ export const runRowKey = runKeyText
  * it shows changed or a run that passes the filters was written. React Query stops the interval
  * while the tab is hidden.
  */
-export function useLiveRuns(filters: RunsFilterParams, shown: RunSummary[] | undefined, active: boolean) {
+export function useLiveRuns(filters: RunsFilters, shown: RunSummary[] | undefined, active: boolean) {
   const queryClient = useQueryClient()
   const changes = useQuery({
     ...runChangesQueryOptions(filters),

@@ -1,5 +1,4 @@
-import type { Conversation } from '@/lib/queries/conversations'
-import type { Turn } from '@/lib/tables/conversation-turns'
+import type { Conversation, Turn } from '@/lib/api/types'
 
 /** One conversation ready to show and search: turns in order, totals, and a lowercase haystack per turn. */
 export type PreparedConversation = {

@@ -3,7 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { absoluteTime, cost, count } from '@/lib/format'
-import type { Turn } from '@/lib/tables/conversation-turns'
+import type { Turn } from '@/lib/api/types'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
 import styles from './conversation-turns.module.css'

@@ -1,7 +1,7 @@
 'use client'
 
 import { Bar, BarChart, Cell, LabelList, ResponsiveContainer, XAxis, YAxis } from 'recharts'
-import type { SearchHit } from '@/lib/queries/search-trace'
+import type { SearchHit } from '@/lib/api/types'
 
 /** One search's hits as bars of their scores; hits the run went on to use are coloured. */
 export function HitsChart({ hits }: { hits: SearchHit[] }) {

@@ -1,6 +1,6 @@
 import { duration } from '@/lib/format'
 import { TIMELINE_KINDS, type TimelineKind } from '@/lib/api/timeline-kinds'
-import type { TimelineEvent } from '@/lib/queries/timeline'
+import type { TimelineEvent } from '@/lib/api/types'
 import { missedPhrase } from '@/lib/resume/explain'
 import type { ResumePoint } from '@/lib/resume/types'
 

@@ -1,4 +1,4 @@
-import type { ListCut } from '@/lib/queries/list-cut'
+import type { ListCut } from '@/lib/api/types'
 import { count } from '@/lib/format'
 
 /** Says plainly that a list shows only its first N rows, so nobody reads it as everything. */

@@ -1,6 +1,7 @@
 import type { BatchPreview, BatchResult } from '../batch/types'
 import type { RunsFilters } from '../runs-search'
-import { fetchJson } from './fetch-json'
+import { links } from '../links'
+import { sendJson } from './fetch-json'
 
 export type BatchAction = 'clear' | 'restore'
 export type BatchRunKey = { org: string; namespace: string; agent: string; runId: string }
@@ -26,12 +27,7 @@ function body(r: BatchRequest) {
 }
 
 function post<T>(payload: unknown, signal?: AbortSignal) {
-  return fetchJson<T>('/api/batches', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-    signal,
-  })
+  return sendJson<T>(links.api.batches(), 'POST', payload, signal)
 }
 
 export function previewBatchRequest(r: BatchRequest, signal?: AbortSignal) {

@@ -32,3 +32,8 @@ export async function fetchJson<T>(url: string, init: RequestInit & { signal?: A
   }
   return body as T
 }
+
+/** A write to the API: the body goes as JSON, the answer comes back as `fetchJson` reads it. */
+export function sendJson<T>(url: string, method: 'POST' | 'PUT' | 'DELETE', body: unknown, signal?: AbortSignal): Promise<T> {
+  return fetchJson<T>(url, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
+}

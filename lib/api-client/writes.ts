@@ -1,18 +1,14 @@
 import type { Block } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { links } from '../links'
-import { fetchJson } from './fetch-json'
+import { sendJson } from './fetch-json'
 
 export type WriteResponse = { block: Block; confirmed: boolean; warning?: string; current?: Block | null }
 
 export type BlockTarget = { run: RunRef; blockKey: string; userId: string; sessionId: string }
 
-function send(url: string, method: string, body: unknown) {
-  return fetchJson<WriteResponse>(url, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
+function send(url: string, method: 'PUT' | 'DELETE' | 'POST', body: unknown) {
+  return sendJson<WriteResponse>(url, method, body)
 }
 
 export function editBlockRequest(t: BlockTarget, body: { content: string; expectedVersion: string; reason: string; force?: boolean }) {

@@ -1,4 +1,12 @@
 import type { RunFlag } from '../triage/flags'
+import type { Timeline } from '../queries/timeline'
+import type { Conversation } from '../queries/conversations'
+import type { AuditEntry } from '../queries/audit'
+import type { RunBlob } from '../queries/context-blobs'
+import type { ListCut } from '../queries/list-cut'
+import type { UsedMemory, WrittenMemory } from '../queries/memory'
+import type { LoggedSearch } from '../queries/search-trace'
+import type { FacetsQuerySchema } from './schemas'
 import type { AttemptNote } from '../resume/attempts'
 import type { ResumePoint, Segment } from '../resume/types'
 
@@ -127,3 +135,35 @@ export type BlockDetail = {
   }
   flags: { ties: string[]; nearMisses: NearMiss[]; nearLimit: boolean; blob: BlobFlag | null }
 }
+
+/*
+ * Bodies of the runs page and the run story tabs. Their element shapes are declared beside the
+ * queries that build them; the client takes them from here only (type imports, erased at build), and
+ * response-types.test.ts fails the type-check when a body below drifts from what the server returns.
+ */
+
+export type { Timeline, TimelineEvent } from '../queries/timeline'
+export type { Conversation } from '../queries/conversations'
+export type { Turn } from '../tables/conversation-turns'
+export type { AuditEntry } from '../queries/audit'
+export type { RunBlob } from '../queries/context-blobs'
+export type { ListCut } from '../queries/list-cut'
+export type { UsedMemory, WrittenMemory } from '../queries/memory'
+export type { LoggedSearch, MemoryWrite, SearchHit } from '../queries/search-trace'
+export type { RunsAnalytics, TopRun } from '../queries/analytics-types'
+export type { BucketUnit } from '../queries/analytics-buckets'
+export type { FacetsResponse } from '../queries/run-facets'
+export type { RunChanges } from '../queries/run-changes'
+export type { Me } from '../auth/me'
+
+export type TimelineResponse = Timeline
+export type ConversationsResponse = { conversations: Conversation[]; cuts?: ListCut[] }
+export type AuditResponse = { entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }
+export type MemoriesResponse = { cuts: ListCut[]; written: WrittenMemory[]; used: string[]; recalled: string[]; relied: UsedMemory[] }
+export type SearchesResponse = { searches: LoggedSearch[]; traceLog: 'missing' | 'on' | 'empty'; cuts: ListCut[] }
+/** A block version that names a blob in its content. */
+export type BlobReference = RunBlob['referencedBy'][number]
+export type BlobsResponse = { blobs: RunBlob[]; missing: { blobKey: string; referencedBy: BlobReference[] }[]; cuts: ListCut[] }
+
+/** A suggestion request of one runs filter box (`GET /api/runs/facets`), narrowed by the boxes before it. */
+export type FacetsParams = Pick<FacetsQuerySchema, 'field' | 'prefix' | 'org' | 'namespace'>

@@ -1,9 +1,9 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query'
 import type { Metadata } from 'next'
 import { Suspense } from 'react'
-import { RUN_TABS, type RunTab } from '@/components/data/run-queries'
+import { RUN_TABS, type RunTab } from '@/lib/api-client/run-tabs'
 import { RunView } from '@/components/run/run-view'
-import { runKeys } from '@/lib/api-client/keys'
+import { runDetailQueryOptions } from '@/lib/api-client/run-detail'
 import { inlinesTabData, OpenTabData } from '../_components/open-tab-data'
 import { runDetailForPage, runFrom, type RunParams as Params } from '../_components/run-for-page'
 
@@ -33,7 +33,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const [run, tab] = await Promise.all([runFrom(params), tabFrom(searchParams)])
   const queryClient = new QueryClient()
   const detail = await runDetailForPage(run.org, run.namespace, run.agent, run.runId)
-  if (detail) queryClient.setQueryData(runKeys.detail(run), detail)
+  if (detail) queryClient.setQueryData(runDetailQueryOptions(run).queryKey, detail)
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       {inlinesTabData(tab, detail?.counts) ? (

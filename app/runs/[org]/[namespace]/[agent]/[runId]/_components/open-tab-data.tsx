@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { RUN_TAB_QUERY, type RunTab } from '@/components/data/run-queries'
+import { RUN_TAB_QUERY, type RunTab } from '@/lib/api-client/run-tabs'
 import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAudit } from '@/lib/queries/audit'

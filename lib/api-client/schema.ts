@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query'
-import { fetchJson } from '@/lib/api-client/fetch-json'
-import { schemaKeys } from '@/lib/api-client/keys'
-import { links } from '@/lib/links'
-import type { SchemaReport } from '@/lib/schema/types'
+import { links } from '../links'
+import type { SchemaReport } from '../schema/types'
+import { fetchJson } from './fetch-json'
+import { schemaKeys } from './keys'
 
 export function schemaReportQueryOptions() {
   return queryOptions({
