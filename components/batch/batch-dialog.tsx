@@ -6,7 +6,7 @@ import { previewBatchRequest, runBatchRequest, type BatchAction, type BatchReque
 import { runKeys } from '@/lib/api-client/keys'
 import type { BatchPreview, BatchResult } from '@/lib/batch/types'
 import type { RunsFilters } from '@/lib/runs-search'
-import { Modal } from '../editor/modal'
+import { Dialog } from '../ui/dialog'
 import { RefusalBanner } from '../editor/refusal-banner'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { PreviewTable, ResultsTable } from './batch-tables'
@@ -90,7 +90,7 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
   const outcomes = result ? (['done', 'conflict', 'skipped', 'error'] as const).map((o) => [o, result.items.filter((i) => i.outcome === o).length] as const) : []
 
   return (
-    <Modal title={verb.title} onClose={onClose} wide>
+    <Dialog title={verb.title} onClose={onClose} wide>
       <p className="small muted" style={{ margin: 0 }}>
         Runs matched by the list&apos;s filter ({filterText(filters)})
         {request?.runs ? `, narrowed to the ${request.runs.length} conflicted run${request.runs.length === 1 ? '' : 's'}` : ''}. Each
@@ -226,6 +226,6 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
           </button>
         ) : null}
       </div>
-    </Modal>
+    </Dialog>
   )
 }

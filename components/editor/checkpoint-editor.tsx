@@ -12,7 +12,7 @@ import { TimeAgo } from '../ui/time-ago'
 import { ContentDiff } from './content-diff'
 import { IdListEditor } from './id-list-editor'
 import { MergePanel } from './merge-panel'
-import { Modal } from './modal'
+import { Dialog } from '../ui/dialog'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 import { contentOf, useMergeDraft } from './use-merge-draft'
 
@@ -69,7 +69,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   }
 
   return (
-    <Modal title={`Edit ${target.blockKey}`} onClose={onClose} wide>
+    <Dialog title={`Edit ${target.blockKey}`} onClose={onClose} wide>
       <p className="small muted" style={{ margin: 0 }}>
         Starting from <strong className="mono">v{base.version}</strong> ({base.actor}, <TimeAgo iso={base.updatedAt} />). Saving writes
         version {`${BigInt(base.version) + 1n}`} as <span className="mono">operator</span>, exactly as Loom would; the next{' '}
@@ -194,6 +194,6 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
           {write.isPending ? 'Saving…' : `Save as v${BigInt(base.version) + 1n}`}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   )
 }

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react'
 import { clearBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
-import { Modal } from './modal'
+import { Dialog } from '../ui/dialog'
 import { RefusalBanner } from './refusal-banner'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 
@@ -21,7 +21,7 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
     reason.trim() === '' && 'give a reason',
   ].filter((m): m is string => typeof m === 'string')
   return (
-    <Modal title={`Clear ${target.blockKey}`} onClose={onClose}>
+    <Dialog title={`Clear ${target.blockKey}`} onClose={onClose}>
       <p style={{ margin: 0 }}>
         This writes a tombstone (version {`${BigInt(block.version) + 1n}`}): the next <code>resume()</code> of this run returns{' '}
         <strong>None</strong> and the agent starts from scratch. Earlier versions stay restorable.
@@ -58,6 +58,6 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
           {write.isPending ? 'Clearing…' : 'Clear checkpoint'}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   )
 }

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { restoreBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { ContentDiff } from './content-diff'
-import { Modal } from './modal'
+import { Dialog } from '../ui/dialog'
 import { RefusalBanner } from './refusal-banner'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 
@@ -15,7 +15,7 @@ export function RestoreDialog({ target, current, from, onClose }: { target: Bloc
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
   const write = useBlockWrite(target.run, (b: Parameters<typeof restoreBlockRequest>[1]) => restoreBlockRequest(target, b), (r) => `Restored v${from.version} as version ${r.block.version}`)
   return (
-    <Modal title={`Restore v${from.version}`} onClose={onClose} wide>
+    <Dialog title={`Restore v${from.version}`} onClose={onClose} wide>
       <p style={{ margin: 0 }}>
         Writes the content of v{from.version} as version {`${BigInt(current.version) + 1n}`}; the next <code>resume()</code> returns it.
       </p>
@@ -44,6 +44,6 @@ export function RestoreDialog({ target, current, from, onClose }: { target: Bloc
           {write.isPending ? 'Restoring…' : `Restore v${from.version}`}
         </button>
       </div>
-    </Modal>
+    </Dialog>
   )
 }

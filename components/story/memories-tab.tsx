@@ -10,9 +10,11 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { UsedMemory, WrittenMemory } from '@/lib/queries/memories'
 import { runMemoriesQueryOptions } from '../data/run-queries'
 import { prettyContent } from '../ui/content-view'
-import { ErrorBanner } from '../ui/error-banner'
+import { Banner } from '../ui/banner'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
-import { TabEmpty, TabSkeleton } from './tab-states'
 import { ListCutNotice } from '../ui/list-cut-notice'
 
 /** A memory value: one line folded, pretty JSON when opened. */
@@ -201,47 +203,48 @@ export function MemoriesTab({ runRef }: { runRef: RunRef }) {
     row?.scrollIntoView({ block: 'center' })
   }, [memory, loaded])
 
-  if (q.isPending) return <TabSkeleton label="Loading memories" rows={5} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
-  const { written, relied } = q.data
-  const found = !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
-  const usedCount = relied.filter((m) => m.used).length
-
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      <ListCutNotice cuts={q.data.cuts} nouns={{ written: 'memories written by this run (by key)' }} />
-      {!found ? (
-        <div className="banner banner-info" role="status">
-          <span>
-            This run neither wrote nor relied on <code>{memory}</code>.
-          </span>
-        </div>
-      ) : null}
-      <section className="stack" aria-labelledby="mem-written-title" style={{ gap: 8 }}>
-        <h2 id="mem-written-title">
-          Written by this run <span className="count-pill">{count(written.length)}</span>
-        </h2>
-        {written.length === 0 ? (
-          <TabEmpty title="This run wrote no memories" />
-        ) : (
-          <WrittenTable runRef={runRef} rows={written} target={memory} />
-        )}
-      </section>
-      <section className="stack" aria-labelledby="mem-relied-title" style={{ gap: 8 }}>
-        <h2 id="mem-relied-title">
-          Relied on <span className="count-pill">{count(relied.length)}</span>
-          <span className="small muted" style={{ fontWeight: 400 }}>
-            {' '}
-            {usedCount} used (memories_used), {relied.filter((m) => m.recalled).length} recalled (recalled_keys)
-          </span>
-        </h2>
-        {relied.length === 0 ? (
-          <TabEmpty title="This run relied on no memories">Nothing in its memories_used or recalled_keys.</TabEmpty>
-        ) : (
-          <ReliedTable runRef={runRef} rows={relied} target={memory} />
-        )}
-      </section>
-    </div>
+    <QueryState query={q} pending={<SkeletonPanel label="Loading memories" rows={5} />} className="stack story">
+      {({ written, relied, cuts }) => {
+        const found = !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
+        const usedCount = relied.filter((m) => m.used).length
+        return (
+          <>
+            <ListCutNotice cuts={cuts} nouns={{ written: 'memories written by this run (by key)' }} />
+            {!found ? (
+              <Banner tone="info">
+                <span>
+                  This run neither wrote nor relied on <code>{memory}</code>.
+                </span>
+              </Banner>
+            ) : null}
+            <section className="stack story-section" aria-labelledby="mem-written-title">
+              <h2 id="mem-written-title">
+                Written by this run <span className="count-pill">{count(written.length)}</span>
+              </h2>
+              {written.length === 0 ? (
+                <EmptyState title="This run wrote no memories" />
+              ) : (
+                <WrittenTable runRef={runRef} rows={written} target={memory} />
+              )}
+            </section>
+            <section className="stack story-section" aria-labelledby="mem-relied-title">
+              <h2 id="mem-relied-title">
+                Relied on <span className="count-pill">{count(relied.length)}</span>
+                <span className="small muted heading-note">
+                  {' '}
+                  {usedCount} used (memories_used), {relied.filter((m) => m.recalled).length} recalled (recalled_keys)
+                </span>
+              </h2>
+              {relied.length === 0 ? (
+                <EmptyState title="This run relied on no memories">Nothing in its memories_used or recalled_keys.</EmptyState>
+              ) : (
+                <ReliedTable runRef={runRef} rows={relied} target={memory} />
+              )}
+            </section>
+          </>
+        )
+      }}
+    </QueryState>
   )
 }

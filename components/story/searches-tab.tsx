@@ -9,9 +9,10 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { LoggedSearch, MemoryWrite, SearchHit } from '@/lib/queries/searches'
 import { runSearchesQueryOptions } from '../data/run-queries'
 import { prettyContent } from '../ui/content-view'
-import { ErrorBanner } from '../ui/error-banner'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
-import { TabEmpty, TabSkeleton } from './tab-states'
 import { ListCutNotice } from '../ui/list-cut-notice'
 
 const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
@@ -19,12 +20,12 @@ const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
 // The chart library loads with the first chart, not with the page.
 const HitsChart = dynamic(() => import('./search-hits-chart').then((m) => m.HitsChart), {
   ssr: false,
-  loading: () => <div className="skeleton" style={{ height: 60 }} />,
+  loading: () => <Skeleton height={60} />,
 })
 
 function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
   return (
-    <TabEmpty title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}>
+    <EmptyState title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}>
       <p>
         {state === 'missing'
           ? 'There is no search trace table in this ClickHouse, so no search is logged.'
@@ -33,7 +34,7 @@ function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
       <p>
         To log searches, set <code>{ENV}</code> on the Loom server and restart it; searches made after that show here.
       </p>
-    </TabEmpty>
+    </EmptyState>
   )
 }
 
@@ -176,25 +177,30 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
 /** Each logged search of the run with its ranked hits, which ones the run used, and who wrote them. */
 export function SearchesTab({ runRef }: { runRef: RunRef }) {
   const q = useQuery(runSearchesQueryOptions(runRef))
-  if (q.isPending) return <TabSkeleton label="Loading searches" rows={5} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
-  const { searches, traceLog } = q.data
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      <ListCutNotice cuts={q.data.cuts} nouns={{ searches: 'searches' }} />
-      {traceLog !== 'on' || searches.length === 0 ? (
-        <TraceLogOff state={traceLog === 'missing' ? 'missing' : 'empty'} />
-      ) : (
+    <QueryState
+      query={q}
+      pending={<SkeletonPanel label="Loading searches" rows={5} />}
+      className="stack story"
+      isEmpty={(data) => data.traceLog !== 'on' || data.searches.length === 0}
+      empty={(data) => (
         <>
+          <ListCutNotice cuts={data.cuts} nouns={{ searches: 'searches' }} />
+          <TraceLogOff state={data.traceLog === 'missing' ? 'missing' : 'empty'} />
+        </>
+      )}
+    >
+      {({ searches, cuts }) => (
+        <>
+          <ListCutNotice cuts={cuts} nouns={{ searches: 'searches' }} />
           <div className="row small muted sr-legend">
             <span>
               {count(searches.length)} search{searches.length > 1 ? 'es' : ''}, oldest first.
             </span>
-            <span className="row" style={{ gap: 4 }}>
+            <span className="row sr-legend-item">
               <span className="sr-swatch sr-swatch-used" aria-hidden /> used by the run
             </span>
-            <span className="row" style={{ gap: 4 }}>
+            <span className="row sr-legend-item">
               <span className="sr-swatch" aria-hidden /> not used
             </span>
           </div>
@@ -203,6 +209,6 @@ export function SearchesTab({ runRef }: { runRef: RunRef }) {
           ))}
         </>
       )}
-    </div>
+    </QueryState>
   )
 }

@@ -9,8 +9,11 @@ import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
 import type { TimelineKind } from '@/lib/queries/timeline'
 import { runTimelineQueryOptions, type TimelineResponse } from '../data/run-queries'
-import { ErrorBanner } from '../ui/error-banner'
-import { TabEmpty, TabSkeleton } from './tab-states'
+import { Banner } from '../ui/banner'
+import { buttonClass } from '../ui/button'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimelineList } from './timeline-list'
 import { KIND_LABEL, KIND_ORDER, buildTimeAxis, kindClass, marksFor, prepare, resumeTags } from './timeline-model'
 import { TimelinePayload } from './timeline-payload'
@@ -18,36 +21,41 @@ import { TimelinePayload } from './timeline-payload'
 // The chart library loads after the list has rendered, so the first rows do not wait for it.
 const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
   ssr: false,
-  loading: () => <div className="skeleton tl-chart-loading" style={{ height: 160 }} aria-label="Loading the chart" />,
+  loading: () => <Skeleton className="tl-chart-loading" height={160} label="Loading the chart" />,
 })
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
 export function TimelineTab({ runRef }: { runRef: RunRef }) {
   const q = useQuery(runTimelineQueryOptions(runRef))
-  if (q.isPending) return <TabSkeleton label="Loading timeline" chart rows={6} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      {q.data.truncated ? (
-        <div className="banner banner-warn" role="status">
-          <span>
-            Showing the first {count(q.data.events.length)} of {count(q.data.total)} events. The chart and list stop there so the
-            page stays quick.
-          </span>
-          <a className="btn" href={links.api.export(runRef)} download>
-            Download all as JSON
-          </a>
-        </div>
-      ) : null}
-      {q.data.events.length === 0 ? (
-        <TabEmpty title="No events recorded for this run">
+    <QueryState
+      query={q}
+      pending={<SkeletonPanel label="Loading timeline" chart rows={6} />}
+      className="stack story"
+      isEmpty={(data) => data.events.length === 0}
+      empty={
+        <EmptyState title="No events recorded for this run">
           Nothing in working memory, conversations, memories, searches or blobs carries this run_id yet.
-        </TabEmpty>
-      ) : (
-        <TimelineView runRef={runRef} data={q.data} />
+        </EmptyState>
+      }
+    >
+      {(data) => (
+        <>
+          {data.truncated ? (
+            <Banner tone="warning">
+              <span>
+                Showing the first {count(data.events.length)} of {count(data.total)} events. The chart and list stop there so the page
+                stays quick.
+              </span>
+              <a className={buttonClass()} href={links.api.export(runRef)} download>
+                Download all as JSON
+              </a>
+            </Banner>
+          ) : null}
+          <TimelineView runRef={runRef} data={data} />
+        </>
       )}
-    </div>
+    </QueryState>
   )
 }
 
@@ -267,7 +275,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
 
       <div ref={bodyRef} className={`tl-body${selected ? ' has-payload' : ''}`}>
         {rows.length === 0 ? (
-          <TabEmpty title="Every kind is filtered out">Turn a kind back on above to see its events.</TabEmpty>
+          <EmptyState title="Every kind is filtered out">Turn a kind back on above to see its events.</EmptyState>
         ) : (
           <TimelineList
             prepared={prepared}
