@@ -1,6 +1,7 @@
 'use client'
 
 import { useRef, useState } from 'react'
+import styles from './schema.module.css'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -24,7 +25,7 @@ export function CopyButton({ text, label = 'Copy', describedBy }: { text: string
   }
 
   return (
-    <button type="button" className="btn sd-copy" onClick={copy} aria-describedby={describedBy} data-state={state}>
+    <button type="button" className={`btn ${styles.copy}`} onClick={copy} aria-describedby={describedBy} data-state={state}>
       <span aria-live="polite">{state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Copy failed: select the text' : label}</span>
     </button>
   )
