@@ -151,7 +151,7 @@ test('a request the server refuses shows an error banner with retry, not a blank
 test('conversation: turns in order, role-styled, searchable', async ({ page }) => {
   await page.goto(tabUrl(DEMO_RUNS.researchReader, 'conversation'))
   await hydrated(page)
-  const turns = page.locator('li.cv-turn')
+  const turns = page.locator('li[data-turn-index]')
   await expect(turns).toHaveCount(5)
   expect(await turns.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-turn-index'))))).toEqual([0, 1, 2, 3, 4])
   expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).toEqual(['system', 'user', 'tool', 'tool', 'assistant'])

@@ -13,13 +13,14 @@ import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { matchingTurns, prepareConversations, type PreparedConversation } from './conversation-model'
 import { ConversationTurns } from './conversation-turns'
+import styles from './conversation-turns.module.css'
 
 function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConversation; shown: number[]; query: string }) {
   const { conv, turns } = prepared
   return (
-    <section className="panel stack cv-conv" aria-label={`Conversation ${conv.title || conv.conversationId}`}>
-      <header className="row cv-head">
-        <h3 style={{ margin: 0 }}>{conv.title || <span className="muted">Untitled conversation</span>}</h3>
+    <section className="panel stack" aria-label={`Conversation ${conv.title || conv.conversationId}`}>
+      <header className={`row ${styles.head}`}>
+        <h3 className={styles.title}>{conv.title || <span className="muted">Untitled conversation</span>}</h3>
         <span className="runid">{conv.conversationId}</span>
         <span className="spacer" />
         <span className="small muted">
@@ -64,14 +65,14 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
       {(data) => (
         <>
           <ListCutNotice cuts={data.cuts} nouns={{ turns: 'turns' }} />
-          <div className="row cv-toolbar" role="search">
+          <div className="row" role="search">
             <input
               type="search"
               value={find}
               onChange={(e) => void setFind(e.target.value || null)}
               placeholder="Search turns…"
               aria-label="Search turns"
-              className="cv-search"
+              className={styles.search}
             />
             <span className="small muted" role="status" aria-live="polite">
               {query.trim()
