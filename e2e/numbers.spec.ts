@@ -8,13 +8,13 @@ const screens = (page: Page, name: string) => screensAtWidths(page, `numbers-${n
 test('a changed line highlights the words that changed, not the whole line', async ({ page }) => {
   await page.goto(links.run(DEMO_RUNS.edgeCase))
   const lines = page.getByRole('region', { name: 'Compare versions' }).getByRole('table', { name: 'Line diff' })
-  const added = lines.locator('.ck-line-added').first()
-  await expect(added.locator('ins.ck-word')).toHaveText([' 🧵'])
+  const added = lines.locator('[data-change="added"]').first()
+  await expect(added.locator('ins')).toHaveText([' 🧵'])
   await expect(added).toContainText('done: ü "quoted" 50% a/b 🧵')
-  await expect(lines.locator('.ck-line-removed').first().locator('del.ck-word')).toHaveCount(0)
+  await expect(lines.locator('[data-change="removed"]').first().locator('del')).toHaveCount(0)
   // A line that is new as a whole is not word-highlighted.
-  await expect(lines.locator('.ck-line-added').nth(1)).toHaveText(/second line/)
-  await expect(lines.locator('.ck-line-added').nth(1).locator('ins.ck-word')).toHaveCount(0)
+  await expect(lines.locator('[data-change="added"]').nth(1)).toHaveText(/second line/)
+  await expect(lines.locator('[data-change="added"]').nth(1).locator('ins')).toHaveCount(0)
   await screens(page, 'word-diff')
 })
 

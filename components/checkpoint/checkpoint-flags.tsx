@@ -5,10 +5,12 @@ import type { BlockDetail, NearMiss } from '@/lib/api/types'
 import { absoluteTime, count, percent } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
+import { bannerClass } from '../ui/banner'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './identity'
 import type { VersionEntry } from './version-rows'
+import ck from './checkpoint.module.css'
 
 type Props = {
   runRef: RunRef
@@ -66,15 +68,15 @@ export function CheckpointFlags(props: Props) {
   const { flags, block } = detail
   const misses = flags.nearMisses
   return (
-    <div className="stack ck-flags" aria-label="Flags">
+    <div className={`stack ${ck.flags}`} aria-label="Flags">
       {misses.length > 0 ? (
-        <div className="banner banner-warn ck-flag" role="alert" aria-label="Near miss">
-          <span className="ck-flag-icon" aria-hidden>
+        <div className={`banner banner-warn ${ck.flag}`} role="alert" aria-label="Near miss">
+          <span className={ck.flagIcon} aria-hidden>
             !
           </span>
           <div className="stack" style={{ gap: 6 }}>
             <strong>Near miss: the same run_id has state under another identity, which this resume does not see.</strong>
-            <ul className="ck-flag-list">
+            <ul className={ck.flagList}>
               {misses.slice(0, SHOWN_MISSES).map((m) => (
                 <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
               ))}
@@ -82,7 +84,7 @@ export function CheckpointFlags(props: Props) {
             {misses.length > SHOWN_MISSES ? (
               <details>
                 <summary>{misses.length - SHOWN_MISSES} more</summary>
-                <ul className="ck-flag-list">
+                <ul className={ck.flagList}>
                   {misses.slice(SHOWN_MISSES).map((m) => (
                     <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
                   ))}
@@ -96,8 +98,8 @@ export function CheckpointFlags(props: Props) {
       {flags.ties.map((v) => {
         const tied = entries.filter((e) => e.block.version === v)
         return (
-          <div key={v} className="banner banner-error ck-flag" role="alert" aria-label={`Version tie at v${v}`}>
-            <span className="ck-flag-icon" aria-hidden>
+          <div key={v} className={`banner banner-error ${ck.flag}`} role="alert" aria-label={`Version tie at v${v}`}>
+            <span className={ck.flagIcon} aria-hidden>
               !
             </span>
             <span>
@@ -117,8 +119,8 @@ export function CheckpointFlags(props: Props) {
       })}
 
       {flags.nearLimit && block ? (
-        <div className="banner banner-warn ck-flag" role="note" aria-label="Near char_limit">
-          <span className="ck-flag-icon" aria-hidden>
+        <div className={`banner banner-warn ${ck.flag}`} role="note" aria-label="Near char_limit">
+          <span className={ck.flagIcon} aria-hidden>
             !
           </span>
           <span>
@@ -132,8 +134,8 @@ export function CheckpointFlags(props: Props) {
       ) : null}
 
       {flags.blob && flags.blob.state !== 'live' ? (
-        <div className={`banner ${flags.blob.state === 'missing' ? 'banner-error' : 'banner-warn'} ck-flag`} role="alert" aria-label="Blob flag">
-          <span className="ck-flag-icon" aria-hidden>
+        <div className={bannerClass(flags.blob.state === 'missing' ? 'error' : 'warning', ck.flag)} role="alert" aria-label="Blob flag">
+          <span className={ck.flagIcon} aria-hidden>
             !
           </span>
           <span>

@@ -19,6 +19,7 @@ import { ResumeFlowDiagram } from './resume-flow-diagram'
 import { useCheckpointSelection } from './use-checkpoint-selection'
 import { defaultPair, versionEntries } from './version-rows'
 import { VersionsPanel } from './versions-panel'
+import ck from './checkpoint.module.css'
 
 /** "Why did this run resume where it did?": one block's resume explainer, flags, flow, versions and diffs. */
 export function CheckpointTab({ runRef }: { runRef: RunRef }) {
@@ -75,7 +76,7 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
       query={blocksQuery}
       pending={<SkeletonPanel label="Loading blocks" rows={3} />}
       isEmpty={(data) => data.blocks.length === 0}
-      empty={<EmptyNote className="ck-picker-empty">This run has no blocks.</EmptyNote>}
+      empty={<EmptyNote className={ck.pickerEmpty}>This run has no blocks.</EmptyNote>}
     >
       {(data) => <BlockPicker blocks={data.blocks} selected={choice ?? { blockKey: '', userId: '', sessionId: '' }} onSelect={select} />}
     </QueryState>
@@ -92,11 +93,11 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
       <QueryState query={detail} pending={loading}>
         {(data) => (
           <>
-            <section className="panel ck-explainer" aria-label="Resume explainer">
-              <div className="row ck-explainer-bar">
-                <h2 className="ck-explainer-title">
+            <section className={`panel ${ck.explainer}`} aria-label="Resume explainer">
+              <div className={`row ${ck.explainerBar}`}>
+                <h2 className={ck.explainerTitle}>
                   <span className="mono">{chosen.blockKey}</span>
-                  <span className="small muted ck-identity">
+                  <span className={`small muted ${ck.identity}`}>
                     {' '}
                     · user {idValue(chosen.userId)} · session {idValue(chosen.sessionId)}
                   </span>
@@ -108,7 +109,7 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
                   {detail.isFetching ? 'Refreshing…' : '↻ Refresh'}
                 </Button>
               </div>
-              <div className={data.resume.segments.length ? 'ck-explainer-grid' : undefined}>
+              <div className={data.resume.segments.length ? ck.explainerGrid : undefined}>
                 <div className="stack">
                   <ResumeExplainer runRef={runRef} choice={chosen} detail={data} onCompareVersions={compareVersions} />
                   <CheckpointFlags runRef={runRef} choice={chosen} detail={data} entries={entries} onSelect={select} onCompare={compareAndShow} />
@@ -127,9 +128,9 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   }
 
   return (
-    <div className="ck-layout">
-      <aside className="ck-aside">{picker}</aside>
-      <div className="stack ck-main">{main}</div>
+    <div className={ck.layout}>
+      <aside className={ck.aside}>{picker}</aside>
+      <div className={`stack ${ck.main}`}>{main}</div>
     </div>
   )
 }
