@@ -10,7 +10,7 @@ import { RefusalBanner } from '../editor/refusal-banner'
 import { ReasonField, WriteDialog } from '../editor/write-dialog'
 import { Button } from '../ui/button'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
-import { PreviewTable, ResultsTable } from './batch-tables'
+import { BATCH_STATE_CLASS, PreviewTable, ResultsTable } from './batch-tables'
 import styles from './batch.module.css'
 
 /** `datetime-local` value of a time, in the browser's time zone. */
@@ -24,14 +24,6 @@ function filterText(f: RunsFilters) {
     .filter(([, v]) => v !== undefined && (!Array.isArray(v) || v.length > 0))
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : v}`)
   return parts.length ? parts.join(', ') : 'no filter: every run'
-}
-
-// Whole class names per outcome, so each one's users can be found.
-const OUTCOME_CLASS: Record<'done' | 'conflict' | 'skipped' | 'error', string> = {
-  done: styles.done,
-  conflict: styles.conflict,
-  skipped: styles.skipped,
-  error: styles.error,
 }
 
 const VERB: Record<BatchAction, { title: string; doing: string; button: string }> = {
@@ -220,7 +212,7 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
           <ul className={styles.counts} aria-label="Outcomes" role="status">
             {outcomes.map(([o, n]) => (
               <li key={o}>
-                <span className={`${styles.tag} ${OUTCOME_CLASS[o]}`}>{o}</span> {n}
+                <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {n}
               </li>
             ))}
             {result.notMatched ? <li className="muted">{result.notMatched} previewed run(s) no longer match the filter and were left alone</li> : null}
