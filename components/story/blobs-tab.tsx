@@ -13,6 +13,7 @@ import { QueryState } from '../ui/query-state'
 import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import tables from './story-tables.module.css'
 
 type BlockVersionRef = RunBlob['referencedBy'][number]
 
@@ -71,7 +72,7 @@ function RefList({ runRef, refs, inline = false }: { runRef: RunRef; refs: Block
   const groups = groupRefs(refs)
   if (inline)
     return (
-      <span className="bl-inline-refs">
+      <span className={tables.blInlineRefs}>
         {groups.map((g, i) => (
           <span key={`${g.blockKey}|${g.userId}|${g.sessionId}`}>
             {i > 0 ? '; ' : ''}
@@ -81,7 +82,7 @@ function RefList({ runRef, refs, inline = false }: { runRef: RunRef; refs: Block
       </span>
     )
   return (
-    <ul className="bl-refs">
+    <ul className={tables.blRefs}>
       {groups.map((g) => (
         <li key={`${g.blockKey}|${g.userId}|${g.sessionId}`}>
           <RangeLinks runRef={runRef} g={g} />
@@ -104,8 +105,8 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
           <>
             <ListCutNotice cuts={data.cuts} nouns={{ blobs: 'blobs', references: 'checkpoint versions that name a blob' }} />
             {missing.map((m) => (
-              <div key={m.blobKey} className={bannerClass('warning', 'bl-missing')} role="note" data-blob-key={m.blobKey}>
-                <span aria-hidden className="bl-icon">
+              <div key={m.blobKey} className={bannerClass('warning', tables.blMissing)} role="note" data-blob-key={m.blobKey}>
+                <span aria-hidden className={tables.blIcon}>
                   ⚠
                 </span>
                 <span>
@@ -131,7 +132,7 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
                   </span>
                 </h2>
                 <div className="table-wrap">
-                  <table className="data bl-table" aria-label="Context blobs">
+                  <table className={`data ${tables.blTable}`} aria-label="Context blobs">
                     <thead>
                       <tr>
                         <th scope="col">blob_key</th>
@@ -144,7 +145,7 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
                     </thead>
                     <tbody>
                       {blobs.map((b) => (
-                        <tr key={b.blobKey} data-blob-key={b.blobKey} className={b.expired ? 'is-expired' : undefined}>
+                        <tr key={b.blobKey} data-blob-key={b.blobKey} className={b.expired ? tables.isExpired : undefined}>
                           <td className="mono">{b.blobKey}</td>
                           <td>{b.summary || <span className="muted">—</span>}</td>
                           <td className="num" title={`${count(b.sizeBytes)} bytes`}>

@@ -16,13 +16,14 @@ import { QueryState } from '../ui/query-state'
 import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import tables from './story-tables.module.css'
 
 /** A memory value: one line folded, pretty JSON when opened. */
 export function FoldedValue({ value, label }: { value: string; label: string }) {
   if (value === '') return <span className="muted small">(empty)</span>
   const oneLine = value.replace(/\s+/g, ' ')
   return (
-    <details className="mem-value">
+    <details className={tables.memValue}>
       <summary>
         <code>{oneLine.length > 48 ? `${oneLine.slice(0, 48)}…` : oneLine}</code>
       </summary>
@@ -34,14 +35,14 @@ export function FoldedValue({ value, label }: { value: string; label: string }) 
 }
 
 function StatusTag({ status }: { status: string }) {
-  const cls = status === 'live' || status === 'active' ? 'mem-status-ok' : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
+  const cls = status === 'live' || status === 'active' ? tables.memStatusOk : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
   return <span className={`tag ${cls}`}>{status || '—'}</span>
 }
 
 function Confidence({ value }: { value: number }) {
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100)
   return (
-    <span className="row mem-confidence" style={{ gap: 6 }} title={`confidence ${value}`}>
+    <span className={`row ${tables.memConfidence}`} style={{ gap: 6 }} title={`confidence ${value}`}>
       <span className="meter" aria-hidden>
         <span style={{ width: `${pct}%` }} />
       </span>
@@ -52,7 +53,7 @@ function Confidence({ value }: { value: number }) {
 
 function keyLink(runRef: RunRef, key: string) {
   return (
-    <Link href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className="mono mem-key">
+    <Link href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className={`mono ${tables.memKey}`}>
       {key}
     </Link>
   )
@@ -64,7 +65,7 @@ function StoredVersions({ m }: { m: WrittenMemory }) {
   const missing = Number.isSafeInteger(latest) ? Math.max(0, latest - m.versionCount) : 0
   const shown = m.versionsStored.length === m.versionCount ? m.versionsStored.map((v) => `v${v}`).join(', ') : null
   return (
-    <span className="mem-stored">
+    <span className={tables.memStored}>
       <span className="small">
         {count(m.versionCount)} stored{shown ? <span className="muted mono"> ({shown})</span> : null}
       </span>
@@ -80,7 +81,7 @@ function StoredVersions({ m }: { m: WrittenMemory }) {
 function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenMemory[]; target: string | null }) {
   return (
     <div className="table-wrap">
-      <table className="data mem-table" aria-label="Memories written by this run">
+      <table className={`data ${tables.memTable}`} aria-label="Memories written by this run">
         <thead>
           <tr>
             <th scope="col">memory_key</th>
@@ -97,7 +98,7 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
         </thead>
         <tbody>
           {rows.map((m) => (
-            <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+            <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
               <td>{keyLink(runRef, m.memoryKey)}</td>
               <td className="mono">v{m.version}</td>
               <td>
@@ -113,7 +114,7 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
               <td className="small">
                 <TimeAgo iso={m.updatedAt} />
               </td>
-              <td className="mem-value-cell">
+              <td className={tables.memValueCell}>
                 <FoldedValue value={m.value} label={`Value of ${m.memoryKey}`} />
               </td>
             </tr>
@@ -127,7 +128,7 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
 function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemory[]; target: string | null }) {
   return (
     <div className="table-wrap">
-      <table className="data mem-table" aria-label="Memories this run relied on">
+      <table className={`data ${tables.memTable}`} aria-label="Memories this run relied on">
         <thead>
           <tr>
             <th scope="col">memory_key</th>
@@ -143,17 +144,17 @@ function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemor
             const w = m.writtenBy
             const self = w?.runId === runRef.runId && w.agent === runRef.agent
             return (
-              <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+              <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
                 <td>{keyLink(runRef, m.memoryKey)}</td>
                 <td>
                   <span className="row" style={{ gap: 4 }}>
                     {m.used ? (
-                      <span className="tag mem-used" title="Listed in memories_used at run.complete">
+                      <span className={`tag ${tables.memUsed}`} title="Listed in memories_used at run.complete">
                         used
                       </span>
                     ) : null}
                     {m.recalled ? (
-                      <span className="tag mem-recalled" title="Returned by a recall (recalled_keys)">
+                      <span className={`tag ${tables.memRecalled}`} title="Returned by a recall (recalled_keys)">
                         recalled
                       </span>
                     ) : null}
@@ -166,7 +167,6 @@ function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemor
                     ) : (
                       <Link
                         href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
-                        className="mem-writer"
                         aria-label={`Writer run ${w.runId} (${w.agent})`}
                       >
                         <span className="mono">{w.runId}</span> <span className="small muted">{w.agent}</span>
@@ -180,7 +180,7 @@ function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemor
                 </td>
                 <td className="mono">{w ? `v${w.version}` : '—'}</td>
                 <td>{w ? <StatusTag status={w.status} /> : '—'}</td>
-                <td className="mem-value-cell">{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
+                <td className={tables.memValueCell}>{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
               </tr>
             )
           })}

@@ -14,6 +14,7 @@ import { QueryState } from '../ui/query-state'
 import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import tables from './story-tables.module.css'
 
 const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
 
@@ -62,7 +63,7 @@ function WriterLink({ runRef, w, memoryKey }: { runRef: RunRef; w: MemoryWrite; 
 function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: string }) {
   const later = hit.writtenAfter
   return (
-    <span className="sr-writers">
+    <span className={tables.srWriters}>
       {hit.writtenBy ? (
         <span className="small">
           <WriterLink runRef={runRef} w={hit.writtenBy} memoryKey={hit.memoryKey} /> <span className="muted">v{hit.writtenBy.version}</span>
@@ -73,7 +74,7 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
         </span>
       )}
       {later ? (
-        <span className="small muted sr-later" title={absoluteTime(later.at)}>
+        <span className="small muted" title={absoluteTime(later.at)}>
           later: v{later.version} by <WriterLink runRef={runRef} w={later} memoryKey={hit.memoryKey} />, {duration(Date.parse(later.at) - Date.parse(at))} after the search
         </span>
       ) : null}
@@ -84,7 +85,7 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
 function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at: string }) {
   return (
     <div className="table-wrap">
-      <table className="data sr-hits" aria-label="Ranked hits">
+      <table className={`data ${tables.srHits}`} aria-label="Ranked hits">
         <thead>
           <tr>
             <th scope="col" className="num">#</th>
@@ -104,7 +105,7 @@ function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at
               <td className="num mono">{h.score.toFixed(3)}</td>
               <td>
                 {h.usedByRun ? (
-                  <span className="tag mem-used" title="The run listed this memory in memories_used">
+                  <span className={`tag ${tables.memUsed}`} title="The run listed this memory in memories_used">
                     used
                   </span>
                 ) : (
@@ -126,18 +127,18 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
   const filters = filtersText(s.filters)
   const used = s.hits.filter((h) => h.usedByRun).length
   return (
-    <article className="panel stack sr-card" aria-labelledby={`sr-q-${n}`} data-search-id={s.searchId}>
-      <header className="row sr-head">
-        <h3 id={`sr-q-${n}`} className="sr-query">
+    <article className="panel stack" aria-labelledby={`sr-q-${n}`} data-search-id={s.searchId}>
+      <header className={`row ${tables.srHead}`}>
+        <h3 id={`sr-q-${n}`} className={tables.srQuery}>
           <span className="muted small">#{n}</span> “{s.query}”
         </h3>
-        <span className="tag sr-mode">{s.mode}</span>
+        <span className={`tag ${tables.srMode}`}>{s.mode}</span>
         <span className="spacer" />
         <span className="small muted" title={absoluteTime(s.at)}>
           <TimeAgo iso={s.at} />
         </span>
       </header>
-      <dl className="sr-meta">
+      <dl className={tables.srMeta}>
         <div>
           <dt>latency</dt>
           <dd>{s.latencyMs.toFixed(s.latencyMs < 10 ? 2 : 1)} ms</dd>
@@ -155,7 +156,7 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
         </div>
         <div>
           <dt>filters</dt>
-          <dd>{filters ? <code className="sr-filters">{filters}</code> : <span className="muted">none</span>}</dd>
+          <dd>{filters ? <code className={tables.srFilters}>{filters}</code> : <span className="muted">none</span>}</dd>
         </div>
         <div>
           <dt>time</dt>
@@ -165,7 +166,7 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
       {s.hits.length === 0 ? (
         <p className="muted small">No hits.</p>
       ) : (
-        <div className="sr-body">
+        <div className={tables.srBody}>
           <HitsChart hits={s.hits} />
           <HitsTable runRef={runRef} hits={s.hits} at={s.at} />
         </div>
@@ -193,15 +194,15 @@ export function SearchesTab({ runRef }: { runRef: RunRef }) {
       {({ searches, cuts }) => (
         <>
           <ListCutNotice cuts={cuts} nouns={{ searches: 'searches' }} />
-          <div className="row small muted sr-legend">
+          <div className={`row small muted ${tables.srLegend}`}>
             <span>
               {count(searches.length)} search{searches.length > 1 ? 'es' : ''}, oldest first.
             </span>
-            <span className="row sr-legend-item">
-              <span className="sr-swatch sr-swatch-used" aria-hidden /> used by the run
+            <span className={`row ${tables.srLegendItem}`}>
+              <span className={`${tables.srSwatch} ${tables.srSwatchUsed}`} aria-hidden /> used by the run
             </span>
-            <span className="row sr-legend-item">
-              <span className="sr-swatch" aria-hidden /> not used
+            <span className={`row ${tables.srLegendItem}`}>
+              <span className={tables.srSwatch} aria-hidden /> not used
             </span>
           </div>
           {searches.map((s, i) => (
