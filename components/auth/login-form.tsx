@@ -4,6 +4,7 @@ import { useSearchParams } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
 import { ApiRequestError, fetchJson } from '@/lib/api-client/fetch-json'
 import { safeNextPath } from '@/lib/auth/next-path'
+import { buttonClass } from '../ui/button'
 
 export function LoginForm() {
   const params = useSearchParams()
@@ -44,7 +45,7 @@ export function LoginForm() {
           {error}
         </div>
       ) : null}
-      <button type="submit" className="btn btn-primary" disabled={busy}>
+      <button type="submit" className={buttonClass('primary')} disabled={busy}>
         {busy ? 'Logging in…' : 'Log in'}
       </button>
     </form>

@@ -11,6 +11,7 @@ import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './identity'
 import type { VersionEntry } from './version-rows'
 import ck from './checkpoint.module.css'
+import { Button, buttonClass } from '../ui/button'
 
 type Props = {
   runRef: RunRef
@@ -45,12 +46,12 @@ function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
         ).
       </span>
       {miss.agent === runRef.agent ? (
-        <button type="button" className="btn" onClick={() => onSelect(target)}>
+        <Button onClick={() => onSelect(target)}>
           Show {there}
-        </button>
+        </Button>
       ) : (
         <Link
-          className="btn"
+          className={buttonClass()}
           href={links.run({ ...runRef, agent: miss.agent }, { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId })}
         >
           Open {there}
@@ -110,9 +111,9 @@ export function CheckpointFlags(props: Props) {
               {tied.length ? ` Writers: ${tied.map((e) => `${e.block.actor} from ${e.block.sourceTrace || '—'}`).join(' and ')}.` : ''}
             </span>
             {tied.length >= 2 ? (
-              <button type="button" className="btn" onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>
+              <Button onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>
                 Compare the tied rows
-              </button>
+              </Button>
             ) : null}
           </div>
         )

@@ -7,6 +7,7 @@ import { JsonDiffView, SetDiffView, TextDiffView } from './diff-views'
 import { VersionContent } from './version-content'
 import type { VersionEntry } from './version-rows'
 import ck from './checkpoint.module.css'
+import { buttonClass } from '../ui/button'
 
 type Props = {
   entries: VersionEntry[]
@@ -70,7 +71,7 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
         </h2>
         <span className="spacer" />
         <VersionSelect label="Version A (before)" value={a} entries={entries} onChange={(v) => onChange(v, b)} />
-        <button type="button" className={`btn ${ck.swap}`} onClick={() => onChange(b, a)} aria-label="Swap A and B" disabled={!a || !b}>
+        <button type="button" className={buttonClass('default', 'normal', ck.swap)} onClick={() => onChange(b, a)} aria-label="Swap A and B" disabled={!a || !b}>
           ⇄
         </button>
         <VersionSelect label="Version B (after)" value={b} entries={entries} onChange={(v) => onChange(a, v)} />

@@ -5,6 +5,7 @@ import type { JsonDiff, SetDiff, TextDiff, TextPart, WordSegment } from '@/lib/d
 import { count } from '@/lib/format'
 import { JsonInline } from './json-highlight'
 import ck from './checkpoint.module.css'
+import { buttonClass } from '../ui/button'
 
 const CHIP_LIMIT = 120
 
@@ -22,7 +23,7 @@ function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
         ))}
       </ul>
       {ids.length > shown.length ? (
-        <button type="button" className="btn btn-ghost small" onClick={() => setAll(true)}>
+        <button type="button" className={buttonClass('ghost', 'normal', 'small')} onClick={() => setAll(true)}>
           Show all {count(ids.length)}
         </button>
       ) : null}
@@ -171,7 +172,7 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
             <div key={`f${l.part}`} role="row" className={`${ck.line} ${ck.lineFold}`}>
               <span role="cell" className={ck.gutter} />
               <span role="cell">
-                <button type="button" className="btn btn-ghost small" onClick={() => setOpen(new Set([...open, l.part]))}>
+                <button type="button" className={buttonClass('ghost', 'normal', 'small')} onClick={() => setOpen(new Set([...open, l.part]))}>
                   ⋯ show {count(l.hidden)} unchanged lines
                 </button>
               </span>

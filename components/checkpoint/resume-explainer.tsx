@@ -9,6 +9,7 @@ import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './identity'
 import { VersionContent } from './version-content'
 import ck from './checkpoint.module.css'
+import { Button } from '../ui/button'
 
 const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {
   'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: ck.reasonBegin },
@@ -103,9 +104,9 @@ function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined;
         ) : null}
         <span className="spacer" />
         {from && to ? (
-          <button type="button" className="btn btn-small" onClick={() => onCompare(from, to)}>
+          <Button size="small" onClick={() => onCompare(from, to)}>
             Compare v{from} → v{to}
-          </button>
+          </Button>
         ) : null}
       </div>
       <p className={ck.pointText}>{text}</p>

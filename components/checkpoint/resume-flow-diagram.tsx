@@ -7,6 +7,8 @@ import type { Identity } from '@/lib/resume/types'
 import styles from './resume-flow.module.css'
 import { useTheme } from './use-theme'
 import ck from './checkpoint.module.css'
+import { Button } from '../ui/button'
+import { Skeleton } from '../ui/skeleton'
 
 type Rendered = { key: string; svg: string | null; error: string | null }
 
@@ -101,8 +103,8 @@ function FlowSvg({ text }: { text: string }) {
   if (!current?.svg) {
     return (
       <div className={ck.flowLoading} aria-busy="true" aria-label="Drawing the diagram">
-        <div className="skeleton" style={{ height: 60, width: '70%' }} />
-        <div className="skeleton" style={{ height: 60, width: '70%' }} />
+        <Skeleton height={60} width="70%" />
+        <Skeleton height={60} width="70%" />
       </div>
     )
   }
@@ -110,13 +112,13 @@ function FlowSvg({ text }: { text: string }) {
   return (
     <>
       <div className={styles.toolbar} role="group" aria-label="Diagram zoom">
-        <button type="button" className="btn btn-small" onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])} disabled={at <= 0} aria-label="Zoom out">
+        <Button size="small" onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])} disabled={at <= 0} aria-label="Zoom out">
           −
-        </button>
+        </Button>
         <span className={`small muted ${styles.zoomValue}`}>{Math.round(zoom * 100)}%</span>
-        <button type="button" className="btn btn-small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
+        <Button size="small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
           +
-        </button>
+        </Button>
         <span className="small muted">Scroll the box to pan.</span>
       </div>
       <div className={styles.viewport} tabIndex={0} role="region" aria-label="Resume flow, scrollable">

@@ -7,6 +7,7 @@ import { TimeAgo } from '../ui/time-ago'
 import { isOperatorActor } from '@/lib/resume/rows'
 import { sourceLabel, sourceTitle, type VersionEntry, type VersionSource } from './version-rows'
 import ck from './checkpoint.module.css'
+import { buttonClass } from '../ui/button'
 
 const SOURCE_CLASS: Record<VersionSource, string> = { history: ck.srcHistory, physical: ck.srcPhysical, both: ck.srcBoth }
 
@@ -125,7 +126,7 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
             <span className="small muted">Jump to version</span>
             <input value={jump} onChange={(e) => setJump(e.target.value)} inputMode="numeric" placeholder="e.g. 121" size={8} aria-label="Version number" />
           </label>
-          <button type="submit" className="btn">
+          <button type="submit" className={buttonClass()}>
             Show
           </button>
           {jumpError ? (

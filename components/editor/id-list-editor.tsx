@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import styles from './id-list-editor.module.css'
+import { Button } from '../ui/button'
 
 const SHOWN = 400
 
@@ -107,9 +108,9 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
             }
           }}
         />
-        <button type="button" className="btn" onClick={add} disabled={item.trim() === ''}>
+        <Button onClick={add} disabled={item.trim() === ''}>
           Add item
-        </button>
+        </Button>
       </div>
     </fieldset>
   )

@@ -15,6 +15,7 @@ import { useSummaryOpen } from './use-summary-open'
 import { DisclosureButton } from '../ui/disclosure-button'
 import { Skeleton } from '../ui/skeleton'
 import styles from './runs-summary.module.css'
+import { Button } from '../ui/button'
 
 const BODY_ID = 'runs-summary-body'
 
@@ -58,9 +59,9 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilterPara
             <p className={`small ${styles.empty}`} data-testid="summary-on-request">
               The summary of a flag-filtered list checks the flags of every run the other filters select, which can take a
               while on a large history.{' '}
-              <button type="button" className="btn" onClick={() => setAskedFor(filterKey)}>
+              <Button onClick={() => setAskedFor(filterKey)}>
                 Compute summary
-              </button>
+              </Button>
             </p>
           ) : !a ? (
             query.isError ? null : (

@@ -8,6 +8,7 @@ import { storedSetting } from '../ui/stored-setting'
 import { setupNotice, SETUP_NOTICE_STORAGE_KEY } from './setup-notice-model'
 import { bannerClass } from '../ui/banner'
 import styles from './setup-notice.module.css'
+import { Button } from '../ui/button'
 
 const dismissal = storedSetting(SETUP_NOTICE_STORAGE_KEY, null)
 
@@ -44,9 +45,9 @@ export function SetupNotice() {
       </div>
       <div className={styles.actions}>
         <CopyButton text={notice.command} label="Copy command" describedBy={commandId} />
-        <button type="button" className="btn" onClick={() => dismissal.write(notice.key)}>
+        <Button onClick={() => dismissal.write(notice.key)}>
           Dismiss
-        </button>
+        </Button>
       </div>
     </section>
   )

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from 'react'
 import styles from './schema.module.css'
+import { buttonClass } from '../ui/button'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -25,7 +26,7 @@ export function CopyButton({ text, label = 'Copy', describedBy }: { text: string
   }
 
   return (
-    <button type="button" className={`btn ${styles.copy}`} onClick={copy} aria-describedby={describedBy} data-state={state}>
+    <button type="button" className={buttonClass('default', 'normal', styles.copy)} onClick={copy} aria-describedby={describedBy} data-state={state}>
       <span aria-live="polite">{state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Copy failed: select the text' : label}</span>
     </button>
   )

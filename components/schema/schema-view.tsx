@@ -11,6 +11,7 @@ import { TableCard } from './table-card'
 import { Skeleton } from '../ui/skeleton'
 import styles from './schema.module.css'
 import { SEVERITY_CLASS } from './schema-tone'
+import { Button } from '../ui/button'
 
 const GROUPS: { group: TableGroup; title: string; note: string }[] = [
   { group: 'loom', title: 'Loom tables', note: 'Written by Loom; the console reads them and writes new versions to working memory.' },
@@ -97,9 +98,9 @@ export function SchemaView() {
             Checked <TimeAgo iso={report.checkedAt} />
           </span>
         ) : null}
-        <button type="button" className="btn" onClick={() => recheck.mutate()} disabled={busy}>
+        <Button onClick={() => recheck.mutate()} disabled={busy}>
           {busy ? 'Checking…' : 'Check again'}
-        </button>
+        </Button>
       </div>
       {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!report} /> : null}
       {recheck.isError ? <ErrorBanner error={recheck.error} onRetry={() => recheck.mutate()} stale={!!report} /> : null}

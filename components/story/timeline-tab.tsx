@@ -17,6 +17,7 @@ import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimelineList } from './timeline-list'
 import { KIND_LABEL, KIND_ORDER, buildTimeAxis, kindClass, marksFor, prepare, resumeTags } from './timeline-model'
 import { TimelinePayload } from './timeline-payload'
+import { Button } from '../ui/button'
 
 // The chart library loads after the list has rendered, so the first rows do not wait for it.
 const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
@@ -202,21 +203,21 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             Compress idle gaps{possibleGaps ? ` (${possibleGaps})` : ''}
           </label>
           <div className="tl-zoom" role="group" aria-label="Zoom">
-            <button type="button" className="btn btn-small" onClick={() => pan(-1)} disabled={!zoomed || view[0] <= full[0]} aria-label="Pan left">
+            <Button size="small" onClick={() => pan(-1)} disabled={!zoomed || view[0] <= full[0]} aria-label="Pan left">
               ◀
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => zoomBy(0.5)} disabled={!zoomed} aria-label="Zoom out">
+            </Button>
+            <Button size="small" onClick={() => zoomBy(0.5)} disabled={!zoomed} aria-label="Zoom out">
               −
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => zoomBy(2)} aria-label="Zoom in">
+            </Button>
+            <Button size="small" onClick={() => zoomBy(2)} aria-label="Zoom in">
               +
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => pan(1)} disabled={!zoomed || view[1] >= full[1]} aria-label="Pan right">
+            </Button>
+            <Button size="small" onClick={() => pan(1)} disabled={!zoomed || view[1] >= full[1]} aria-label="Pan right">
               ▶
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => setZoom(null)} disabled={!zoomed}>
+            </Button>
+            <Button size="small" onClick={() => setZoom(null)} disabled={!zoomed}>
               Reset zoom
-            </button>
+            </Button>
           </div>
         </div>
         {data.attemptsText ? <p className="small tl-attempts">{data.attemptsText}</p> : null}
@@ -252,9 +253,9 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           </button>
         ))}
         {kinds ? (
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => void setKinds(null)}>
+          <Button variant="ghost" size="small" onClick={() => void setKinds(null)}>
             Show all
-          </button>
+          </Button>
         ) : null}
         <span className="spacer" />
         <span className="small muted" role="status">
@@ -267,9 +268,9 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           <span>
             Event <code>{eventId}</code> is not in this run&apos;s timeline (any more).
           </span>
-          <button type="button" className="btn" onClick={() => void setEventId(null)}>
+          <Button onClick={() => void setEventId(null)}>
             Clear
-          </button>
+          </Button>
         </div>
       ) : null}
 
