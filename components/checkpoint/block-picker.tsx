@@ -5,6 +5,8 @@ import { useEffect, useRef } from 'react'
 import type { BlockSummary } from '@/lib/api/types'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
+import { listHeight, rowOffset } from '../ui/virtual-list'
+import virtual from '../ui/virtual-list.module.css'
 import styles from './block-picker.module.css'
 import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './identity'
 import ck from './checkpoint.module.css'
@@ -75,17 +77,17 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
     if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' })
   }, [selectedAt, virtualizer])
   return (
-    <div ref={scrollRef} className={styles.scroll}>
-      <ul className={styles.list} style={{ height: virtualizer.getTotalSize() }} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`}>
+      <ul className={virtual.list} style={listHeight(virtualizer.getTotalSize())} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
         {virtualizer.getVirtualItems().map((it) => (
           <li
             key={it.key}
             ref={virtualizer.measureElement}
             data-index={it.index}
-            className={styles.row}
+            className={virtual.row}
             aria-posinset={it.index + 1}
             aria-setsize={blocks.length}
-            style={{ transform: `translateY(${it.start}px)` }}
+            style={rowOffset(it.start)}
           >
             <PickButton b={blocks[it.index]} selected={selected} onSelect={onSelect} />
           </li>

@@ -1,11 +1,13 @@
 'use client'
 
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useRef, type CSSProperties } from 'react'
+import { useRef } from 'react'
 import { absoluteTime, cost, count } from '@/lib/format'
 import type { Turn } from '@/lib/queries/conversations'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
+import { listHeight, rowOffset } from '../ui/virtual-list'
+import virtual from '../ui/virtual-list.module.css'
 import styles from './conversation-turns.module.css'
 import { Highlight } from './highlight'
 
@@ -120,8 +122,8 @@ function VirtualTurns({ turns, shown, query }: Props) {
     initialRect: { width: 800, height: 640 },
   })
   return (
-    <div ref={scrollRef} className={styles.scroll} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
-      <ol className={`${styles.turns} ${styles.list}`} aria-label="Turns in order" style={{ '--list-height': `${virtualizer.getTotalSize()}px` } as CSSProperties}>
+    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
+      <ol className={`${styles.turns} ${virtual.list}`} aria-label="Turns in order" style={listHeight(virtualizer.getTotalSize())}>
         {virtualizer.getVirtualItems().map((it) => {
           const turn = turns[shown[it.index]]
           return (
@@ -132,8 +134,8 @@ function VirtualTurns({ turns, shown, query }: Props) {
               aria-posinset={it.index + 1}
               aria-setsize={shown.length}
               {...turnProps(turn)}
-              className={`${turnProps(turn).className} ${styles.row}`}
-              style={{ '--row-y': `${it.start}px` } as CSSProperties}
+              className={`${turnProps(turn).className} ${virtual.row}`}
+              style={rowOffset(it.start)}
             >
               <TurnContent turn={turn} query={query} />
             </li>
