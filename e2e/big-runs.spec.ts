@@ -22,7 +22,7 @@ function apiRequests(page: Page, run: RunRef): string[] {
 
 test('conversation of 12,345 turns: few DOM nodes, and search finds a turn far down', async ({ page }) => {
   await page.goto(tabUrl(BIG_RUN, 'conversation'))
-  const turns = page.locator('li.cv-turn')
+  const turns = page.locator('li[data-turn-index]')
   await expect(turns.first()).toBeVisible()
   await expect(page.getByRole('status').filter({ hasText: '12,345 turns in 1 conversation' })).toBeVisible()
   expect(await domNodes(page)).toBeLessThan(MAX_DOM_NODES)
@@ -30,12 +30,12 @@ test('conversation of 12,345 turns: few DOM nodes, and search finds a turn far d
   // Scrolling to the end keeps the DOM small and shows the last turn.
   const box = page.getByRole('region', { name: 'Conversation Long thread' }).locator('[aria-label^="Turns,"]')
   await box.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
-  await expect(page.locator(`li.cv-turn[data-turn-index="${BIG_RUN.turns - 1}"]`)).toBeVisible()
+  await expect(page.locator(`li[data-turn-index="${BIG_RUN.turns - 1}"]`)).toBeVisible()
   expect(await domNodes(page)).toBeLessThan(MAX_DOM_NODES)
 
   await page.getByRole('searchbox', { name: 'Search turns' }).fill('message 12340')
   await expect(page.getByRole('status').filter({ hasText: '1 of 12,345 turns contain “message 12340”' })).toBeVisible()
-  const hit = page.locator('li.cv-turn[data-turn-index="12340"]')
+  const hit = page.locator('li[data-turn-index="12340"]')
   await expect(hit).toBeVisible()
   await expect(hit.locator('mark')).toHaveText(['message 12340'])
   await expect(turns).toHaveCount(1)
@@ -93,7 +93,7 @@ test.describe('the open tab renders on the server', () => {
     expect(html).toContain('data-turn-index="4"')
     const seen = apiRequests(page, reader)
     await page.goto(tabUrl(reader, 'conversation'))
-    await expect(page.locator('li.cv-turn')).toHaveCount(5)
+    await expect(page.locator('li[data-turn-index]')).toHaveCount(5)
     await page.waitForLoadState('networkidle')
     expect(seen.filter((p) => p.startsWith('/conversations'))).toEqual([])
   })

@@ -112,7 +112,7 @@ test('a text checkpoint shows a line diff; an unknown identity says resume finds
   await page.goto(links.run(DEMO_RUNS.edgeCase))
   const compare = page.getByRole('region', { name: 'Compare versions' })
   const lines = compare.getByRole('table', { name: 'Line diff' })
-  await expect(lines.getByRole('row').filter({ hasText: 'second line' })).toHaveClass(/ck-line-added/)
+  await expect(lines.getByRole('row').filter({ hasText: 'second line' })).toHaveAttribute('data-change', 'added')
 
   await page.goto(links.run(DEMO_RUNS.batch, { block: 'checkpoint', session: 'nobody' }))
   const explainer = page.getByRole('region', { name: 'Resume explainer' })

@@ -9,7 +9,7 @@ async function openRuns(page: Page, url = '/') {
   await page.goto(url)
   await hydrated(page)
   await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
-  await expect(summary(page).locator('.sum-grid:not(.is-stale)')).toBeVisible()
+  await expect(summary(page).getByTestId('summary-grid').and(page.locator('[aria-busy="false"]'))).toBeVisible()
 }
 
 test('the runs page shows the summary charts and the top-5 lists, linking to runs', async ({ page }) => {
@@ -57,7 +57,7 @@ test('the summary collapses, and stays collapsed after a reload', async ({ page 
   await expect(toggle).toHaveAttribute('aria-expanded', 'true')
   await toggle.click()
   await expect(toggle).toHaveAttribute('aria-expanded', 'false')
-  await expect(summary(page).locator('.sum-grid')).toHaveCount(0)
+  await expect(summary(page).getByTestId('summary-grid')).toHaveCount(0)
   await page.reload()
   await expect(page.getByRole('button', { name: 'Summary' })).toHaveAttribute('aria-expanded', 'false')
   await page.getByRole('button', { name: 'Summary' }).click()

@@ -32,14 +32,14 @@ test('the demo schema: every table present, working-memory parts, history instal
   for (const name of LOOM_TABLES) {
     const card = page.getByRole('region', { name, exact: true })
     await expect(card).toBeVisible()
-    await expect(card.locator('.sd-badge')).toHaveText('OK')
+    await expect(card.getByTestId('schema-badge')).toHaveText('OK')
   }
   // The run index is folded while it is fine; unfolding shows its objects, all OK.
   await page.locator('summary', { hasText: 'Run index' }).click()
   for (const t of report.tables.filter((x) => x.group === 'runIndex')) {
-    await expect(page.getByRole('region', { name: t.fullName, exact: true }).locator('.sd-badge')).toHaveText('OK')
+    await expect(page.getByRole('region', { name: t.fullName, exact: true }).getByTestId('schema-badge')).toHaveText('OK')
   }
-  await expect(page.locator('[data-status]:not([data-status="ok"])').and(page.locator('.sd-card'))).toHaveCount(0)
+  await expect(page.locator('[data-status]:not([data-status="ok"])').and(page.locator('section[data-table]'))).toHaveCount(0)
 
   const wm = page.getByRole('region', { name: 'Working memory parts', exact: true })
   await expect(wm.getByTestId('wm-parts')).toHaveText(String(report.workingMemory!.activeParts))
@@ -49,13 +49,13 @@ test('the demo schema: every table present, working-memory parts, history instal
 
   const history = page.getByRole('region', { name: 'History capture', exact: true })
   await expect(history.getByTestId('history-installed')).toHaveText('yes')
-  await expect(history.locator('.sd-badge')).toHaveText('Capturing')
+  await expect(history.getByTestId('schema-badge')).toHaveText('Capturing')
   expect(report.history.rows).toBeGreaterThan(0)
 
   // No mapping configured: the card says the contract's names are used and how to map renamed ones.
   expect(report.mapping).toEqual({ source: null, tables: [] })
   const mapping = page.getByRole('region', { name: 'Schema mapping', exact: true })
-  await expect(mapping.locator('.sd-badge')).toHaveText('Contract names')
+  await expect(mapping.getByTestId('schema-badge')).toHaveText('Contract names')
   await expect(mapping).toContainText('LOOM_RUNS_SCHEMA_MAP')
 
   await page.evaluate(() => window.scrollTo(0, 0))

@@ -151,7 +151,7 @@ test('a request the server refuses shows an error banner with retry, not a blank
 test('conversation: turns in order, role-styled, searchable', async ({ page }) => {
   await page.goto(tabUrl(DEMO_RUNS.researchReader, 'conversation'))
   await hydrated(page)
-  const turns = page.locator('li.cv-turn')
+  const turns = page.locator('li[data-turn-index]')
   await expect(turns).toHaveCount(5)
   expect(await turns.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-turn-index'))))).toEqual([0, 1, 2, 3, 4])
   expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).toEqual(['system', 'user', 'tool', 'tool', 'assistant'])
@@ -189,7 +189,7 @@ test('searches: each search with ranked, scored hits; used hits and writers mark
   const reader = DEMO_RUNS.researchReader
   await page.goto(tabUrl(reader, 'searches'))
   await hydrated(page)
-  const cards = page.locator('article.sr-card')
+  const cards = page.locator('article[data-search-id]')
   await expect(cards).toHaveCount(2)
   const first = cards.first()
   await expect(first.getByRole('heading', { name: /tier-2 price per seat/ })).toBeVisible()
@@ -219,7 +219,7 @@ test('blobs: offloads with the versions that point at them; a missing blob warne
 
   await page.goto(tabUrl(DEMO_RUNS.expiredBlob, 'blobs'))
   await hydrated(page)
-  const warning = page.locator('.bl-missing')
+  const warning = page.getByRole('note').and(page.locator('[data-blob-key]'))
   await expect(warning).toHaveCount(1)
   await expect(warning).toContainText('Missing blob')
   await expect(warning).toContainText(/expired and was removed, or was never written/)

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react'
 import { loginRequest } from '@/lib/api-client/auth'
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
 import { safeNextPath } from '@/lib/auth/next-path'
+import { buttonClass } from '../ui/button'
 
 export function LoginForm() {
   const params = useSearchParams()
@@ -41,7 +42,7 @@ export function LoginForm() {
           {error}
         </div>
       ) : null}
-      <button type="submit" className="btn btn-primary" disabled={busy}>
+      <button type="submit" className={buttonClass('primary')} disabled={busy}>
         {busy ? 'Logging in…' : 'Log in'}
       </button>
     </form>

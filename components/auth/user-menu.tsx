@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { logoutRequest, meQueryOptions } from '@/lib/api-client/auth'
 import { links } from '@/lib/links'
+import { Button } from '../ui/button'
 
 /** The signed-in user and a way out; nothing when the console has no users (everyone is `local`). */
 export function UserMenu() {
@@ -20,9 +21,9 @@ export function UserMenu() {
         {user.name}
         <span className="user-menu-role"> · {user.role}</span>
       </span>
-      <button type="button" className="btn btn-small" onClick={() => logout.mutate()} disabled={logout.isPending}>
+      <Button size="small" onClick={() => logout.mutate()} disabled={logout.isPending}>
         {logout.isPending ? 'Logging out…' : 'Log out'}
-      </button>
+      </Button>
       {logout.isError ? (
         <span role="alert" className="small error-text">
           Logout failed: {logout.error.message}

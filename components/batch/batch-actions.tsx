@@ -6,6 +6,7 @@ import type { RunsFilters } from '@/lib/runs-search'
 import { usePermissions } from '../editor/use-permissions'
 import { BatchDialog } from './batch-dialog'
 import styles from './batch.module.css'
+import { Button } from '../ui/button'
 
 /** The runs list's batch actions over its current filter; only for operators who may write. */
 export function BatchActions({ filters }: { filters: RunsFilters }) {
@@ -15,12 +16,12 @@ export function BatchActions({ filters }: { filters: RunsFilters }) {
   return (
     <div className={styles.actions} role="group" aria-label="Batch actions on the filtered runs">
       <span className="small muted">Filtered runs:</span>
-      <button type="button" className="btn" onClick={() => setOpen('clear')}>
+      <Button onClick={() => setOpen('clear')}>
         Clear checkpoints…
-      </button>
-      <button type="button" className="btn" onClick={() => setOpen('restore')}>
+      </Button>
+      <Button onClick={() => setOpen('restore')}>
         Restore checkpoints as of…
-      </button>
+      </Button>
       {open ? <BatchDialog key={open} action={open} filters={filters} onClose={() => setOpen(null)} /> : null}
     </div>
   )

@@ -6,13 +6,12 @@ import { previewBatchRequest, runBatchRequest, type BatchAction, type BatchReque
 import { runKeys } from '@/lib/api-client/keys'
 import type { BatchPreview, BatchResult } from '@/lib/batch/types'
 import type { RunsFilters } from '@/lib/runs-search'
-import { Modal } from '../editor/modal'
 import { RefusalBanner } from '../editor/refusal-banner'
+import { ReasonField, WriteDialog } from '../editor/write-dialog'
+import { Button } from '../ui/button'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
-import { PreviewTable, ResultsTable } from './batch-tables'
+import { BATCH_STATE_CLASS, PreviewTable, ResultsTable } from './batch-tables'
 import styles from './batch.module.css'
-
-const noForce = () => {}
 
 /** `datetime-local` value of a time, in the browser's time zone. */
 function localInputValue(d: Date) {
@@ -89,48 +88,89 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
   const conflicted = result?.items.filter((i) => i.outcome === 'conflict') ?? []
   const outcomes = result ? (['done', 'conflict', 'skipped', 'error'] as const).map((o) => [o, result.items.filter((i) => i.outcome === o).length] as const) : []
 
+  const hint = result
+    ? conflicted.length
+      ? `${conflicted.length} run${conflicted.length === 1 ? '' : 's'} moved on since the preview and ${conflicted.length === 1 ? 'was' : 'were'} not written.`
+      : 'Done.'
+    : preview.data && toWrite > 0
+      ? missing.length
+        ? `To ${action}: ${missing.join(' and ')}.`
+        : `Ready to ${action} ${toWrite} run${toWrite === 1 ? '' : 's'}.`
+      : ''
+
   return (
-    <Modal title={verb.title} onClose={onClose} wide>
-      <p className="small muted" style={{ margin: 0 }}>
-        Runs matched by the list&apos;s filter ({filterText(filters)})
-        {request?.runs ? `, narrowed to the ${request.runs.length} conflicted run${request.runs.length === 1 ? '' : 's'}` : ''}. Each
-        run&apos;s <code>checkpoint</code> block under the run&apos;s own user and session is{' '}
-        {action === 'clear' ? 'cleared with a tombstone, so its next resume() returns None' : 'put back to its latest live version written before the time you choose, as a new version'}.
-      </p>
+    <WriteDialog
+      title={verb.title}
+      wide
+      onClose={onClose}
+      lead={
+        <>
+          <p className={`small muted ${styles.lead}`}>
+            Runs matched by the list&apos;s filter ({filterText(filters)})
+            {request?.runs ? `, narrowed to the ${request.runs.length} conflicted run${request.runs.length === 1 ? '' : 's'}` : ''}. Each
+            run&apos;s <code>checkpoint</code> block under the run&apos;s own user and session is{' '}
+            {action === 'clear' ? 'cleared with a tombstone, so its next resume() returns None' : 'put back to its latest live version written before the time you choose, as a new version'}.
+          </p>
 
-      {action === 'restore' && !result ? (
-        <div className={styles.actions}>
-          <label className="field">
-            Restore as of (your local time)
-            <input type="datetime-local" value={asOf} onChange={(e) => {
-                setAsOf(e.target.value)
-                // A preview for another time no longer says what would be written.
-                preview.reset()
-              }}
-              step={60}
-            />
-          </label>
-          <button
-            type="button"
-            className="btn"
-            disabled={!beforeIso || preview.isPending || run.isPending}
-            onClick={() => beforeIso && startPreview({ filters, action, before: beforeIso, runs: request?.runs })}
+          {action === 'restore' && !result ? (
+            <div className={styles.actions}>
+              <label className="field">
+                Restore as of (your local time)
+                <input type="datetime-local" value={asOf} onChange={(e) => {
+                    setAsOf(e.target.value)
+                    // A preview for another time no longer says what would be written.
+                    preview.reset()
+                  }}
+                  step={60}
+                />
+              </label>
+              <Button
+                disabled={!beforeIso || preview.isPending || run.isPending}
+                onClick={() => beforeIso && startPreview({ filters, action, before: beforeIso, runs: request?.runs })}
+              >
+                {preview.data ? 'Preview again' : 'Preview'}
+              </Button>
+              {beforeIso ? <span className="small muted mono">{beforeIso}</span> : null}
+            </div>
+          ) : null}
+        </>
+      }
+      refusal={
+        <>
+          <RefusalBanner refusal={refusal} />
+          {refusal && request && !run.isPending ? (
+            <div className={styles.actions}>
+              <Button onClick={() => startPreview(request)}>Preview again</Button>
+            </div>
+          ) : null}
+        </>
+      }
+      hint={hint}
+      hintId={hintId}
+      extraAction={
+        result && conflicted.length ? (
+          <Button
+            onClick={() =>
+              request &&
+              startPreview({ ...request, runs: conflicted.map((i) => ({ org: i.org, namespace: i.namespace, agent: i.agent, runId: i.runId })) })
+            }
           >
-            {preview.data ? 'Preview again' : 'Preview'}
-          </button>
-          {beforeIso ? <span className="small muted mono">{beforeIso}</span> : null}
-        </div>
-      ) : null}
-
-      <RefusalBanner refusal={refusal} force={false} onForce={noForce} />
-      {refusal && request && !run.isPending ? (
-        <div className={styles.actions}>
-          <button type="button" className="btn" onClick={() => startPreview(request)}>
-            Preview again
-          </button>
-        </div>
-      ) : null}
-
+            Retry conflicted ({conflicted.length})
+          </Button>
+        ) : null
+      }
+      cancelLabel={result ? 'Close' : 'Cancel'}
+      confirm={
+        !result && preview.data && toWrite > 0
+          ? {
+              label: run.isPending ? `${verb.doing}…` : `${verb.button} ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`,
+              variant: 'danger',
+              disabled: !ready,
+              onConfirm: () => request && run.mutate({ r: request, token: preview.data.token, reason: reason.trim() }),
+            }
+          : undefined
+      }
+    >
       {preview.isPending ? (
         <p className="small" role="status" aria-live="polite">
           Reading the matched runs&apos; checkpoints…
@@ -139,17 +179,14 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
 
       {preview.data && !result ? (
         <>
-          <p role="status" aria-live="polite" style={{ margin: 0 }}>
+          <p role="status" aria-live="polite" className={styles.lead}>
             <strong>{preview.data.total}</strong> run{preview.data.total === 1 ? '' : 's'} matched: <strong>{toWrite}</strong> to{' '}
             {action}, {preview.data.total - toWrite} skipped.
           </p>
           {items.length ? <PreviewTable items={items} caption="Dry run: nothing has been written yet." /> : null}
           {toWrite > 0 ? (
             <>
-              <label className="field">
-                Reason (recorded in the audit log of every run)
-                <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={2} />
-              </label>
+              <ReasonField value={reason} onChange={setReason} label="Reason (recorded in the audit log of every run)" />
               <label className="field">
                 Type the number of runs to {action} to confirm: <strong>{countText}</strong>
                 <input value={typed} onChange={(e) => setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
@@ -175,57 +212,18 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
           <ul className={styles.counts} aria-label="Outcomes" role="status">
             {outcomes.map(([o, n]) => (
               <li key={o}>
-                <span className={`${styles.tag} ${styles[o]}`}>{o}</span> {n}
+                <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {n}
               </li>
             ))}
             {result.notMatched ? <li className="muted">{result.notMatched} previewed run(s) no longer match the filter and were left alone</li> : null}
           </ul>
           <ResultsTable items={result.items} />
-          <p className="small muted" style={{ margin: 0 }}>
+          <p className={`small muted ${styles.lead}`}>
             Batch <span className="mono">{result.batchId}</span>: every write is in its run&apos;s audit log with this id.
           </p>
         </>
       ) : null}
 
-      <div className={styles.footer}>
-        <span id={hintId} className={`small muted ${styles.hint}`} aria-live="polite">
-          {result
-            ? conflicted.length
-              ? `${conflicted.length} run${conflicted.length === 1 ? '' : 's'} moved on since the preview and ${conflicted.length === 1 ? 'was' : 'were'} not written.`
-              : 'Done.'
-            : preview.data && toWrite > 0
-              ? missing.length
-                ? `To ${action}: ${missing.join(' and ')}.`
-                : `Ready to ${action} ${toWrite} run${toWrite === 1 ? '' : 's'}.`
-              : ''}
-        </span>
-        {result && conflicted.length ? (
-          <button
-            type="button"
-            className="btn"
-            onClick={() =>
-              request &&
-              startPreview({ ...request, runs: conflicted.map((i) => ({ org: i.org, namespace: i.namespace, agent: i.agent, runId: i.runId })) })
-            }
-          >
-            Retry conflicted ({conflicted.length})
-          </button>
-        ) : null}
-        <button type="button" className="btn" onClick={onClose}>
-          {result ? 'Close' : 'Cancel'}
-        </button>
-        {!result && preview.data && toWrite > 0 ? (
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={!ready}
-            aria-describedby={hintId}
-            onClick={() => request && run.mutate({ r: request, token: preview.data.token, reason: reason.trim() })}
-          >
-            {run.isPending ? `${verb.doing}…` : `${verb.button} ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`}
-          </button>
-        ) : null}
-      </div>
-    </Modal>
+    </WriteDialog>
   )
 }

@@ -5,8 +5,11 @@ import { useEffect, useRef } from 'react'
 import type { BlockSummary } from '@/lib/api/types'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
+import { listHeight, rowOffset } from '../ui/virtual-list'
+import virtual from '../ui/virtual-list.module.css'
 import styles from './block-picker.module.css'
 import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './block-choice'
+import ck from './checkpoint.module.css'
 
 type Props = {
   /** The content-free list (`GET R/blocks?content=none`): a picker shows names, versions and sizes only. */
@@ -30,17 +33,17 @@ function PickButton({ b, selected, onSelect }: { b: BlockSummary; selected: Bloc
   return (
     <button
       type="button"
-      className="ck-pick"
+      className={ck.pick}
       data-block-key={b.blockKey}
       aria-current={current ? 'true' : undefined}
       aria-label={`${b.blockKey}, v${b.version}${b.isDeleted ? ', cleared' : ''} — user ${idValue(b.userId)}, session ${idValue(b.sessionId)}`}
       onClick={() => onSelect(choice)}
     >
-      <span className="ck-pick-top">
+      <span className={ck.pickTop}>
         <strong className="mono">{b.blockKey}</strong>
         <span className="tag mono">v{b.version}</span>
       </span>
-      <span className="ck-pick-bottom small muted">
+      <span className={`${ck.pickBottom} small muted`}>
         {b.isDeleted ? (
           <span className="tag tag-warn">cleared (tombstone)</span>
         ) : (
@@ -74,17 +77,17 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
     if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' })
   }, [selectedAt, virtualizer])
   return (
-    <div ref={scrollRef} className={styles.scroll}>
-      <ul className={styles.list} style={{ height: virtualizer.getTotalSize() }} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`}>
+      <ul className={virtual.list} style={listHeight(virtualizer.getTotalSize())} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
         {virtualizer.getVirtualItems().map((it) => (
           <li
             key={it.key}
             ref={virtualizer.measureElement}
             data-index={it.index}
-            className={styles.row}
+            className={virtual.row}
             aria-posinset={it.index + 1}
             aria-setsize={blocks.length}
-            style={{ transform: `translateY(${it.start}px)` }}
+            style={rowOffset(it.start)}
           >
             <PickButton b={blocks[it.index]} selected={selected} onSelect={onSelect} />
           </li>
@@ -98,17 +101,17 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
 export function BlockPicker({ blocks, selected, onSelect }: Props) {
   const groups = groupByIdentity(blocks)
   return (
-    <nav className="ck-picker" aria-label="Blocks of this run">
-      <h2 className="ck-picker-title">Blocks</h2>
+    <nav className={ck.picker} aria-label="Blocks of this run">
+      <h2 className={ck.pickerTitle}>Blocks</h2>
       {groups.length > 1 ? (
-        <p className="ck-picker-note" role="note">
+        <p className={ck.pickerNote} role="note">
           This run has blocks under {groups.length} different user/session identities; a <code>resume</code> sees only those of its own.
         </p>
       ) : null}
       {groups.map((g, gi) => (
         <section
           key={`${g.userId}\u0000${g.sessionId}`}
-          className="ck-group"
+          className={ck.group}
           aria-label={`Blocks for user ${g.userId || 'unset'}, session ${g.sessionId || 'unset'}`}
         >
           <header>
@@ -118,7 +121,7 @@ export function BlockPicker({ blocks, selected, onSelect }: Props) {
             <span>
               session <code>{idValue(g.sessionId)}</code>
             </span>
-            {groups.length > 1 && gi === 0 ? <span className="tag ck-newest">newest</span> : null}
+            {groups.length > 1 && gi === 0 ? <span className={`tag ${ck.newest}`}>newest</span> : null}
             {g.blocks.length > PLAIN_BLOCKS ? <span>{count(g.blocks.length)} blocks</span> : null}
           </header>
           {g.blocks.length > PLAIN_BLOCKS ? (

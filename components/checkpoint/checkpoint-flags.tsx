@@ -5,10 +5,13 @@ import type { BlockDetail, NearMiss } from '@/lib/api/types'
 import { absoluteTime, count, percent } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
 import { links } from '@/lib/links'
+import { bannerClass } from '../ui/banner'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './block-choice'
 import type { VersionEntry } from './version-rows'
+import ck from './checkpoint.module.css'
+import { Button, buttonClass } from '../ui/button'
 
 type Props = {
   runRef: RunRef
@@ -43,12 +46,12 @@ function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
         ).
       </span>
       {miss.agent === runRef.agent ? (
-        <button type="button" className="btn" onClick={() => onSelect(target)}>
+        <Button onClick={() => onSelect(target)}>
           Show {there}
-        </button>
+        </Button>
       ) : (
         <Link
-          className="btn"
+          className={buttonClass()}
           href={links.run({ ...runRef, agent: miss.agent }, { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId })}
         >
           Open {there}
@@ -66,15 +69,15 @@ export function CheckpointFlags(props: Props) {
   const { flags, block } = detail
   const misses = flags.nearMisses
   return (
-    <div className="stack ck-flags" aria-label="Flags">
+    <div className={`stack ${ck.flags}`} aria-label="Flags">
       {misses.length > 0 ? (
-        <div className="banner banner-warn ck-flag" role="alert" aria-label="Near miss">
-          <span className="ck-flag-icon" aria-hidden>
+        <div className={`banner banner-warn ${ck.flag}`} role="alert" aria-label="Near miss">
+          <span className={ck.flagIcon} aria-hidden>
             !
           </span>
           <div className="stack" style={{ gap: 6 }}>
             <strong>Near miss: the same run_id has state under another identity, which this resume does not see.</strong>
-            <ul className="ck-flag-list">
+            <ul className={ck.flagList}>
               {misses.slice(0, SHOWN_MISSES).map((m) => (
                 <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
               ))}
@@ -82,7 +85,7 @@ export function CheckpointFlags(props: Props) {
             {misses.length > SHOWN_MISSES ? (
               <details>
                 <summary>{misses.length - SHOWN_MISSES} more</summary>
-                <ul className="ck-flag-list">
+                <ul className={ck.flagList}>
                   {misses.slice(SHOWN_MISSES).map((m) => (
                     <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
                   ))}
@@ -96,8 +99,8 @@ export function CheckpointFlags(props: Props) {
       {flags.ties.map((v) => {
         const tied = entries.filter((e) => e.block.version === v)
         return (
-          <div key={v} className="banner banner-error ck-flag" role="alert" aria-label={`Version tie at v${v}`}>
-            <span className="ck-flag-icon" aria-hidden>
+          <div key={v} className={`banner banner-error ${ck.flag}`} role="alert" aria-label={`Version tie at v${v}`}>
+            <span className={ck.flagIcon} aria-hidden>
               !
             </span>
             <span>
@@ -108,17 +111,17 @@ export function CheckpointFlags(props: Props) {
               {tied.length ? ` Writers: ${tied.map((e) => `${e.block.actor} from ${e.block.sourceTrace || '—'}`).join(' and ')}.` : ''}
             </span>
             {tied.length >= 2 ? (
-              <button type="button" className="btn" onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>
+              <Button onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>
                 Compare the tied rows
-              </button>
+              </Button>
             ) : null}
           </div>
         )
       })}
 
       {flags.nearLimit && block ? (
-        <div className="banner banner-warn ck-flag" role="note" aria-label="Near char_limit">
-          <span className="ck-flag-icon" aria-hidden>
+        <div className={`banner banner-warn ${ck.flag}`} role="note" aria-label="Near char_limit">
+          <span className={ck.flagIcon} aria-hidden>
             !
           </span>
           <span>
@@ -132,8 +135,8 @@ export function CheckpointFlags(props: Props) {
       ) : null}
 
       {flags.blob && flags.blob.state !== 'live' ? (
-        <div className={`banner ${flags.blob.state === 'missing' ? 'banner-error' : 'banner-warn'} ck-flag`} role="alert" aria-label="Blob flag">
-          <span className="ck-flag-icon" aria-hidden>
+        <div className={bannerClass(flags.blob.state === 'missing' ? 'error' : 'warning', ck.flag)} role="alert" aria-label="Blob flag">
+          <span className={ck.flagIcon} aria-hidden>
             !
           </span>
           <span>

@@ -5,7 +5,11 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RunRef } from '@/lib/loom/identity'
 import { blockDetailQueryOptions, runBlockSummariesQueryOptions, runDetailQueryOptions } from '@/lib/api-client/run-detail'
 import { BlockActions } from '../editor/block-actions'
-import { ErrorBanner } from '../ui/error-banner'
+import { Button } from '../ui/button'
+import { EmptyNote } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { SkeletonPanel } from '../ui/skeleton'
+import { Tag } from '../ui/badge'
 import { BlockPicker } from './block-picker'
 import { CheckpointFlags } from './checkpoint-flags'
 import { DiffPanel } from './diff-panel'
@@ -15,17 +19,7 @@ import { ResumeFlowDiagram } from './resume-flow-diagram'
 import { useCheckpointSelection } from './use-checkpoint-selection'
 import { defaultPair, versionEntries } from './version-rows'
 import { VersionsPanel } from './versions-panel'
-
-function Skeleton({ label }: { label: string }) {
-  return (
-    <div className="panel stack" aria-busy="true" aria-label={label}>
-      <div className="skeleton" style={{ width: '55%', height: 20 }} />
-      <div className="skeleton" />
-      <div className="skeleton" style={{ width: '80%' }} />
-      <div className="skeleton" style={{ height: 120 }} />
-    </div>
-  )
-}
+import ck from './checkpoint.module.css'
 
 /** "Why did this run resume where it did?": one block's resume explainer, flags, flow, versions and diffs. */
 export function CheckpointTab({ runRef }: { runRef: RunRef }) {
@@ -77,66 +71,66 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
     compareAndShow(id(from), id(to))
   }
 
-  const picker =
-    blocks === undefined ? (
-      blocksQuery.isError ? (
-        <ErrorBanner error={blocksQuery.error} onRetry={() => blocksQuery.refetch()} />
-      ) : (
-        <Skeleton label="Loading blocks" />
-      )
-    ) : blocks.length === 0 ? (
-      <div className="panel empty ck-picker-empty">This run has no blocks.</div>
-    ) : (
-      <BlockPicker blocks={blocks} selected={choice ?? { blockKey: '', userId: '', sessionId: '' }} onSelect={select} />
-    )
+  const picker = (
+    <QueryState
+      query={blocksQuery}
+      pending={<SkeletonPanel label="Loading blocks" rows={3} />}
+      isEmpty={(data) => data.blocks.length === 0}
+      empty={<EmptyNote className={ck.pickerEmpty}>This run has no blocks.</EmptyNote>}
+    >
+      {(data) => <BlockPicker blocks={data.blocks} selected={choice ?? { blockKey: '', userId: '', sessionId: '' }} onSelect={select} />}
+    </QueryState>
+  )
 
   const inList = !!choice && groups.some((g) => g.userId === choice.userId && g.sessionId === choice.sessionId && g.blocks.some((x) => x.blockKey === choice.blockKey))
 
   let main: React.ReactNode
-  if (!choice) main = blocks && blocks.length === 0 && !run.isPending ? null : <Skeleton label="Loading checkpoint" />
-  else if (detail.isError && !detail.data) main = <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} />
-  else if (!detail.data) main = <Skeleton label="Loading checkpoint" />
+  const loading = <SkeletonPanel label="Loading checkpoint" rows={3} />
+  if (!choice) main = blocks && blocks.length === 0 && !run.isPending ? null : loading
   else {
-    const data = detail.data
+    const chosen = choice
     main = (
-      <>
-        {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
-        <section className="panel ck-explainer" aria-label="Resume explainer">
-          <div className="row ck-explainer-bar">
-            <h2 style={{ margin: 0 }}>
-              <span className="mono">{choice.blockKey}</span>
-              <span className="small muted ck-identity">
-                {' '}
-                · user {idValue(choice.userId)} · session {idValue(choice.sessionId)}
-              </span>
-            </h2>
-            {!inList && blocks && blocks.length > 0 ? <span className="tag tag-warn">not among this run&apos;s blocks</span> : null}
-            <span className="spacer" />
-            <BlockActions runRef={runRef} choice={choice} block={data.block} picked={entries.find((e) => e.id === b)?.block ?? null} />
-            <button type="button" className="btn btn-ghost" onClick={() => detail.refetch()} disabled={detail.isFetching}>
-              {detail.isFetching ? 'Refreshing…' : '↻ Refresh'}
-            </button>
-          </div>
-          <div className={data.resume.segments.length ? 'ck-explainer-grid' : undefined}>
-            <div className="stack">
-              <ResumeExplainer runRef={runRef} choice={choice} detail={data} onCompareVersions={compareVersions} />
-              <CheckpointFlags runRef={runRef} choice={choice} detail={data} entries={entries} onSelect={select} onCompare={compareAndShow} />
-            </div>
-            {data.resume.segments.length ? (
-              <ResumeFlowDiagram resume={data.resume} identity={{ agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId }} />
-            ) : null}
-          </div>
-        </section>
-        <VersionsPanel detail={data} entries={entries} a={a} b={b} onCompare={compare} />
-        {entries.length > 0 ? <DiffPanel ref={diffRef} entries={entries} a={a} b={b} onChange={compare} /> : null}
-      </>
+      <QueryState query={detail} pending={loading}>
+        {(data) => (
+          <>
+            <section className={`panel ${ck.explainer}`} aria-label="Resume explainer">
+              <div className={`row ${ck.explainerBar}`}>
+                <h2 className={ck.explainerTitle}>
+                  <span className="mono">{chosen.blockKey}</span>
+                  <span className={`small muted ${ck.identity}`}>
+                    {' '}
+                    · user {idValue(chosen.userId)} · session {idValue(chosen.sessionId)}
+                  </span>
+                </h2>
+                {!inList && blocks && blocks.length > 0 ? <Tag tone="warning">not among this run&apos;s blocks</Tag> : null}
+                <span className="spacer" />
+                <BlockActions runRef={runRef} choice={chosen} block={data.block} picked={entries.find((e) => e.id === b)?.block ?? null} />
+                <Button variant="ghost" onClick={() => detail.refetch()} disabled={detail.isFetching}>
+                  {detail.isFetching ? 'Refreshing…' : '↻ Refresh'}
+                </Button>
+              </div>
+              <div className={data.resume.segments.length ? ck.explainerGrid : undefined}>
+                <div className="stack">
+                  <ResumeExplainer runRef={runRef} choice={chosen} detail={data} onCompareVersions={compareVersions} />
+                  <CheckpointFlags runRef={runRef} choice={chosen} detail={data} entries={entries} onSelect={select} onCompare={compareAndShow} />
+                </div>
+                {data.resume.segments.length ? (
+                  <ResumeFlowDiagram resume={data.resume} identity={{ agent: runRef.agent, userId: chosen.userId, sessionId: chosen.sessionId }} />
+                ) : null}
+              </div>
+            </section>
+            <VersionsPanel detail={data} entries={entries} a={a} b={b} onCompare={compare} />
+            {entries.length > 0 ? <DiffPanel ref={diffRef} entries={entries} a={a} b={b} onChange={compare} /> : null}
+          </>
+        )}
+      </QueryState>
     )
   }
 
   return (
-    <div className="ck-layout">
-      <aside className="ck-aside">{picker}</aside>
-      <div className="stack ck-main">{main}</div>
+    <div className={ck.layout}>
+      <aside className={ck.aside}>{picker}</aside>
+      <div className={`stack ${ck.main}`}>{main}</div>
     </div>
   )
 }

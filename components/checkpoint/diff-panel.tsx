@@ -6,6 +6,8 @@ import { TimeAgo } from '../ui/time-ago'
 import { JsonDiffView, SetDiffView, TextDiffView } from './diff-views'
 import { VersionContent } from './version-content'
 import type { VersionEntry } from './version-rows'
+import ck from './checkpoint.module.css'
+import { buttonClass } from '../ui/button'
 
 type Props = {
   entries: VersionEntry[]
@@ -44,7 +46,7 @@ function VersionSelect({ label, value, entries, onChange }: { label: string; val
 
 function Side({ entry, side }: { entry: VersionEntry; side: 'A' | 'B' }) {
   return (
-    <section className="ck-side" aria-label={`Content of version ${side}, v${entry.id}`}>
+    <section className={ck.side} aria-label={`Content of version ${side}, v${entry.id}`}>
       <h4>
         {side} · v{entry.id}{' '}
         <span className="small muted">
@@ -69,7 +71,7 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
         </h2>
         <span className="spacer" />
         <VersionSelect label="Version A (before)" value={a} entries={entries} onChange={(v) => onChange(v, b)} />
-        <button type="button" className="btn ck-swap" onClick={() => onChange(b, a)} aria-label="Swap A and B" disabled={!a || !b}>
+        <button type="button" className={buttonClass('default', 'normal', ck.swap)} onClick={() => onChange(b, a)} aria-label="Swap A and B" disabled={!a || !b}>
           ⇄
         </button>
         <VersionSelect label="Version B (after)" value={b} entries={entries} onChange={(v) => onChange(a, v)} />
@@ -78,7 +80,7 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
         <p className="muted">{entries.length < 2 ? 'Only one version: nothing to compare.' : 'Pick two versions (A and B) in the table or above.'}</p>
       ) : (
         <>
-          <p className="ck-diff-summary" aria-live="polite">
+          <p className={ck.diffSummary} aria-live="polite">
             <strong>
               v{ea.id} → v{eb.id}
             </strong>
@@ -88,7 +90,7 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
           <div key={`${ea.id}|${eb.id}`}>
             {diff.kind === 'set' ? <SetDiffView diff={diff} /> : diff.kind === 'json' ? <JsonDiffView diff={diff} /> : <TextDiffView diff={diff} />}
           </div>
-          <div className="ck-sides">
+          <div className={ck.sides}>
             <Side entry={ea} side="A" />
             <Side entry={eb} side="B" />
           </div>

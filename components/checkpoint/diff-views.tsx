@@ -4,6 +4,8 @@ import { useState } from 'react'
 import type { JsonDiff, SetDiff, TextDiff, TextPart, WordSegment } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { JsonInline } from './json-highlight'
+import ck from './checkpoint.module.css'
+import { buttonClass } from '../ui/button'
 
 const CHIP_LIMIT = 120
 
@@ -13,7 +15,7 @@ function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
   const shown = all ? ids : ids.slice(0, CHIP_LIMIT)
   return (
     <>
-      <ul className={`ck-chips ck-chips-${kind}`} aria-label={`${kind} ids`} tabIndex={0}>
+      <ul className={`${ck.chips} ${kind === 'added' ? ck.chipsAdded : ck.chipsRemoved}`} aria-label={`${kind} ids`} tabIndex={0}>
         {shown.map((id) => (
           <li key={id} className="mono">
             {kind === 'added' ? '+' : '−'} {id}
@@ -21,7 +23,7 @@ function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
         ))}
       </ul>
       {ids.length > shown.length ? (
-        <button type="button" className="btn btn-ghost small" onClick={() => setAll(true)}>
+        <button type="button" className={buttonClass('ghost', 'normal', 'small')} onClick={() => setAll(true)}>
           Show all {count(ids.length)}
         </button>
       ) : null}
@@ -31,15 +33,15 @@ function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
 
 export function SetDiffView({ diff }: { diff: SetDiff }) {
   return (
-    <div className="stack ck-diff-set" aria-label="Set diff">
-      <p className="ck-diff-counts">
-        <span className={diff.added.length ? 'ck-plus' : 'muted'}>+{count(diff.added.length)} added</span>
-        <span className={diff.removed.length ? 'ck-minus' : 'muted'}>−{count(diff.removed.length)} removed</span>
+    <div className="stack" aria-label="Set diff">
+      <p className={ck.diffCounts}>
+        <span className={diff.added.length ? ck.plus : 'muted'}>+{count(diff.added.length)} added</span>
+        <span className={diff.removed.length ? ck.minus : 'muted'}>−{count(diff.removed.length)} removed</span>
         <span className="muted">
           {count(diff.kept)} kept · {count(diff.beforeCount)} → {count(diff.afterCount)} ids
         </span>
       </p>
-      <div className="ck-diff-cols">
+      <div className={ck.diffCols}>
         <section aria-label="Added ids">
           <h4>Added</h4>
           <IdChips ids={diff.added} kind="added" />
@@ -57,7 +59,7 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
   if (diff.changes.length === 0) return <p className="muted">{diff.identical ? 'Identical.' : 'Same JSON value; only the formatting differs.'}</p>
   return (
     <div className="table-wrap">
-      <table className="data ck-json-diff" aria-label="JSON changes">
+      <table className={`data ${ck.jsonDiff}`} aria-label="JSON changes">
         <colgroup>
           <col style={{ width: '28%' }} />
           <col style={{ width: 100 }} />
@@ -72,14 +74,14 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
         </thead>
         <tbody>
           {diff.changes.map((c, i) => (
-            <tr key={`${i}:${c.type}:${c.path}`} className={`ck-json-${c.type}`}>
+            <tr key={`${i}:${c.type}:${c.path}`}>
               <td className="mono">{c.path}</td>
               <td>
-                <span className={`tag ${c.type === 'added' ? 'ck-tag-add' : c.type === 'removed' ? 'ck-tag-del' : ''}`}>{c.type}</span>
+                <span className={c.type === 'added' ? `tag ${ck.tagAdd}` : c.type === 'removed' ? `tag ${ck.tagDel}` : 'tag'}>{c.type}</span>
               </td>
               <td>
                 {c.type === 'moved' ? (
-                  <span className="ck-change">
+                  <span>
                     <JsonInline value={c.after} /> <span className="small muted">from</span> <span className="mono">{c.from}</span>
                   </span>
                 ) : c.type === 'added' ? (
@@ -89,7 +91,7 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
                     <JsonInline value={c.before} />
                   </del>
                 ) : (
-                  <span className="ck-change">
+                  <span>
                     <del>
                       <JsonInline value={c.before} />
                     </del>
@@ -131,6 +133,7 @@ function textLines(parts: TextPart[], open: ReadonlySet<number>): Line[] {
 }
 
 const GUTTER = { added: '+', removed: '−', same: ' ' } as const
+const LINE_CLASS = { added: ck.lineAdded, removed: ck.lineRemoved, same: '' } as const
 
 /**
  * A changed line with the words that differ marked (ins on the added side, del on the removed side).
@@ -142,7 +145,7 @@ function LineWords({ type, words }: { type: 'added' | 'removed'; words: WordSegm
     <>
       {words.map((w, i) =>
         w.changed ? (
-          <Mark key={i} className="ck-word">
+          <Mark key={i} className={ck.word}>
             {w.text}
           </Mark>
         ) : (
@@ -159,27 +162,27 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
   const lines = textLines(diff.parts, open)
   return (
     <div className="stack">
-      <p className="ck-diff-counts">
-        <span className={diff.addedLines ? 'ck-plus' : 'muted'}>+{count(diff.addedLines)} lines</span>
-        <span className={diff.removedLines ? 'ck-minus' : 'muted'}>−{count(diff.removedLines)} lines</span>
+      <p className={ck.diffCounts}>
+        <span className={diff.addedLines ? ck.plus : 'muted'}>+{count(diff.addedLines)} lines</span>
+        <span className={diff.removedLines ? ck.minus : 'muted'}>−{count(diff.removedLines)} lines</span>
       </p>
-      <div className="ck-text-diff" role="table" aria-label="Line diff">
+      <div className={ck.textDiff} role="table" aria-label="Line diff">
         {lines.map((l, i) =>
           l.type === 'fold' ? (
-            <div key={`f${l.part}`} role="row" className="ck-line ck-line-fold">
-              <span role="cell" className="ck-gutter" />
+            <div key={`f${l.part}`} role="row" className={`${ck.line} ${ck.lineFold}`}>
+              <span role="cell" className={ck.gutter} />
               <span role="cell">
-                <button type="button" className="btn btn-ghost small" onClick={() => setOpen(new Set([...open, l.part]))}>
+                <button type="button" className={buttonClass('ghost', 'normal', 'small')} onClick={() => setOpen(new Set([...open, l.part]))}>
                   ⋯ show {count(l.hidden)} unchanged lines
                 </button>
               </span>
             </div>
           ) : (
-            <div key={i} role="row" className={`ck-line ck-line-${l.type}`}>
-              <span role="cell" className="ck-gutter" aria-label={l.type === 'same' ? 'unchanged' : l.type}>
+            <div key={i} role="row" className={`${ck.line} ${LINE_CLASS[l.type]}`} data-change={l.type}>
+              <span role="cell" className={ck.gutter} aria-label={l.type === 'same' ? 'unchanged' : l.type}>
                 {GUTTER[l.type]}
               </span>
-              <span role="cell" className="ck-line-text">
+              <span role="cell" className={ck.lineText}>
                 {l.type !== 'same' && l.words?.some((w) => !w.changed && w.text.trim() !== '') ? <LineWords type={l.type} words={l.words} /> : l.text || '\u00a0'}
               </span>
             </div>

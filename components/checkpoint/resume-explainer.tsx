@@ -8,14 +8,16 @@ import type { ResumePoint, ResumeReason } from '@/lib/resume/types'
 import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './block-choice'
 import { VersionContent } from './version-content'
+import ck from './checkpoint.module.css'
+import { Button } from '../ui/button'
 
 const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {
-  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: 'ck-reason-begin' },
-  'new-process': { label: 'new process', title: 'source_trace changed between consecutive versions', cls: 'ck-reason-process' },
-  'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: 'ck-reason-gap' },
-  'operator-edit': { label: 'operator edit', title: 'A console edit', cls: 'ck-reason-operator' },
-  'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: 'ck-reason-operator' },
-  'operator-restore': { label: 'operator restore', title: 'A console restore: an earlier version put back as a new one', cls: 'ck-reason-operator' },
+  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: ck.reasonBegin },
+  'new-process': { label: 'new process', title: 'source_trace changed between consecutive versions', cls: ck.reasonProcess },
+  'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: ck.reasonGap },
+  'operator-edit': { label: 'operator edit', title: 'A console edit', cls: ck.reasonOperator },
+  'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: ck.reasonOperator },
+  'operator-restore': { label: 'operator restore', title: 'A console restore: an earlier version put back as a new one', cls: ck.reasonOperator },
 }
 
 function items(n: number) {
@@ -25,7 +27,7 @@ function items(n: number) {
 /** The one sentence an operator came for: what a resume under this identity returns right now. */
 function Headline({ runRef, choice, detail }: { runRef: RunRef; choice: BlockChoice; detail: BlockDetail }) {
   const call =
-    choice.blockKey === 'checkpoint' ? <code className="ck-call">resume({JSON.stringify(runRef.runId)})</code> : <>reading <code>{choice.blockKey}</code></>
+    choice.blockKey === 'checkpoint' ? <code className={ck.call}>resume({JSON.stringify(runRef.runId)})</code> : <>reading <code>{choice.blockKey}</code></>
   const who = (
     <>
       as user <code>{idValue(choice.userId)}</code> / session <code>{idValue(choice.sessionId)}</code>
@@ -59,8 +61,8 @@ function Headline({ runRef, choice, detail }: { runRef: RunRef; choice: BlockCho
     )
   }
   return (
-    <div className={`ck-headline ck-headline-${tone}`}>
-      <p className="ck-headline-text">
+    <div className={`${ck.headline} ${tone === 'ok' ? ck.headlineOk : ck.headlineNone}`}>
+      <p className={ck.headlineText}>
         {call} {who} {result}.
       </p>
       {b ? (
@@ -78,10 +80,10 @@ function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined;
   const from = point?.fromVersion ?? point?.previous?.version ?? null
   const to = point?.firstWrite?.version ?? null
   return (
-    <li className="ck-point">
+    <li className={ck.point}>
       <div className="row" style={{ gap: 6 }}>
         {point?.reasons.map((r) => (
-          <span key={r} className={`tag ck-reason ${REASONS[r].cls}`} title={REASONS[r].title}>
+          <span key={r} className={`tag ${ck.reason} ${REASONS[r].cls}`} title={REASONS[r].title}>
             {REASONS[r].label}
           </span>
         ))}
@@ -102,12 +104,12 @@ function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined;
         ) : null}
         <span className="spacer" />
         {from && to ? (
-          <button type="button" className="btn btn-small" onClick={() => onCompare(from, to)}>
+          <Button size="small" onClick={() => onCompare(from, to)}>
             Compare v{from} → v{to}
-          </button>
+          </Button>
         ) : null}
       </div>
-      <p className="ck-point-text">{text}</p>
+      <p className={ck.pointText}>{text}</p>
     </li>
   )
 }
@@ -132,13 +134,13 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
         <h3 id="ck-points-title">
           Resume points <span className="tag">{resume.explanation.length}</span>
         </h3>
-        {resume.attemptsText ? <p className="small ck-attempts">{resume.attemptsText}</p> : null}
+        {resume.attemptsText ? <p className="small">{resume.attemptsText}</p> : null}
         {resume.explanation.length === 0 ? (
           <p className="small muted">
             None: {detail.block || resume.segments.length ? 'one process wrote every version, with no restart, new source_trace or long pause.' : 'nothing was written.'}
           </p>
         ) : (
-          <ol className="ck-points">
+          <ol className={ck.points}>
             {resume.explanation.map((text, i) => (
               <PointItem key={i} point={resume.points[i]} text={text} onCompare={onCompareVersions} />
             ))}

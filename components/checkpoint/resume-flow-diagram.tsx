@@ -6,6 +6,9 @@ import { FLOW_LIST_THRESHOLD, flowNodes, type FlowNode } from '@/lib/resume/merm
 import type { Identity } from '@/lib/resume/types'
 import styles from './resume-flow.module.css'
 import { useTheme } from './use-theme'
+import ck from './checkpoint.module.css'
+import { Button } from '../ui/button'
+import { Skeleton } from '../ui/skeleton'
 
 type Rendered = { key: string; svg: string | null; error: string | null }
 
@@ -24,13 +27,13 @@ export function ResumeFlowDiagram({ resume, identity }: { resume: BlockDetail['r
   const nodes = useMemo(() => flowNodes(resume.segments, resume.points, identity), [resume.segments, resume.points, identity])
   const asList = nodes.length > FLOW_LIST_THRESHOLD
   return (
-    <figure className="ck-flow" aria-label="Resume flow diagram">
+    <figure className={ck.flow} aria-label="Resume flow diagram">
       {asList ? <FlowList nodes={nodes} /> : <FlowSvg text={resume.mermaid} />}
       <figcaption className="small muted">
         {asList
           ? `${nodes.length} steps, listed in order (too many to draw readably): each box a process segment or operator actions, each arrow what started the next.`
           : 'Process segments (boxes), operator actions (hexagons; a clear is a trapezoid), what started the next one (arrows), tombstones (circles).'}{' '}
-        <details className="ck-inline-details">
+        <details className={ck.inlineDetails}>
           <summary>mermaid source</summary>
           <pre className="content">{resume.mermaid}</pre>
         </details>
@@ -92,16 +95,16 @@ function FlowSvg({ text }: { text: string }) {
   const current = rendered?.key === key ? rendered : null
   if (current?.error) {
     return (
-      <p className="ck-bad small" role="alert">
+      <p className={`${ck.bad} small`} role="alert">
         Could not draw the diagram: {current.error}
       </p>
     )
   }
   if (!current?.svg) {
     return (
-      <div className="ck-flow-loading" aria-busy="true" aria-label="Drawing the diagram">
-        <div className="skeleton" style={{ height: 60, width: '70%' }} />
-        <div className="skeleton" style={{ height: 60, width: '70%' }} />
+      <div className={ck.flowLoading} aria-busy="true" aria-label="Drawing the diagram">
+        <Skeleton height={60} width="70%" />
+        <Skeleton height={60} width="70%" />
       </div>
     )
   }
@@ -109,13 +112,13 @@ function FlowSvg({ text }: { text: string }) {
   return (
     <>
       <div className={styles.toolbar} role="group" aria-label="Diagram zoom">
-        <button type="button" className="btn btn-small" onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])} disabled={at <= 0} aria-label="Zoom out">
+        <Button size="small" onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])} disabled={at <= 0} aria-label="Zoom out">
           −
-        </button>
+        </Button>
         <span className={`small muted ${styles.zoomValue}`}>{Math.round(zoom * 100)}%</span>
-        <button type="button" className="btn btn-small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
+        <Button size="small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
           +
-        </button>
+        </Button>
         <span className="small muted">Scroll the box to pan.</span>
       </div>
       <div className={styles.viewport} tabIndex={0} role="region" aria-label="Resume flow, scrollable">

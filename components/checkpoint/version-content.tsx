@@ -2,6 +2,7 @@ import { parseIdList } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { prettyContent } from '../ui/content-view'
 import { highlightJson } from './json-highlight'
+import ck from './checkpoint.module.css'
 
 const FOLD_AT = 700
 
@@ -12,7 +13,7 @@ export function VersionContent({ content, isDeleted, label }: { content: string;
   const { text, isJson } = prettyContent(content)
   const ids = isJson ? null : parseIdList(content)
   const body = (
-    <pre className="content ck-content" aria-label={label} data-json={isJson ? 'true' : undefined}>
+    <pre className={`content ${ck.content}`} aria-label={label} data-json={isJson ? 'true' : undefined}>
       {isJson ? highlightJson(text) : text}
     </pre>
   )
@@ -31,9 +32,9 @@ export function VersionContent({ content, isDeleted, label }: { content: string;
     )
   }
   return (
-    <details className="ck-fold">
+    <details className={ck.fold}>
       <summary>
-        <span className="ck-fold-preview">{text.slice(0, 90).replace(/\s+/g, ' ')}…</span> {meta} — show all
+        <span className={ck.foldPreview}>{text.slice(0, 90).replace(/\s+/g, ' ')}…</span> {meta} — show all
       </summary>
       {body}
     </details>

@@ -5,7 +5,11 @@ import { useEffect, useRef, useState } from 'react'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
 import { isOperatorActor } from '@/lib/resume/rows'
-import { sourceLabel, sourceTitle, type VersionEntry } from './version-rows'
+import { sourceLabel, sourceTitle, type VersionEntry, type VersionSource } from './version-rows'
+import ck from './checkpoint.module.css'
+import { buttonClass } from '../ui/button'
+
+const SOURCE_CLASS: Record<VersionSource, string> = { history: ck.srcHistory, physical: ck.srcPhysical, both: ck.srcBoth }
 
 const ROW_HEIGHT = 38
 const MAX_HEIGHT = 460
@@ -23,20 +27,20 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
   return (
     <tr
       data-version={e.id}
-      className={[e.id === b ? 'ck-row-b' : '', e.id === a ? 'ck-row-a' : '', e.block.isDeleted ? 'ck-row-tomb' : ''].join(' ')}
+      className={[e.id === b ? ck.rowB : '', e.id === a ? ck.rowA : '', e.block.isDeleted ? ck.rowTomb : ''].join(' ')}
       style={{ height: ROW_HEIGHT }}
     >
-      <td className="ck-radio">
+      <td className={ck.radio}>
         <input type="radio" name="ck-compare-a" aria-label={`Compare from v${e.id} (A)`} checked={e.id === a} onChange={() => onCompare(e.id, b)} />
       </td>
-      <td className="ck-radio">
+      <td className={ck.radio}>
         <input type="radio" name="ck-compare-b" aria-label={`Compare to v${e.id} (B)`} checked={e.id === b} onChange={() => onCompare(a, e.id)} />
       </td>
       <td className="mono">
-        <span className="ck-ver">
+        <span className={ck.ver}>
           <strong>v{e.id}</strong>
           {e.isFinal ? (
-            <span className="tag ck-final" title="The row SELECT … FINAL returns: what a resume reads">
+            <span className={`tag ${ck.final}`} title="The row SELECT … FINAL returns: what a resume reads">
               FINAL
             </span>
           ) : null}
@@ -47,27 +51,27 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
           ) : null}
         </span>
       </td>
-      <td className="ck-ellipsis">
+      <td className={ck.ellipsis}>
         <TimeAgo iso={e.block.updatedAt} />
       </td>
-      <td className={`ck-ellipsis ${isOperatorActor(e.block.actor) ? 'ck-op' : ''}`} title={e.block.actor}>
+      <td className={isOperatorActor(e.block.actor) ? `${ck.ellipsis} ${ck.op}` : ck.ellipsis} title={e.block.actor}>
         {e.block.actor}
       </td>
-      <td className="mono ck-ellipsis" title={e.block.sourceTrace}>
+      <td className={`mono ${ck.ellipsis}`} title={e.block.sourceTrace}>
         {e.block.sourceTrace || '—'}
       </td>
-      <td className="mono ck-ellipsis small" title={e.part ?? 'merged away: no longer a physical row'}>
+      <td className={`mono ${ck.ellipsis} small`} title={e.part ?? 'merged away: no longer a physical row'}>
         {e.part ?? <span className="muted">—</span>}
       </td>
       <td>
-        <span className={`tag ck-src-${e.source}`} title={sourceTitle(e.source)}>
+        <span className={`tag ${SOURCE_CLASS[e.source]}`} title={sourceTitle(e.source)}>
           {sourceLabel(e.source)}
         </span>
       </td>
-      <td className={`num ${pct >= 100 ? 'ck-bad' : pct >= 90 ? 'ck-warn' : ''}`} title={`${count(e.block.chars)} of ${count(e.block.charLimit)} characters`}>
+      <td className={pct >= 100 ? `num ${ck.bad}` : pct >= 90 ? `num ${ck.warn}` : 'num'} title={`${count(e.block.chars)} of ${count(e.block.charLimit)} characters`}>
         {count(e.block.chars)}
       </td>
-      <td className="ck-ellipsis" title={e.change}>
+      <td className={ck.ellipsis} title={e.change}>
         {e.change}
       </td>
     </tr>
@@ -117,16 +121,16 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
   return (
     <div className="stack" style={{ gap: 8 }}>
       {entries.length > 12 ? (
-        <form className="row ck-jump" onSubmit={goTo} role="search" aria-label="Jump to a version">
+        <form className={`row ${ck.jump}`} onSubmit={goTo} role="search" aria-label="Jump to a version">
           <label className="row" style={{ gap: 6 }}>
             <span className="small muted">Jump to version</span>
             <input value={jump} onChange={(e) => setJump(e.target.value)} inputMode="numeric" placeholder="e.g. 121" size={8} aria-label="Version number" />
           </label>
-          <button type="submit" className="btn">
+          <button type="submit" className={buttonClass()}>
             Show
           </button>
           {jumpError ? (
-            <span className="small ck-bad" role="status">
+            <span className={`small ${ck.bad}`} role="status">
               {jumpError}
             </span>
           ) : null}
@@ -135,13 +139,13 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
       ) : null}
       <div
         ref={scrollRef}
-        className="ck-vscroll"
+        className={ck.vscroll}
         style={{ height }}
         tabIndex={0}
         role="region"
         aria-label={`Versions, ${entries.length} rows, newest first (scrollable)`}
       >
-        <table className="data ck-versions" aria-label="Versions" aria-rowcount={entries.length + 1}>
+        <table className={`data ${ck.versions}`} aria-label="Versions" aria-rowcount={entries.length + 1}>
           <colgroup>
             <col style={{ width: 30 }} />
             <col style={{ width: 30 }} />

@@ -4,6 +4,7 @@ import type { BlockDetail } from '@/lib/api/types'
 import { count } from '@/lib/format'
 import type { VersionEntry } from './version-rows'
 import { VersionTable } from './version-table'
+import ck from './checkpoint.module.css'
 
 type Props = {
   detail: BlockDetail
@@ -17,8 +18,8 @@ function Counts({ detail, entries }: { detail: BlockDetail; entries: VersionEntr
   const tombstones = entries.filter((e) => e.block.isDeleted).length
   const parts = new Set(detail.versions.map((v) => v.part)).size
   return (
-    <p className="small muted ck-counts" aria-live="polite">
-      <strong className="ck-count-main">
+    <p className={`small muted ${ck.counts}`} aria-live="polite">
+      <strong className={ck.countMain}>
         {count(entries.length)} version{entries.length === 1 ? '' : 's'}
       </strong>
       {detail.historyInstalled ? ` · ${count(detail.history?.length ?? 0)} in history` : ''} · {count(detail.versions.length)} physical row

@@ -7,6 +7,7 @@ import { CheckpointEditor } from './checkpoint-editor'
 import { ClearDialog } from './clear-dialog'
 import { RestoreDialog } from './restore-dialog'
 import { usePermissions } from './use-permissions'
+import { Button, buttonClass } from '../ui/button'
 
 type Props = {
   runRef: RunRef
@@ -40,12 +41,12 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
   const clearWhy = block.isDeleted ? `Clear is off: the block is already cleared (v${block.version} is a tombstone).` : null
   return (
     <>
-      <button type="button" className="btn btn-primary" onClick={() => setOpen('edit')}>
+      <Button variant="primary" onClick={() => setOpen('edit')}>
         Edit
-      </button>
+      </Button>
       <button
         type="button"
-        className="btn"
+        className={buttonClass()}
         disabled={!canRestore}
         title={canRestore ? `Write v${picked!.version}'s content as a new version` : undefined}
         aria-describedby={restoreWhy ? restoreNote : undefined}
@@ -53,9 +54,9 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
       >
         {canRestore ? `Restore v${picked!.version}` : 'Restore…'}
       </button>
-      <button type="button" className="btn btn-danger" disabled={block.isDeleted} aria-describedby={clearWhy ? clearNote : undefined} onClick={() => setOpen('clear')}>
+      <Button variant="danger" disabled={block.isDeleted} aria-describedby={clearWhy ? clearNote : undefined} onClick={() => setOpen('clear')}>
         Clear
-      </button>
+      </Button>
       {restoreWhy || clearWhy ? (
         <p className="small muted" style={{ flexBasis: '100%', order: 99, margin: 0 }}>
           {clearWhy ? <span id={clearNote}>{clearWhy} </span> : null}

@@ -1,6 +1,8 @@
 'use client'
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import styles from './id-list-editor.module.css'
+import { Button } from '../ui/button'
 
 const SHOWN = 400
 
@@ -63,24 +65,24 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
   }
 
   return (
-    <fieldset className="stack idlist" style={{ gap: 6 }}>
+    <fieldset className={styles.list}>
       <legend className="small muted">
         Items done ({ids.length}) — removing an item makes the next resume redo it
       </legend>
-      <p id={hintId} className="small muted idlist-hint">
+      <p id={hintId} className={`small muted ${styles.hint}`}>
         Arrow keys move between items; Delete or Enter removes the one in focus.
       </p>
       {shown.length > 0 ? (
-        <div className="idlist-items" role="toolbar" aria-label="Items in the checkpoint" aria-describedby={hintId} onKeyDown={onItemsKey}>
+        <div className={styles.items} role="toolbar" aria-label="Items in the checkpoint" aria-describedby={hintId} onKeyDown={onItemsKey}>
           {shown.map((id, i) => (
-            <span key={id} className="idlist-item">
+            <span key={id} className={styles.item}>
               <span className="mono">{id}</span>
               <button
                 ref={(el) => {
                   buttons.current[i] = el
                 }}
                 type="button"
-                className="idlist-remove"
+                className={styles.remove}
                 aria-label={`Remove ${id}`}
                 tabIndex={i === current ? 0 : -1}
                 onFocus={() => setActive(i)}
@@ -106,9 +108,9 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
             }
           }}
         />
-        <button type="button" className="btn" onClick={add} disabled={item.trim() === ''}>
+        <Button onClick={add} disabled={item.trim() === ''}>
           Add item
-        </button>
+        </Button>
       </div>
     </fieldset>
   )

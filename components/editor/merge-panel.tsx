@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react'
 import type { Block } from '@/lib/api/types'
 import type { MergeConflict, MergeResult, Side } from '@/lib/merge/types'
 import styles from './merge-panel.module.css'
+import { Button } from '../ui/button'
 
 type Props = {
   /** The version the operator started from. */
@@ -97,24 +98,24 @@ export function MergePanel(props: Props) {
             </strong>
             <span className="spacer" />
             {byHand ? (
-              <button type="button" className="btn btn-small" onClick={props.onBackToChoices}>
+              <Button size="small" onClick={props.onBackToChoices}>
                 Back to the choices (drops hand edits)
-              </button>
+              </Button>
             ) : (
               <>
                 {n > 1 ? (
                   <>
-                    <button type="button" className="btn btn-small" onClick={() => props.onChooseAll('mine')}>
+                    <Button size="small" onClick={() => props.onChooseAll('mine')}>
                       Keep mine for all
-                    </button>
-                    <button type="button" className="btn btn-small" onClick={() => props.onChooseAll('theirs')}>
+                    </Button>
+                    <Button size="small" onClick={() => props.onChooseAll('theirs')}>
                       Keep theirs for all
-                    </button>
+                    </Button>
                   </>
                 ) : null}
-                <button type="button" className="btn btn-small" onClick={props.onEditByHand}>
+                <Button size="small" onClick={props.onEditByHand}>
                   Edit by hand
-                </button>
+                </Button>
               </>
             )}
           </div>

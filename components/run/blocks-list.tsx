@@ -7,6 +7,8 @@ import { count } from '@/lib/format'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { ContentView } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
+import { listHeight, rowOffset } from '../ui/virtual-list'
+import virtual from '../ui/virtual-list.module.css'
 import styles from './blocks-list.module.css'
 
 type Group = { userId: string; sessionId: string; blocks: Block[] }
@@ -59,8 +61,8 @@ function VirtualBlocks({ blocks }: { blocks: Block[] }) {
     initialRect: { width: 800, height: 640 },
   })
   return (
-    <div ref={scrollRef} className={styles.scroll} tabIndex={0} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
-      <div className={styles.list} style={{ height: virtualizer.getTotalSize() }}>
+    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+      <div className={virtual.list} style={listHeight(virtualizer.getTotalSize())}>
         {virtualizer.getVirtualItems().map((it) => {
           const b = blocks[it.index]
           return (
@@ -68,9 +70,9 @@ function VirtualBlocks({ blocks }: { blocks: Block[] }) {
               key={it.key}
               ref={virtualizer.measureElement}
               data-index={it.index}
-              className={`block ${styles.row}`}
+              className={`block ${virtual.row}`}
               data-block-key={b.blockKey}
-              style={{ transform: `translateY(${it.start}px)` }}
+              style={rowOffset(it.start)}
             >
               <BlockBody b={b} />
             </article>

@@ -4,7 +4,7 @@ import type { RunDetail } from '@/lib/api/types'
 import { absoluteTime, cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import { ContentView } from '../ui/content-view'
-import { StatusBadge } from '../ui/status-badge'
+import { StatusBadge } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
 
 export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: ReactNode }) {

@@ -9,6 +9,7 @@ import type { RunsFilters } from '@/lib/runs-search'
 import { FLAG_TEXT, type RunFlag } from '@/lib/triage/flags'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import styles from './triage.module.css'
+import { DisclosureButton } from '../ui/disclosure-button'
 
 /** What an operator should look at first, in that order. */
 export const ATTENTION_FLAGS: { flag: RunFlag; title: string }[] = [
@@ -41,10 +42,9 @@ export function NeedsAttention({ filters }: { filters: RunsFilters }) {
     <section className={`panel ${styles.attention}`} aria-labelledby={`${bodyId}-title`}>
       <div className={styles.attentionHead}>
         <h2 id={`${bodyId}-title`}>
-          <button type="button" className="sum-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
-            <span className="sum-chevron" aria-hidden />
+          <DisclosureButton open={open} controls={bodyId} onToggle={() => setOpen(!open)}>
             Needs attention
-          </button>
+          </DisclosureButton>
         </h2>
         <span className="small muted">stalled runs, crash loops, near misses, ties, checkpoints near their limit</span>
       </div>

@@ -20,6 +20,8 @@ import type { RunsAnalytics } from '@/lib/api/types'
 import { withFlag, type RunsFilters } from '@/lib/runs-search'
 import { CountLink } from './count-link'
 import { bucketTick, bucketTitle, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
+import { dotColor } from './dot-color'
+import styles from './runs-summary.module.css'
 
 const CHART_HEIGHT = 132
 const AXIS = { stroke: 'var(--border)', tick: { fill: 'var(--muted)', fontSize: 11 }, tickLine: false } as const
@@ -27,13 +29,13 @@ const MARGIN = { top: 6, right: 6, bottom: 0, left: -14 }
 
 function TooltipBox({ title, rows }: { title: string; rows: { label: string; value: string; color?: string }[] }) {
   return (
-    <div className="sum-tooltip">
-      <div className="sum-tooltip-title">{title}</div>
+    <div className={styles.tooltip}>
+      <div className={styles.tooltipTitle}>{title}</div>
       {rows.map((r) => (
-        <div key={r.label} className="sum-tooltip-row">
-          {r.color ? <span className="sum-dot" style={{ background: r.color }} aria-hidden /> : null}
+        <div key={r.label} className={styles.tooltipRow}>
+          {r.color ? <span className={styles.dot} style={dotColor(r.color)} aria-hidden /> : null}
           <span>{r.label}</span>
-          <span className="sum-tooltip-value">{r.value}</span>
+          <span className={styles.tooltipValue}>{r.value}</span>
         </div>
       ))}
     </div>
@@ -54,8 +56,8 @@ export function ChartCard({ title, legend, label, summary, children, className }
 }) {
   const summaryId = useId()
   return (
-    <figure className={`sum-card ${className ?? ''}`}>
-      <figcaption className="sum-card-head">
+    <figure className={className ? `${styles.card} ${className}` : styles.card}>
+      <figcaption className={styles.cardHead}>
         <h3>{title}</h3>
         {legend}
       </figcaption>
@@ -105,15 +107,15 @@ export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filte
   ].join(' ')
   return (
     <ChartCard
-      className="sum-card-wide"
+      className={styles.cardWide}
       title={`Runs per ${unit}`}
       label={`Runs per ${unit} of their start time, stacked by run state`}
       summary={summary}
       legend={
-        <ul className="sum-legend" aria-label="Run counts by state">
+        <ul className={styles.legend} aria-label="Run counts by state">
           {statuses.map((s) => (
             <li key={s}>
-              <span className="sum-dot" style={{ background: statusColor(s) }} aria-hidden />
+              <span className={styles.dot} style={dotColor(statusColor(s))} aria-hidden />
               <CountLink href={links.runsList({ ...filters, status: s })}>
                 {s} <strong>{count(data.totals.byStatus[s])}</strong>
               </CountLink>
@@ -167,15 +169,15 @@ export function ResumesChart({ data, filters = {} }: { data: RunsAnalytics; filt
       label="Runs resumed per day of their latest begin, and their extra attempts"
       summary={summary}
       legend={
-        <ul className="sum-legend">
+        <ul className={styles.legend}>
           <li>
-            <span className="sum-dot" style={{ background: 'var(--warn)' }} aria-hidden />
+            <span className={styles.dot} style={dotColor('var(--warn)')} aria-hidden />
             <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>
               resumed <strong>{count(resumedRuns)}</strong>
             </CountLink>
           </li>
           <li>
-            <span className="sum-dot" style={{ background: 'var(--accent)' }} aria-hidden />
+            <span className={styles.dot} style={dotColor('var(--accent)')} aria-hidden />
             <CountLink href={links.runsList(withFlag(filters, 'resumed'))} title="The resumed runs, whose later attempts these are">
               extra attempts <strong>{count(extraAttempts)}</strong>
             </CountLink>
@@ -222,19 +224,19 @@ export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filter
       label="Runs by the size of their latest checkpoint, in tenths of its char_limit"
       summary={summary}
       legend={
-        <ul className="sum-legend">
+        <ul className={styles.legend}>
           <li>
             <strong>{count(s.runs)}</strong> checkpoints
           </li>
           {s.nearLimit > 0 ? (
-            <li className="sum-warn">
+            <li className={styles.warn}>
               <CountLink href={links.runsList(withFlag(filters, 'near_limit'))}>
                 <strong>{count(s.nearLimit)}</strong> ≥ 90%
               </CountLink>
             </li>
           ) : null}
           {s.overLimit > 0 ? (
-            <li className="sum-bad">
+            <li className={styles.bad}>
               <CountLink href={links.runsList(withFlag(filters, 'near_limit'))} title="Listed with the runs near their limit (90% or more)">
                 <strong>{count(s.overLimit)}</strong> over
               </CountLink>

@@ -9,6 +9,7 @@ import { useNow } from '../ui/use-now'
 import { FlagFilter } from './flag-filter'
 import { STATUSES, useRunsFilters } from './use-runs-filters'
 import { useHydrated } from '../ui/use-hydrated'
+import { buttonClass } from '../ui/button'
 
 const RANGES: { label: string; hours: number | null }[] = [
   { label: 'Any time', hours: null },
@@ -147,7 +148,7 @@ export function RunsFilters() {
         {active ? (
           <button
             type="button"
-            className="btn btn-ghost"
+            className={buttonClass('ghost')}
             onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null, cursor: null })}
           >
             Clear filters

@@ -12,6 +12,10 @@ import { ErrorBanner } from '../ui/error-banner'
 import { ResumesChart, SizesChart, StatusChart } from './runs-charts'
 import { TopRuns } from './top-runs'
 import { useSummaryOpen } from './use-summary-open'
+import { DisclosureButton } from '../ui/disclosure-button'
+import { Skeleton } from '../ui/skeleton'
+import styles from './runs-summary.module.css'
+import { Button } from '../ui/button'
 
 const BODY_ID = 'runs-summary-body'
 
@@ -29,13 +33,12 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
   const a = query.data
   const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
   return (
-    <section className="panel runs-summary" aria-labelledby="runs-summary-title">
-      <div className="sum-head">
+    <section className={`panel ${styles.summary}`} aria-labelledby="runs-summary-title">
+      <div className={styles.head}>
         <h2 id="runs-summary-title">
-          <button type="button" className="sum-toggle" aria-expanded={open} aria-controls={BODY_ID} onClick={() => setOpen(!open)}>
-            <span className="sum-chevron" aria-hidden />
+          <DisclosureButton open={open} controls={BODY_ID} onToggle={() => setOpen(!open)}>
             Summary
-          </button>
+          </DisclosureButton>
         </h2>
         {a && open && !waiting ? (
           <span className="small muted" data-testid="summary-stats">
@@ -53,28 +56,32 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
         <div id={BODY_ID}>
           {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!a} /> : null}
           {waiting ? (
-            <p className="small sum-empty" data-testid="summary-on-request">
+            <p className={`small ${styles.empty}`} data-testid="summary-on-request">
               The summary of a flag-filtered list checks the flags of every run the other filters select, which can take a
               while on a large history.{' '}
-              <button type="button" className="btn" onClick={() => setAskedFor(filterKey)}>
+              <Button onClick={() => setAskedFor(filterKey)}>
                 Compute summary
-              </button>
+              </Button>
             </p>
           ) : !a ? (
             query.isError ? null : (
-              <div className="sum-grid" aria-busy="true" aria-label="Loading summary">
+              <div className={styles.grid} aria-busy="true" aria-label="Loading summary" data-testid="summary-grid">
                 {Array.from({ length: 5 }, (_, i) => (
-                  <div key={i} className={`sum-card${i === 0 || i > 2 ? ' sum-card-wide' : ''}`}>
-                    <div className="skeleton" style={{ width: '40%' }} />
-                    <div className="skeleton sum-skeleton-chart" />
+                  <div key={i} className={i === 0 || i > 2 ? `${styles.card} ${styles.cardWide}` : styles.card}>
+                    <Skeleton width="40%" />
+                    <Skeleton height={132} />
                   </div>
                 ))}
               </div>
             )
           ) : a.totals.runs === 0 ? (
-            <p className="muted small sum-empty">No runs match these filters, so there is nothing to chart.</p>
+            <p className={`muted small ${styles.empty}`}>No runs match these filters, so there is nothing to chart.</p>
           ) : (
-            <div className={`sum-grid${query.isPlaceholderData ? ' is-stale' : ''}`}>
+            <div
+              className={query.isPlaceholderData ? `${styles.grid} ${styles.stale}` : styles.grid}
+              aria-busy={query.isPlaceholderData}
+              data-testid="summary-grid"
+            >
               <StatusChart data={a} filters={filters} />
               <ResumesChart data={a} filters={filters} />
               <SizesChart data={a} filters={filters} />

@@ -15,6 +15,8 @@ import { SetupNotice } from './setup-notice'
 import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
 import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
+import { Button, buttonClass } from '../ui/button'
+import { Skeleton } from '../ui/skeleton'
 
 /** True when the event comes from a row of the table body: the operator is reading that row. */
 const onRow = (e: { target: EventTarget | null }) => e.target instanceof Element && !!e.target.closest('tbody tr')
@@ -61,9 +63,9 @@ export function RunsView() {
               : live.isError
                 ? 'Could not check for changes; retrying'
                 : `Live: checking for changes every ${LIVE_POLL_MS / 1000}s`}
-          <button type="button" className="btn" onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
+          <Button onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
             {paused ? 'Resume' : 'Pause'}
-          </button>
+          </Button>
         </span>
       </div>
       <SetupNotice />
@@ -78,7 +80,7 @@ export function RunsView() {
       {query.isPending ? (
         <div className="panel stack" aria-busy="true" aria-label="Loading runs">
           {Array.from({ length: 8 }, (_, i) => (
-            <div key={i} className="skeleton" />
+            <Skeleton key={i} />
           ))}
         </div>
       ) : runs.length === 0 && !query.isError && !searchedTo ? (
@@ -108,12 +110,12 @@ export function RunsView() {
             <span className="small muted">
               {runs.length} run{runs.length === 1 ? '' : 's'} on this page{query.isFetching ? ' · updating…' : ''}
             </span>
-            <button type="button" className="btn" disabled={!f.cursor} onClick={() => setF({ cursor: null })}>
+            <Button disabled={!f.cursor} onClick={() => setF({ cursor: null })}>
               ← Newest
-            </button>
+            </Button>
             <button
               type="button"
-              className="btn"
+              className={buttonClass()}
               disabled={!query.data?.nextCursor}
               onClick={() => setF({ cursor: query.data?.nextCursor ?? null })}
             >

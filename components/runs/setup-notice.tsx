@@ -6,6 +6,9 @@ import { healthQueryOptions } from '@/lib/api-client/health'
 import { CopyButton } from '../schema/copy-button'
 import { storedSetting } from '../ui/stored-setting'
 import { setupNotice, SETUP_NOTICE_STORAGE_KEY } from './setup-notice-model'
+import { bannerClass } from '../ui/banner'
+import styles from './setup-notice.module.css'
+import { Button } from '../ui/button'
 
 const dismissal = storedSetting(SETUP_NOTICE_STORAGE_KEY, null)
 
@@ -22,9 +25,9 @@ export function SetupNotice() {
   const commandId = useId()
   if (!notice) return null
   return (
-    <section className="banner banner-warn setup-notice" aria-labelledby={titleId}>
-      <div className="setup-notice-text">
-        <h2 id={titleId} className="setup-notice-title">
+    <section className={bannerClass('warning', styles.notice)} aria-labelledby={titleId}>
+      <div className={styles.text}>
+        <h2 id={titleId} className={styles.title}>
           This ClickHouse is missing part of the console&apos;s setup
         </h2>
         <ul>
@@ -40,11 +43,11 @@ export function SetupNotice() {
           <code>-- --dry-run</code> changes nothing.
         </p>
       </div>
-      <div className="setup-notice-actions">
+      <div className={styles.actions}>
         <CopyButton text={notice.command} label="Copy command" describedBy={commandId} />
-        <button type="button" className="btn" onClick={() => dismissal.write(notice.key)}>
+        <Button onClick={() => dismissal.write(notice.key)}>
           Dismiss
-        </button>
+        </Button>
       </div>
     </section>
   )

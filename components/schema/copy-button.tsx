@@ -1,6 +1,8 @@
 'use client'
 
 import { useRef, useState } from 'react'
+import styles from './schema.module.css'
+import { buttonClass } from '../ui/button'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -24,7 +26,7 @@ export function CopyButton({ text, label = 'Copy', describedBy }: { text: string
   }
 
   return (
-    <button type="button" className="btn sd-copy" onClick={copy} aria-describedby={describedBy} data-state={state}>
+    <button type="button" className={buttonClass('default', 'normal', styles.copy)} onClick={copy} aria-describedby={describedBy} data-state={state}>
       <span aria-live="polite">{state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Copy failed: select the text' : label}</span>
     </button>
   )

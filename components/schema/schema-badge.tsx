@@ -1,7 +1,9 @@
 import type { TableReport } from '@/lib/schema/types'
+import styles from './schema.module.css'
+import { TONE_CLASS, type Tone } from './schema-tone'
 
 /** The card's badge: what the operator should make of this table at a glance. */
-export function tableBadge(t: Pick<TableReport, 'present' | 'status' | 'group'>): { label: string; tone: 'ok' | 'info' | 'warning' | 'problem' } {
+export function tableBadge(t: Pick<TableReport, 'present' | 'status' | 'group'>): { label: string; tone: Tone } {
   if (!t.present) {
     if (t.status === 'info') return { label: t.group === 'telemetry' ? 'Off' : 'Not installed', tone: 'info' }
     return { label: 'Missing', tone: t.status === 'problem' ? 'problem' : 'warning' }
@@ -11,6 +13,10 @@ export function tableBadge(t: Pick<TableReport, 'present' | 'status' | 'group'>)
   return { label: 'OK', tone: 'ok' }
 }
 
-export function SchemaBadge({ label, tone }: { label: string; tone: 'ok' | 'info' | 'warning' | 'problem' }) {
-  return <span className={`badge sd-badge sd-${tone}`}>{label}</span>
+export function SchemaBadge({ label, tone }: { label: string; tone: Tone }) {
+  return (
+    <span className={`badge ${styles.badge} ${TONE_CLASS[tone]}`} data-testid="schema-badge">
+      {label}
+    </span>
+  )
 }

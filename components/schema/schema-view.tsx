@@ -8,6 +8,10 @@ import { fetchFreshSchemaReport, schemaReportQueryOptions } from '@/lib/api-clie
 import { HistoryCard, MappingCard, RunIndexCard, WorkingMemoryCard } from './state-cards'
 import { SummaryBanner } from './summary-banner'
 import { TableCard } from './table-card'
+import { Skeleton } from '../ui/skeleton'
+import styles from './schema.module.css'
+import { SEVERITY_CLASS } from './schema-tone'
+import { Button } from '../ui/button'
 
 const GROUPS: { group: TableGroup; title: string; note: string }[] = [
   { group: 'loom', title: 'Loom tables', note: 'Written by Loom; the console reads them and writes new versions to working memory.' },
@@ -20,12 +24,12 @@ const GROUPS: { group: TableGroup; title: string; note: string }[] = [
 function Disabled({ report }: { report: SchemaReport }) {
   if (report.disabled.length === 0) return null
   return (
-    <section className="panel sd-disabled" aria-labelledby="sd-disabled-title">
+    <section className={`panel ${styles.disabled}`} aria-labelledby="sd-disabled-title">
       <h2 id="sd-disabled-title">Turned off in the console</h2>
       <ul>
         {report.disabled.map((d) => (
           <li key={d.table}>
-            <span className={`sd-sev sd-${d.severity}`}>{d.severity === 'info' ? 'off' : d.severity}</span> {d.feature}{' '}
+            <span className={`${styles.sev} ${SEVERITY_CLASS[d.severity]}`}>{d.severity === 'info' ? 'off' : d.severity}</span> {d.feature}{' '}
             <span className="mono small muted">({d.table} missing)</span>
           </li>
         ))}
@@ -36,7 +40,7 @@ function Disabled({ report }: { report: SchemaReport }) {
 
 function Group({ title, note, tables, collapsed }: { title: string; note: string; tables: TableReport[]; collapsed: boolean }) {
   const cards = (
-    <div className="sd-grid">
+    <div className={styles.grid}>
       {tables.map((t) => (
         <TableCard key={t.key} t={t} />
       ))}
@@ -45,7 +49,7 @@ function Group({ title, note, tables, collapsed }: { title: string; note: string
   const bad = tables.filter((t) => t.status === 'problem' || t.status === 'warning').length
   const head = (
     <>
-      <span className="sd-group-title">{title}</span>
+      <span className={styles.groupTitle}>{title}</span>
       <span className="small muted">
         {' '}
         · {tables.filter((t) => t.present).length} of {tables.length} present{bad ? ` · ${bad} need${bad === 1 ? 's' : ''} attention` : ''} · {note}
@@ -54,14 +58,14 @@ function Group({ title, note, tables, collapsed }: { title: string; note: string
   )
   if (collapsed) {
     return (
-      <details className="sd-group">
+      <details className={styles.group}>
         <summary>{head}</summary>
         {cards}
       </details>
     )
   }
   return (
-    <section className="sd-group" aria-label={title}>
+    <section className={styles.group} aria-label={title}>
       <h2>{head}</h2>
       {cards}
     </section>
@@ -79,11 +83,11 @@ export function SchemaView() {
   const report = query.data
   const busy = query.isFetching || recheck.isPending
   return (
-    <div className="stack sd-page">
+    <div className={`stack ${styles.page}`}>
       <div className="row">
         <div>
           <h1>Schema</h1>
-          <p className="muted small" style={{ margin: 0 }}>
+          <p className={`muted small ${styles.explain}`}>
             What the console found in ClickHouse, checked against Loom&apos;s data contract. Nothing here is changed for you: the fixes are
             statements to run yourself.
           </p>
@@ -94,23 +98,23 @@ export function SchemaView() {
             Checked <TimeAgo iso={report.checkedAt} />
           </span>
         ) : null}
-        <button type="button" className="btn" onClick={() => recheck.mutate()} disabled={busy}>
+        <Button onClick={() => recheck.mutate()} disabled={busy}>
           {busy ? 'Checking…' : 'Check again'}
-        </button>
+        </Button>
       </div>
       {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!report} /> : null}
       {recheck.isError ? <ErrorBanner error={recheck.error} onRetry={() => recheck.mutate()} stale={!!report} /> : null}
       {query.isPending ? (
         <div className="stack" aria-busy="true" aria-label="Loading the schema report">
           <div className="panel">
-            <div className="skeleton" style={{ height: 36 }} />
+            <Skeleton height={36} />
           </div>
-          <div className="sd-grid">
+          <div className={styles.grid}>
             {Array.from({ length: 4 }, (_, i) => (
               <div key={i} className="panel stack">
-                <div className="skeleton" />
-                <div className="skeleton" />
-                <div className="skeleton" />
+                <Skeleton />
+                <Skeleton />
+                <Skeleton />
               </div>
             ))}
           </div>
@@ -120,7 +124,7 @@ export function SchemaView() {
         <>
           <SummaryBanner report={report} />
           <Disabled report={report} />
-          <div className="sd-states">
+          <div className={styles.states}>
             <WorkingMemoryCard wm={report.workingMemory} />
             <HistoryCard h={report.history} />
             <RunIndexCard ix={report.runIndex} />

@@ -2,11 +2,12 @@ import { absoluteTime, count } from '@/lib/format'
 import type { HistoryState, RunIndexState, SchemaReport, WorkingMemoryState } from '@/lib/schema/types'
 import { TimeAgo } from '../ui/time-ago'
 import { SchemaBadge } from './schema-badge'
+import styles from './schema.module.css'
 
 export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
   return (
-    <section className="panel sd-state" aria-labelledby="sd-wm-title">
-      <header className="sd-card-head">
+    <section className={`panel ${styles.state}`} aria-labelledby="sd-wm-title">
+      <header className={styles.cardHead}>
         <h2 id="sd-wm-title">Working memory parts</h2>
         <span className="spacer" />
         {wm ? <span className="mono small muted">{wm.table}</span> : null}
@@ -15,7 +16,7 @@ export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
         <p className="muted small">The working-memory table is missing: nothing to count.</p>
       ) : (
         <>
-          <dl className="sd-stats">
+          <dl className={styles.stats}>
             <div>
               <dt>Active parts</dt>
               <dd data-testid="wm-parts">{count(wm.activeParts)}</dd>
@@ -30,12 +31,12 @@ export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
             </div>
             <div>
               <dt>Unmerged versions</dt>
-              <dd data-testid="wm-unmerged" className={wm.unmergedVersions ? 'sd-accent' : undefined}>
+              <dd data-testid="wm-unmerged" className={wm.unmergedVersions ? styles.accent : undefined}>
                 {count(wm.unmergedVersions)}
               </dd>
             </div>
           </dl>
-          <p className="small muted sd-explain">
+          <p className={`small muted ${styles.explain}`}>
             {wm.note ? `Duplicates ${wm.note}. ` : null}
             Unmerged versions: the Checkpoint tab can still show them; they disappear when ClickHouse merges parts.
             Reads for resume use <code>FINAL</code> (the newest version per block), so they never see duplicates.
@@ -55,14 +56,14 @@ export function HistoryCard({ h }: { h: HistoryState }) {
         ? { label: 'Half installed', tone: 'warning' as const }
         : { label: 'Not installed', tone: 'info' as const }
   return (
-    <section className="panel sd-state" aria-labelledby="sd-history-title" data-history-installed={h.installed ? 'true' : 'false'}>
-      <header className="sd-card-head">
+    <section className={`panel ${styles.state}`} aria-labelledby="sd-history-title" data-history-installed={h.installed ? 'true' : 'false'}>
+      <header className={styles.cardHead}>
         <h2 id="sd-history-title">History capture</h2>
         <SchemaBadge {...badge} />
         <span className="spacer" />
         <span className="mono small muted">{h.table}</span>
       </header>
-      <dl className="sd-stats">
+      <dl className={styles.stats}>
         <div>
           <dt>Installed</dt>
           <dd data-testid="history-installed">{h.installed ? 'yes' : 'no'}</dd>
@@ -73,7 +74,7 @@ export function HistoryCard({ h }: { h: HistoryState }) {
         </div>
         <div>
           <dt>Oldest capture</dt>
-          <dd className="sd-stat-text" title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}>
+          <dd className={styles.statText} title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}>
             {h.oldestCapturedAt ? <TimeAgo iso={h.oldestCapturedAt} /> : '—'}
           </dd>
         </div>
@@ -82,7 +83,7 @@ export function HistoryCard({ h }: { h: HistoryState }) {
           <dd>{h.retentionDays ? `${h.retentionDays} days` : '—'}</dd>
         </div>
       </dl>
-      <p className="small muted sd-explain">{h.summary}</p>
+      <p className={`small muted ${styles.explain}`}>{h.summary}</p>
     </section>
   )
 }
@@ -95,12 +96,12 @@ export function RunIndexCard({ ix }: { ix: RunIndexState }) {
         ? { label: 'Incomplete', tone: 'warning' as const }
         : { label: 'Not installed', tone: 'info' as const }
   return (
-    <section className="panel sd-state" aria-labelledby="sd-index-title">
-      <header className="sd-card-head">
+    <section className={`panel ${styles.state}`} aria-labelledby="sd-index-title">
+      <header className={styles.cardHead}>
         <h2 id="sd-index-title">Run index</h2>
         <SchemaBadge {...badge} />
       </header>
-      <dl className="sd-stats">
+      <dl className={styles.stats}>
         <div>
           <dt>Objects present</dt>
           <dd>
@@ -108,7 +109,7 @@ export function RunIndexCard({ ix }: { ix: RunIndexState }) {
           </dd>
         </div>
       </dl>
-      <p className="small muted sd-explain">{ix.summary}</p>
+      <p className={`small muted ${styles.explain}`}>{ix.summary}</p>
     </section>
   )
 }
@@ -116,15 +117,15 @@ export function RunIndexCard({ ix }: { ix: RunIndexState }) {
 export function MappingCard({ mapping }: { mapping: SchemaReport['mapping'] }) {
   const active = mapping.tables.length > 0
   return (
-    <section className="panel sd-state" aria-labelledby="sd-mapping-title" data-testid="schema-mapping">
-      <header className="sd-card-head">
+    <section className={`panel ${styles.state}`} aria-labelledby="sd-mapping-title" data-testid="schema-mapping">
+      <header className={styles.cardHead}>
         <h2 id="sd-mapping-title">Schema mapping</h2>
         <span className="spacer" />
         <SchemaBadge label={active ? `${mapping.tables.length} table${mapping.tables.length === 1 ? '' : 's'} mapped` : 'Contract names'} tone={active ? 'info' : 'ok'} />
       </header>
       {active ? (
         <>
-          <ul className="sd-collist">
+          <ul className={styles.collist}>
             {mapping.tables.map((t) => (
               <li key={t.contractTable}>
                 <code>{t.contractTable}</code> → <code>{t.table}</code>
@@ -134,12 +135,12 @@ export function MappingCard({ mapping }: { mapping: SchemaReport['mapping'] }) {
               </li>
             ))}
           </ul>
-          <p className="small muted sd-explain">
+          <p className={`small muted ${styles.explain}`}>
             From <code>{mapping.source}</code>. Every read and write uses these names; the rest of the console shows the contract&apos;s.
           </p>
         </>
       ) : (
-        <p className="small muted sd-explain">
+        <p className={`small muted ${styles.explain}`}>
           Tables and columns are read under the contract&apos;s names. If your Loom renamed any, describe them in{' '}
           <code>LOOM_RUNS_SCHEMA_MAP</code> (JSON) or <code>LOOM_RUNS_SCHEMA_MAP_FILE</code>, e.g.{' '}
           <code>{'{"working_memory":{"table":"agent_memory","columns":{"content":"body"}}}'}</code>.

@@ -1,4 +1,6 @@
 import type { SchemaReport } from '@/lib/schema/types'
+import styles from './schema.module.css'
+import { REPORT_CLASS } from './schema-tone'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -12,14 +14,14 @@ export function SummaryBanner({ report }: { report: SchemaReport }) {
         ? `${plural(s.warnings, 'warning')}: the console works, with the limits listed below.`
         : `${plural(s.problems, 'problem')}${s.warnings ? ` and ${plural(s.warnings, 'warning')}` : ''}: parts of the console will fail until they are fixed.`
   return (
-    <section className={`sd-banner sd-banner-${report.status}`} aria-label="Schema summary" role="status" data-status={report.status}>
-      <div className="sd-banner-main">
-        <span className="sd-banner-icon" aria-hidden>
+    <section className={`${styles.banner} ${REPORT_CLASS[report.status]}`} aria-label="Schema summary" role="status" data-status={report.status}>
+      <div className={styles.bannerMain}>
+        <span className={styles.bannerIcon} aria-hidden>
           {report.status === 'ok' ? '✓' : report.status === 'warnings' ? '!' : '✗'}
         </span>
         <div>
-          <strong className="sd-headline">{headline}</strong>
-          <div className="small sd-banner-facts">
+          <strong className={styles.headline}>{headline}</strong>
+          <div className={`small ${styles.bannerFacts}`}>
             <span>
               {report.mode === 'embedded' ? 'Embedded' : 'Remote'} ClickHouse {report.clickhouseVersion ?? ''}
             </span>
@@ -32,12 +34,12 @@ export function SummaryBanner({ report }: { report: SchemaReport }) {
           </div>
         </div>
       </div>
-      <dl className="sd-dbs" aria-label="Databases in use">
+      <dl className={styles.dbs} aria-label="Databases in use">
         {report.databases.map((d) => (
           <div key={d.role}>
             <dt>{d.role === 'loom' ? 'Loom' : d.role === 'telemetry' ? 'Telemetry' : 'Console'}</dt>
             <dd className="mono">
-              {d.name} <span className={d.present ? 'sd-tick' : 'sd-cross'}>{d.present ? '✓' : 'missing'}</span>
+              {d.name} <span className={d.present ? styles.tick : styles.cross}>{d.present ? '✓' : 'missing'}</span>
             </dd>
             {d.otherTables.length ? (
               <dd className="small muted" title="Tables in this database that the contract does not name">

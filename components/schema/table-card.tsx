@@ -2,6 +2,8 @@ import { count } from '@/lib/format'
 import type { Issue, SkipIndexState, TableReport } from '@/lib/schema/types'
 import { SchemaBadge, tableBadge } from './schema-badge'
 import { SqlFix } from './sql-fix'
+import styles from './schema.module.css'
+import { CARD_EDGE_CLASS, SEVERITY_CLASS } from './schema-tone'
 
 const keyText = (k: string[] | null) => (k ? `(${k.join(', ')})` : '—')
 
@@ -12,21 +14,21 @@ function Compare({ label, expected, found, ok }: { label: string; expected: stri
       <tr>
         <th scope="row">{label}</th>
         <td className="mono" colSpan={2}>
-          {found} <span className="sd-tick" aria-label="matches the contract">✓</span>
+          {found} <span className={styles.tick} aria-label="matches the contract">✓</span>
         </td>
       </tr>
     )
   }
   return (
-    <tr className="sd-diff">
+    <tr className={styles.diff}>
       <th scope="row">{label}</th>
       <td className="mono">
-        <span className="sd-side">expected</span>
+        <span className={styles.side}>expected</span>
         {expected}
       </td>
       <td className="mono">
-        <span className="sd-side">found</span>
-        {found ?? '—'} <span className="sd-cross" aria-label="differs from the contract">✗</span>
+        <span className={styles.side}>found</span>
+        {found ?? '—'} <span className={styles.cross} aria-label="differs from the contract">✗</span>
       </td>
     </tr>
   )
@@ -42,7 +44,7 @@ function IndexLine({ ix }: { ix: SkipIndexState }) {
         : ix.state === 'differs'
           ? `differs: ${ix.found?.expr} TYPE ${ix.found?.type} GRANULARITY ${ix.found?.granularity}`
           : 'missing'
-  const tone = ix.state === 'ok' || ix.state === 'equivalent' ? 'sd-tick' : 'sd-cross'
+  const tone = ix.state === 'ok' || ix.state === 'equivalent' ? styles.tick : styles.cross
   return (
     <li>
       <code>INDEX {def}</code> <span className={tone}>{ix.state === 'ok' || ix.state === 'equivalent' ? '✓' : '✗'}</span>{' '}
@@ -55,10 +57,10 @@ function IndexLine({ ix }: { ix: SkipIndexState }) {
 function IssueList({ issues }: { issues: Issue[] }) {
   if (issues.length === 0) return null
   return (
-    <ul className="sd-issues">
+    <ul className={styles.issues}>
       {issues.map((i, n) => (
-        <li key={n} className={`sd-issue sd-issue-${i.severity}`}>
-          <span className={`sd-sev sd-${i.severity}`}>{i.severity}</span> {i.message}
+        <li key={n}>
+          <span className={`${styles.sev} ${SEVERITY_CLASS[i.severity]}`}>{i.severity}</span> {i.message}
           {i.fix?.length ? <SqlFix statements={i.fix} /> : null}
         </li>
       ))}
@@ -80,7 +82,7 @@ const CONTRACT_TABLES: Record<string, string> = {
 function MappingNote({ t }: { t: TableReport }) {
   if (!t.mapping) return null
   return (
-    <p className="small sd-mapping" data-testid="table-mapping">
+    <p className={`small ${styles.mapping}`} data-testid="table-mapping">
       <span className="tag">mapped</span> the contract&apos;s <code>{t.mapping.contractTable}</code>
       {t.mapping.columns.length ? (
         <>
@@ -103,8 +105,8 @@ function Columns({ t }: { t: TableReport }) {
   if (!c) return null
   const clean = c.missing.length === 0 && c.typeDiffers.length === 0
   return (
-    <div className="sd-columns">
-      <p className="small" style={{ margin: 0 }}>
+    <div>
+      <p className={`small ${styles.explain}`}>
         <strong>Columns:</strong>{' '}
         {clean
           ? `all ${c.expected} present with the contract's types`
@@ -112,7 +114,7 @@ function Columns({ t }: { t: TableReport }) {
         {c.extra.length ? ` · ${c.extra.length} extra (ignored): ${c.extra.map((e) => e.name).join(', ')}` : ''}
       </p>
       {c.missing.length ? (
-        <ul className="sd-collist">
+        <ul className={styles.collist}>
           {c.missing.map((m) => (
             <li key={m.name}>
               <span className="tag tag-bad">missing</span> <code>{m.name}</code> <span className="muted mono">{m.type}</span>
@@ -134,7 +136,7 @@ function Columns({ t }: { t: TableReport }) {
         </ul>
       ) : null}
       {c.typeDiffers.length ? (
-        <ul className="sd-collist">
+        <ul className={styles.collist}>
           {c.typeDiffers.map((d) => (
             <li key={d.name}>
               <span className={`tag ${d.compatible ? '' : 'tag-warn'}`}>{d.compatible ? 'compatible' : 'type differs'}</span> <code>{d.name}</code>{' '}
@@ -157,8 +159,8 @@ export function TableCard({ t }: { t: TableReport }) {
   const fixes = t.issues.filter((i) => (i.code === 'missing_column' || i.code === 'missing_index' || i.code === 'index_differs') && i.fix?.length)
   const otherIssues = t.present ? t.issues.filter((i) => !shownElsewhere.has(i.code)) : t.issues.filter((i) => i.code !== 'missing_table')
   return (
-    <section className={`panel sd-card sd-card-${badge.tone}`} aria-labelledby={headingId} data-table={t.fullName} data-status={t.status}>
-      <header className="sd-card-head">
+    <section className={`panel ${styles.card} ${CARD_EDGE_CLASS[badge.tone]}`} aria-labelledby={headingId} data-table={t.fullName} data-status={t.status}>
+      <header className={styles.cardHead}>
         <h3 id={headingId} className="mono">
           {t.fullName}
         </h3>
@@ -172,15 +174,15 @@ export function TableCard({ t }: { t: TableReport }) {
           <span className="small muted">materialized view</span>
         ) : null}
       </header>
-      <p className="small muted sd-purpose">{t.purpose}</p>
+      <p className={`small muted ${styles.purpose}`}>{t.purpose}</p>
       <MappingNote t={t} />
       {!t.present ? (
-        <p className="sd-missing">
+        <p className={styles.missing}>
           <strong>{badge.label === 'Missing' ? 'Missing.' : 'Not there.'}</strong> {t.disables}.
         </p>
       ) : (
         <>
-          <table className="sd-compare">
+          <table className={styles.compare}>
             <tbody>
               <Compare label="Engine" expected={t.engine.expected} found={t.engine.found} ok={t.engine.ok} />
               {t.sortingKey ? <Compare label="Sorting key" expected={keyText(t.sortingKey.expected)} found={keyText(t.sortingKey.found)} ok={t.sortingKey.ok} /> : null}
@@ -195,10 +197,10 @@ export function TableCard({ t }: { t: TableReport }) {
           <Columns t={t} />
           {t.skipIndexes.length ? (
             <div>
-              <p className="small" style={{ margin: '0 0 2px' }}>
+              <p className={`small ${styles.caption}`}>
                 <strong>Skip indexes:</strong>
               </p>
-              <ul className="sd-collist">
+              <ul className={styles.collist}>
                 {t.skipIndexes.map((ix) => (
                   <IndexLine key={ix.name} ix={ix} />
                 ))}

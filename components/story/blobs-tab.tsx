@@ -7,10 +7,13 @@ import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
 import type { RunBlob } from '@/lib/api/types'
 import { runBlobsQueryOptions } from '@/lib/api-client/run-tabs'
-import { ErrorBanner } from '../ui/error-banner'
+import { bannerClass } from '../ui/banner'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
-import { TabEmpty, TabSkeleton } from './tab-states'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import tables from './story-tables.module.css'
 
 type BlockVersionRef = RunBlob['referencedBy'][number]
 
@@ -69,7 +72,7 @@ function RefList({ runRef, refs, inline = false }: { runRef: RunRef; refs: Block
   const groups = groupRefs(refs)
   if (inline)
     return (
-      <span className="bl-inline-refs">
+      <span className={tables.blInlineRefs}>
         {groups.map((g, i) => (
           <span key={`${g.blockKey}|${g.userId}|${g.sessionId}`}>
             {i > 0 ? '; ' : ''}
@@ -79,7 +82,7 @@ function RefList({ runRef, refs, inline = false }: { runRef: RunRef; refs: Block
       </span>
     )
   return (
-    <ul className="bl-refs">
+    <ul className={tables.blRefs}>
       {groups.map((g) => (
         <li key={`${g.blockKey}|${g.userId}|${g.sessionId}`}>
           <RangeLinks runRef={runRef} g={g} />
@@ -92,79 +95,81 @@ function RefList({ runRef, refs, inline = false }: { runRef: RunRef; refs: Block
 /** The run's context offloads, their expiry, and the block versions that point at each. */
 export function BlobsTab({ runRef }: { runRef: RunRef }) {
   const q = useQuery(runBlobsQueryOptions(runRef))
-  if (q.isPending) return <TabSkeleton label="Loading blobs" rows={4} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
-  const { blobs, missing } = q.data
-  const expired = blobs.filter((b) => b.expired).length
-  const total = blobs.reduce((s, b) => s + b.sizeBytes, 0)
-
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      <ListCutNotice cuts={q.data.cuts} nouns={{ blobs: 'blobs', references: 'checkpoint versions that name a blob' }} />
-      {missing.map((m) => (
-        <div key={m.blobKey} className="banner banner-warn bl-missing" role="note" data-blob-key={m.blobKey}>
-          <span aria-hidden className="bl-icon">
-            ⚠
-          </span>
-          <span>
-            <strong>Missing blob</strong> <code>{m.blobKey}</code>: <RefList runRef={runRef} refs={m.referencedBy} inline /> name
-            it, but no blob row has that key. It expired and was removed, or was never written; a resume that follows this
-            blob_key will find nothing.
-          </span>
-        </div>
-      ))}
-      {blobs.length === 0 ? (
-        missing.length === 0 ? (
-          <TabEmpty title="This run offloaded no context">No context blob carries this run_id.</TabEmpty>
-        ) : (
-          <p className="muted small">No blob row of this run remains.</p>
+    <QueryState query={q} pending={<SkeletonPanel label="Loading blobs" rows={4} />} className="stack story">
+      {(data) => {
+        const { blobs, missing } = data
+        const expired = blobs.filter((b) => b.expired).length
+        const total = blobs.reduce((s, b) => s + b.sizeBytes, 0)
+        return (
+          <>
+            <ListCutNotice cuts={data.cuts} nouns={{ blobs: 'blobs', references: 'checkpoint versions that name a blob' }} />
+            {missing.map((m) => (
+              <div key={m.blobKey} className={bannerClass('warning', tables.blMissing)} role="note" data-blob-key={m.blobKey}>
+                <span aria-hidden className={tables.blIcon}>
+                  ⚠
+                </span>
+                <span>
+                  <strong>Missing blob</strong> <code>{m.blobKey}</code>: <RefList runRef={runRef} refs={m.referencedBy} inline /> name
+                  it, but no blob row has that key. It expired and was removed, or was never written; a resume that follows this
+                  blob_key will find nothing.
+                </span>
+              </div>
+            ))}
+            {blobs.length === 0 ? (
+              missing.length === 0 ? (
+                <EmptyState title="This run offloaded no context">No context blob carries this run_id.</EmptyState>
+              ) : (
+                <p className="muted small">No blob row of this run remains.</p>
+              )
+            ) : (
+              <section className="stack story-section" aria-labelledby="bl-title">
+                <h2 id="bl-title">
+                  Context offloads <span className="count-pill">{count(blobs.length)}</span>
+                  <span className="small muted heading-note">
+                    {' '}
+                    {bytes(total)} in all{expired ? ` · ${expired} expired` : ''}
+                  </span>
+                </h2>
+                <div className="table-wrap">
+                  <table className={`data ${tables.blTable}`} aria-label="Context blobs">
+                    <thead>
+                      <tr>
+                        <th scope="col">blob_key</th>
+                        <th scope="col">summary</th>
+                        <th scope="col" className="num">size</th>
+                        <th scope="col">created</th>
+                        <th scope="col">expires</th>
+                        <th scope="col">pointed at by</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {blobs.map((b) => (
+                        <tr key={b.blobKey} data-blob-key={b.blobKey} className={b.expired ? tables.isExpired : undefined}>
+                          <td className="mono">{b.blobKey}</td>
+                          <td>{b.summary || <span className="muted">—</span>}</td>
+                          <td className="num" title={`${count(b.sizeBytes)} bytes`}>
+                            {bytes(b.sizeBytes)}
+                          </td>
+                          <td className="small" title={absoluteTime(b.createdAt)}>
+                            <TimeAgo iso={b.createdAt} />
+                          </td>
+                          <td className="small">
+                            {b.expired ? <span className="tag tag-bad">expired</span> : null} <TimeAgo iso={b.expiresAt} />
+                          </td>
+                          <td>
+                            <RefList runRef={runRef} refs={b.referencedBy} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </section>
+            )}
+          </>
         )
-      ) : (
-        <section className="stack" aria-labelledby="bl-title" style={{ gap: 8 }}>
-          <h2 id="bl-title">
-            Context offloads <span className="count-pill">{count(blobs.length)}</span>
-            <span className="small muted" style={{ fontWeight: 400 }}>
-              {' '}
-              {bytes(total)} in all{expired ? ` · ${expired} expired` : ''}
-            </span>
-          </h2>
-          <div className="table-wrap">
-            <table className="data bl-table" aria-label="Context blobs">
-              <thead>
-                <tr>
-                  <th scope="col">blob_key</th>
-                  <th scope="col">summary</th>
-                  <th scope="col" className="num">size</th>
-                  <th scope="col">created</th>
-                  <th scope="col">expires</th>
-                  <th scope="col">pointed at by</th>
-                </tr>
-              </thead>
-              <tbody>
-                {blobs.map((b) => (
-                  <tr key={b.blobKey} data-blob-key={b.blobKey} className={b.expired ? 'is-expired' : undefined}>
-                    <td className="mono">{b.blobKey}</td>
-                    <td>{b.summary || <span className="muted">—</span>}</td>
-                    <td className="num" title={`${count(b.sizeBytes)} bytes`}>
-                      {bytes(b.sizeBytes)}
-                    </td>
-                    <td className="small" title={absoluteTime(b.createdAt)}>
-                      <TimeAgo iso={b.createdAt} />
-                    </td>
-                    <td className="small">
-                      {b.expired ? <span className="tag tag-bad">expired</span> : null} <TimeAgo iso={b.expiresAt} />
-                    </td>
-                    <td>
-                      <RefList runRef={runRef} refs={b.referencedBy} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      )}
-    </div>
+      }}
+    </QueryState>
   )
 }

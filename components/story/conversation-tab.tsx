@@ -6,19 +6,21 @@ import { useDeferredValue, useMemo } from 'react'
 import { cost, count } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
 import { runConversationsQueryOptions } from '@/lib/api-client/run-tabs'
-import { ErrorBanner } from '../ui/error-banner'
+import { EmptyState } from '../ui/empty-state'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import { QueryState } from '../ui/query-state'
+import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { matchingTurns, prepareConversations, type PreparedConversation } from './conversation-model'
 import { ConversationTurns } from './conversation-turns'
-import { TabEmpty, TabSkeleton } from './tab-states'
+import styles from './conversation-turns.module.css'
 
 function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConversation; shown: number[]; query: string }) {
   const { conv, turns } = prepared
   return (
-    <section className="panel stack cv-conv" aria-label={`Conversation ${conv.title || conv.conversationId}`}>
-      <header className="row cv-head">
-        <h3 style={{ margin: 0 }}>{conv.title || <span className="muted">Untitled conversation</span>}</h3>
+    <section className="panel stack" aria-label={`Conversation ${conv.title || conv.conversationId}`}>
+      <header className={`row ${styles.head}`}>
+        <h3 className={styles.title}>{conv.title || <span className="muted">Untitled conversation</span>}</h3>
         <span className="runid">{conv.conversationId}</span>
         <span className="spacer" />
         <span className="small muted">
@@ -44,30 +46,33 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
   const prepared = useMemo(() => prepareConversations(q.data?.conversations ?? []), [q.data])
   const shown = useMemo(() => prepared.map((p) => matchingTurns(p, query)), [prepared, query])
 
-  if (q.isPending) return <TabSkeleton label="Loading conversation" rows={5} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
   const total = prepared.reduce((s, p) => s + p.turns.length, 0)
   const hits = shown.reduce((s, rows) => s + rows.length, 0)
 
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      <ListCutNotice cuts={q.data.cuts} nouns={{ turns: 'turns' }} />
-      {prepared.length === 0 ? (
-        <TabEmpty title="No conversation is bound to this run">
+    <QueryState
+      query={q}
+      pending={<SkeletonPanel label="Loading conversation" rows={5} />}
+      className="stack story"
+      isEmpty={() => prepared.length === 0}
+      empty={
+        <EmptyState title="No conversation is bound to this run">
           No transcript turn carries this run_id; turns written with it would show here. A turn count in the run header comes from the
           run&apos;s own counter (loom.runs.turns), which the agent reports whether or not it stores its transcripts.
-        </TabEmpty>
-      ) : (
+        </EmptyState>
+      }
+    >
+      {(data) => (
         <>
-          <div className="row cv-toolbar" role="search">
+          <ListCutNotice cuts={data.cuts} nouns={{ turns: 'turns' }} />
+          <div className="row" role="search">
             <input
               type="search"
               value={find}
               onChange={(e) => void setFind(e.target.value || null)}
               placeholder="Search turns…"
               aria-label="Search turns"
-              className="cv-search"
+              className={styles.search}
             />
             <span className="small muted" role="status" aria-live="polite">
               {query.trim()
@@ -80,6 +85,6 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
           ))}
         </>
       )}
-    </div>
+    </QueryState>
   )
 }

@@ -6,10 +6,22 @@ import { absoluteTime, cost, count } from '@/lib/format'
 import type { Turn } from '@/lib/api/types'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
+import { listHeight, rowOffset } from '../ui/virtual-list'
+import virtual from '../ui/virtual-list.module.css'
 import styles from './conversation-turns.module.css'
 import { Highlight } from './highlight'
 
-const ROLES = new Set(['system', 'user', 'assistant', 'tool'])
+type Role = 'system' | 'user' | 'assistant' | 'tool' | 'other'
+const isRole = (r: string): r is Exclude<Role, 'other'> => r === 'system' || r === 'user' || r === 'assistant' || r === 'tool'
+
+// Whole class names per role, so a search for a role's look finds where it is set.
+const ROLE_CLASS: Record<Role, string> = {
+  system: styles.roleSystem,
+  user: styles.roleUser,
+  assistant: styles.roleAssistant,
+  tool: styles.roleTool,
+  other: styles.roleOther,
+}
 const FOLD_CHARS = 700
 const FOLD_LINES = 14
 /** Up to this many turns render as a plain list; longer conversations are virtualized. */
@@ -19,10 +31,10 @@ const TURN_GAP = 10
 
 function TurnBody({ turn, query }: { turn: Turn; query: string }) {
   const text = prettyContent(turn.content).text
-  if (text === '') return <p className="muted small cv-empty">(empty)</p>
+  if (text === '') return <p className={`muted small ${styles.empty}`}>(empty)</p>
   const long = text.length > FOLD_CHARS || text.split('\n', FOLD_LINES + 1).length > FOLD_LINES
   const body = (
-    <pre className="cv-content">
+    <pre className={styles.content}>
       <Highlight text={text} query={query} />
     </pre>
   )
@@ -31,9 +43,9 @@ function TurnBody({ turn, query }: { turn: Turn; query: string }) {
   const hit = q !== '' && text.toLowerCase().includes(q)
   // Opens itself when the search matches inside; the reader can still fold it again.
   return (
-    <details className="cv-fold" open={hit || undefined}>
+    <details className={styles.fold} open={hit || undefined}>
       <summary>
-        <span className="cv-preview">{text.slice(0, 160).replace(/\s+/g, ' ')}…</span>{' '}
+        <span className={styles.preview}>{text.slice(0, 160).replace(/\s+/g, ' ')}…</span>{' '}
         <span className="muted">({count(text.length)} characters, show all)</span>
       </summary>
       {body}
@@ -42,14 +54,13 @@ function TurnBody({ turn, query }: { turn: Turn; query: string }) {
 }
 
 function TurnContent({ turn, query }: { turn: Turn; query: string }) {
-  const role = ROLES.has(turn.role) ? turn.role : 'other'
   return (
     <>
-      <div className="cv-meta">
-        <span className={`cv-role cv-role-badge-${role}`}>{turn.role || 'unknown'}</span>
+      <div className={styles.meta}>
+        <span className={styles.role}>{turn.role || 'unknown'}</span>
         <span className="mono small muted">#{turn.turnIndex}</span>
         {turn.toolName ? (
-          <span className="tag cv-tool" title="Tool name">
+          <span className={`tag ${styles.tool}`} title="Tool name">
             <span aria-hidden>⚙ </span>
             <Highlight text={turn.toolName} query={query} />
           </span>
@@ -71,9 +82,9 @@ function TurnContent({ turn, query }: { turn: Turn; query: string }) {
 }
 
 function turnProps(turn: Turn) {
-  const role = ROLES.has(turn.role) ? turn.role : 'other'
+  const role: Role = isRole(turn.role) ? turn.role : 'other'
   return {
-    className: `cv-turn cv-role-${role}`,
+    className: `${styles.turn} ${ROLE_CLASS[role]}`,
     'data-turn-index': turn.turnIndex,
     'data-role': turn.role,
     'aria-label': `Turn ${turn.turnIndex}, ${turn.role}`,
@@ -85,7 +96,7 @@ type Props = { turns: readonly Turn[]; shown: readonly number[]; query: string }
 /** A short conversation: every turn in the DOM. */
 function PlainTurns({ turns, shown, query }: Props) {
   return (
-    <ol className="cv-turns" aria-label="Turns in order">
+    <ol className={styles.turns} aria-label="Turns in order">
       {shown.map((i) => (
         <li key={`${turns[i].turnIndex}-${turns[i].createdAt}`} {...turnProps(turns[i])}>
           <TurnContent turn={turns[i]} query={query} />
@@ -111,8 +122,8 @@ function VirtualTurns({ turns, shown, query }: Props) {
     initialRect: { width: 800, height: 640 },
   })
   return (
-    <div ref={scrollRef} className={styles.scroll} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
-      <ol className={`cv-turns ${styles.list}`} aria-label="Turns in order" style={{ height: virtualizer.getTotalSize() }}>
+    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
+      <ol className={`${styles.turns} ${virtual.list}`} aria-label="Turns in order" style={listHeight(virtualizer.getTotalSize())}>
         {virtualizer.getVirtualItems().map((it) => {
           const turn = turns[shown[it.index]]
           return (
@@ -123,8 +134,8 @@ function VirtualTurns({ turns, shown, query }: Props) {
               aria-posinset={it.index + 1}
               aria-setsize={shown.length}
               {...turnProps(turn)}
-              className={`${turnProps(turn).className} ${styles.row}`}
-              style={{ transform: `translateY(${it.start}px)` }}
+              className={`${turnProps(turn).className} ${virtual.row}`}
+              style={rowOffset(it.start)}
             >
               <TurnContent turn={turn} query={query} />
             </li>

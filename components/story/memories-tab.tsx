@@ -10,17 +10,20 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { UsedMemory, WrittenMemory } from '@/lib/api/types'
 import { runMemoriesQueryOptions } from '@/lib/api-client/run-tabs'
 import { prettyContent } from '../ui/content-view'
-import { ErrorBanner } from '../ui/error-banner'
+import { Banner } from '../ui/banner'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
-import { TabEmpty, TabSkeleton } from './tab-states'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import tables from './story-tables.module.css'
 
 /** A memory value: one line folded, pretty JSON when opened. */
 export function FoldedValue({ value, label }: { value: string; label: string }) {
   if (value === '') return <span className="muted small">(empty)</span>
   const oneLine = value.replace(/\s+/g, ' ')
   return (
-    <details className="mem-value">
+    <details className={tables.memValue}>
       <summary>
         <code>{oneLine.length > 48 ? `${oneLine.slice(0, 48)}…` : oneLine}</code>
       </summary>
@@ -32,14 +35,14 @@ export function FoldedValue({ value, label }: { value: string; label: string }) 
 }
 
 function StatusTag({ status }: { status: string }) {
-  const cls = status === 'live' || status === 'active' ? 'mem-status-ok' : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
+  const cls = status === 'live' || status === 'active' ? tables.memStatusOk : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
   return <span className={`tag ${cls}`}>{status || '—'}</span>
 }
 
 function Confidence({ value }: { value: number }) {
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100)
   return (
-    <span className="row mem-confidence" style={{ gap: 6 }} title={`confidence ${value}`}>
+    <span className={`row ${tables.memConfidence}`} style={{ gap: 6 }} title={`confidence ${value}`}>
       <span className="meter" aria-hidden>
         <span style={{ width: `${pct}%` }} />
       </span>
@@ -50,7 +53,7 @@ function Confidence({ value }: { value: number }) {
 
 function keyLink(runRef: RunRef, key: string) {
   return (
-    <Link href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className="mono mem-key">
+    <Link href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className={`mono ${tables.memKey}`}>
       {key}
     </Link>
   )
@@ -62,7 +65,7 @@ function StoredVersions({ m }: { m: WrittenMemory }) {
   const missing = Number.isSafeInteger(latest) ? Math.max(0, latest - m.versionCount) : 0
   const shown = m.versionsStored.length === m.versionCount ? m.versionsStored.map((v) => `v${v}`).join(', ') : null
   return (
-    <span className="mem-stored">
+    <span className={tables.memStored}>
       <span className="small">
         {count(m.versionCount)} stored{shown ? <span className="muted mono"> ({shown})</span> : null}
       </span>
@@ -78,7 +81,7 @@ function StoredVersions({ m }: { m: WrittenMemory }) {
 function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenMemory[]; target: string | null }) {
   return (
     <div className="table-wrap">
-      <table className="data mem-table" aria-label="Memories written by this run">
+      <table className={`data ${tables.memTable}`} aria-label="Memories written by this run">
         <thead>
           <tr>
             <th scope="col">memory_key</th>
@@ -95,7 +98,7 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
         </thead>
         <tbody>
           {rows.map((m) => (
-            <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+            <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
               <td>{keyLink(runRef, m.memoryKey)}</td>
               <td className="mono">v{m.version}</td>
               <td>
@@ -111,7 +114,7 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
               <td className="small">
                 <TimeAgo iso={m.updatedAt} />
               </td>
-              <td className="mem-value-cell">
+              <td className={tables.memValueCell}>
                 <FoldedValue value={m.value} label={`Value of ${m.memoryKey}`} />
               </td>
             </tr>
@@ -125,7 +128,7 @@ function WrittenTable({ runRef, rows, target }: { runRef: RunRef; rows: WrittenM
 function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemory[]; target: string | null }) {
   return (
     <div className="table-wrap">
-      <table className="data mem-table" aria-label="Memories this run relied on">
+      <table className={`data ${tables.memTable}`} aria-label="Memories this run relied on">
         <thead>
           <tr>
             <th scope="col">memory_key</th>
@@ -141,17 +144,17 @@ function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemor
             const w = m.writtenBy
             const self = w?.runId === runRef.runId && w.agent === runRef.agent
             return (
-              <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? 'is-target' : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+              <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
                 <td>{keyLink(runRef, m.memoryKey)}</td>
                 <td>
                   <span className="row" style={{ gap: 4 }}>
                     {m.used ? (
-                      <span className="tag mem-used" title="Listed in memories_used at run.complete">
+                      <span className={`tag ${tables.memUsed}`} title="Listed in memories_used at run.complete">
                         used
                       </span>
                     ) : null}
                     {m.recalled ? (
-                      <span className="tag mem-recalled" title="Returned by a recall (recalled_keys)">
+                      <span className={`tag ${tables.memRecalled}`} title="Returned by a recall (recalled_keys)">
                         recalled
                       </span>
                     ) : null}
@@ -164,7 +167,6 @@ function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemor
                     ) : (
                       <Link
                         href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
-                        className="mem-writer"
                         aria-label={`Writer run ${w.runId} (${w.agent})`}
                       >
                         <span className="mono">{w.runId}</span> <span className="small muted">{w.agent}</span>
@@ -178,7 +180,7 @@ function ReliedTable({ runRef, rows, target }: { runRef: RunRef; rows: UsedMemor
                 </td>
                 <td className="mono">{w ? `v${w.version}` : '—'}</td>
                 <td>{w ? <StatusTag status={w.status} /> : '—'}</td>
-                <td className="mem-value-cell">{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
+                <td className={tables.memValueCell}>{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
               </tr>
             )
           })}
@@ -201,47 +203,48 @@ export function MemoriesTab({ runRef }: { runRef: RunRef }) {
     row?.scrollIntoView({ block: 'center' })
   }, [memory, loaded])
 
-  if (q.isPending) return <TabSkeleton label="Loading memories" rows={5} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
-  const { written, relied } = q.data
-  const found = !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
-  const usedCount = relied.filter((m) => m.used).length
-
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      <ListCutNotice cuts={q.data.cuts} nouns={{ written: 'memories written by this run (by key)' }} />
-      {!found ? (
-        <div className="banner banner-info" role="status">
-          <span>
-            This run neither wrote nor relied on <code>{memory}</code>.
-          </span>
-        </div>
-      ) : null}
-      <section className="stack" aria-labelledby="mem-written-title" style={{ gap: 8 }}>
-        <h2 id="mem-written-title">
-          Written by this run <span className="count-pill">{count(written.length)}</span>
-        </h2>
-        {written.length === 0 ? (
-          <TabEmpty title="This run wrote no memories" />
-        ) : (
-          <WrittenTable runRef={runRef} rows={written} target={memory} />
-        )}
-      </section>
-      <section className="stack" aria-labelledby="mem-relied-title" style={{ gap: 8 }}>
-        <h2 id="mem-relied-title">
-          Relied on <span className="count-pill">{count(relied.length)}</span>
-          <span className="small muted" style={{ fontWeight: 400 }}>
-            {' '}
-            {usedCount} used (memories_used), {relied.filter((m) => m.recalled).length} recalled (recalled_keys)
-          </span>
-        </h2>
-        {relied.length === 0 ? (
-          <TabEmpty title="This run relied on no memories">Nothing in its memories_used or recalled_keys.</TabEmpty>
-        ) : (
-          <ReliedTable runRef={runRef} rows={relied} target={memory} />
-        )}
-      </section>
-    </div>
+    <QueryState query={q} pending={<SkeletonPanel label="Loading memories" rows={5} />} className="stack story">
+      {({ written, relied, cuts }) => {
+        const found = !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
+        const usedCount = relied.filter((m) => m.used).length
+        return (
+          <>
+            <ListCutNotice cuts={cuts} nouns={{ written: 'memories written by this run (by key)' }} />
+            {!found ? (
+              <Banner tone="info">
+                <span>
+                  This run neither wrote nor relied on <code>{memory}</code>.
+                </span>
+              </Banner>
+            ) : null}
+            <section className="stack story-section" aria-labelledby="mem-written-title">
+              <h2 id="mem-written-title">
+                Written by this run <span className="count-pill">{count(written.length)}</span>
+              </h2>
+              {written.length === 0 ? (
+                <EmptyState title="This run wrote no memories" />
+              ) : (
+                <WrittenTable runRef={runRef} rows={written} target={memory} />
+              )}
+            </section>
+            <section className="stack story-section" aria-labelledby="mem-relied-title">
+              <h2 id="mem-relied-title">
+                Relied on <span className="count-pill">{count(relied.length)}</span>
+                <span className="small muted heading-note">
+                  {' '}
+                  {usedCount} used (memories_used), {relied.filter((m) => m.recalled).length} recalled (recalled_keys)
+                </span>
+              </h2>
+              {relied.length === 0 ? (
+                <EmptyState title="This run relied on no memories">Nothing in its memories_used or recalled_keys.</EmptyState>
+              ) : (
+                <ReliedTable runRef={runRef} rows={relied} target={memory} />
+              )}
+            </section>
+          </>
+        )
+      }}
+    </QueryState>
   )
 }

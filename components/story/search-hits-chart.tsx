@@ -9,7 +9,6 @@ export function HitsChart({ hits }: { hits: SearchHit[] }) {
   const height = hits.length * 28 + 16
   return (
     <div
-      className="sr-chart"
       role="img"
       aria-label={`Scores of ${hits.length} hits: ${hits.map((h) => `${h.memoryKey} ${h.score.toFixed(3)}`).join(', ')}`}
     >

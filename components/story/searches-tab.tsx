@@ -9,22 +9,24 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { LoggedSearch, MemoryWrite, SearchHit } from '@/lib/api/types'
 import { runSearchesQueryOptions } from '@/lib/api-client/run-tabs'
 import { prettyContent } from '../ui/content-view'
-import { ErrorBanner } from '../ui/error-banner'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
-import { TabEmpty, TabSkeleton } from './tab-states'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import tables from './story-tables.module.css'
 
 const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
 
 // The chart library loads with the first chart, not with the page.
 const HitsChart = dynamic(() => import('./search-hits-chart').then((m) => m.HitsChart), {
   ssr: false,
-  loading: () => <div className="skeleton" style={{ height: 60 }} />,
+  loading: () => <Skeleton height={60} />,
 })
 
 function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
   return (
-    <TabEmpty title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}>
+    <EmptyState title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}>
       <p>
         {state === 'missing'
           ? 'There is no search trace table in this ClickHouse, so no search is logged.'
@@ -33,7 +35,7 @@ function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
       <p>
         To log searches, set <code>{ENV}</code> on the Loom server and restart it; searches made after that show here.
       </p>
-    </TabEmpty>
+    </EmptyState>
   )
 }
 
@@ -61,7 +63,7 @@ function WriterLink({ runRef, w, memoryKey }: { runRef: RunRef; w: MemoryWrite; 
 function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: string }) {
   const later = hit.writtenAfter
   return (
-    <span className="sr-writers">
+    <span className={tables.srWriters}>
       {hit.writtenBy ? (
         <span className="small">
           <WriterLink runRef={runRef} w={hit.writtenBy} memoryKey={hit.memoryKey} /> <span className="muted">v{hit.writtenBy.version}</span>
@@ -72,7 +74,7 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
         </span>
       )}
       {later ? (
-        <span className="small muted sr-later" title={absoluteTime(later.at)}>
+        <span className="small muted" title={absoluteTime(later.at)}>
           later: v{later.version} by <WriterLink runRef={runRef} w={later} memoryKey={hit.memoryKey} />, {duration(Date.parse(later.at) - Date.parse(at))} after the search
         </span>
       ) : null}
@@ -83,7 +85,7 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
 function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at: string }) {
   return (
     <div className="table-wrap">
-      <table className="data sr-hits" aria-label="Ranked hits">
+      <table className={`data ${tables.srHits}`} aria-label="Ranked hits">
         <thead>
           <tr>
             <th scope="col" className="num">#</th>
@@ -103,7 +105,7 @@ function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at
               <td className="num mono">{h.score.toFixed(3)}</td>
               <td>
                 {h.usedByRun ? (
-                  <span className="tag mem-used" title="The run listed this memory in memories_used">
+                  <span className={`tag ${tables.memUsed}`} title="The run listed this memory in memories_used">
                     used
                   </span>
                 ) : (
@@ -125,18 +127,18 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
   const filters = filtersText(s.filters)
   const used = s.hits.filter((h) => h.usedByRun).length
   return (
-    <article className="panel stack sr-card" aria-labelledby={`sr-q-${n}`} data-search-id={s.searchId}>
-      <header className="row sr-head">
-        <h3 id={`sr-q-${n}`} className="sr-query">
+    <article className="panel stack" aria-labelledby={`sr-q-${n}`} data-search-id={s.searchId}>
+      <header className={`row ${tables.srHead}`}>
+        <h3 id={`sr-q-${n}`} className={tables.srQuery}>
           <span className="muted small">#{n}</span> “{s.query}”
         </h3>
-        <span className="tag sr-mode">{s.mode}</span>
+        <span className={`tag ${tables.srMode}`}>{s.mode}</span>
         <span className="spacer" />
         <span className="small muted" title={absoluteTime(s.at)}>
           <TimeAgo iso={s.at} />
         </span>
       </header>
-      <dl className="sr-meta">
+      <dl className={tables.srMeta}>
         <div>
           <dt>latency</dt>
           <dd>{s.latencyMs.toFixed(s.latencyMs < 10 ? 2 : 1)} ms</dd>
@@ -154,7 +156,7 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
         </div>
         <div>
           <dt>filters</dt>
-          <dd>{filters ? <code className="sr-filters">{filters}</code> : <span className="muted">none</span>}</dd>
+          <dd>{filters ? <code className={tables.srFilters}>{filters}</code> : <span className="muted">none</span>}</dd>
         </div>
         <div>
           <dt>time</dt>
@@ -164,7 +166,7 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
       {s.hits.length === 0 ? (
         <p className="muted small">No hits.</p>
       ) : (
-        <div className="sr-body">
+        <div className={tables.srBody}>
           <HitsChart hits={s.hits} />
           <HitsTable runRef={runRef} hits={s.hits} at={s.at} />
         </div>
@@ -176,26 +178,31 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
 /** Each logged search of the run with its ranked hits, which ones the run used, and who wrote them. */
 export function SearchesTab({ runRef }: { runRef: RunRef }) {
   const q = useQuery(runSearchesQueryOptions(runRef))
-  if (q.isPending) return <TabSkeleton label="Loading searches" rows={5} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
-  const { searches, traceLog } = q.data
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      <ListCutNotice cuts={q.data.cuts} nouns={{ searches: 'searches' }} />
-      {traceLog !== 'on' || searches.length === 0 ? (
-        <TraceLogOff state={traceLog === 'missing' ? 'missing' : 'empty'} />
-      ) : (
+    <QueryState
+      query={q}
+      pending={<SkeletonPanel label="Loading searches" rows={5} />}
+      className="stack story"
+      isEmpty={(data) => data.traceLog !== 'on' || data.searches.length === 0}
+      empty={(data) => (
         <>
-          <div className="row small muted sr-legend">
+          <ListCutNotice cuts={data.cuts} nouns={{ searches: 'searches' }} />
+          <TraceLogOff state={data.traceLog === 'missing' ? 'missing' : 'empty'} />
+        </>
+      )}
+    >
+      {({ searches, cuts }) => (
+        <>
+          <ListCutNotice cuts={cuts} nouns={{ searches: 'searches' }} />
+          <div className={`row small muted ${tables.srLegend}`}>
             <span>
               {count(searches.length)} search{searches.length > 1 ? 'es' : ''}, oldest first.
             </span>
-            <span className="row" style={{ gap: 4 }}>
-              <span className="sr-swatch sr-swatch-used" aria-hidden /> used by the run
+            <span className={`row ${tables.srLegendItem}`}>
+              <span className={`${tables.srSwatch} ${tables.srSwatchUsed}`} aria-hidden /> used by the run
             </span>
-            <span className="row" style={{ gap: 4 }}>
-              <span className="sr-swatch" aria-hidden /> not used
+            <span className={`row ${tables.srLegendItem}`}>
+              <span className={tables.srSwatch} aria-hidden /> not used
             </span>
           </div>
           {searches.map((s, i) => (
@@ -203,6 +210,6 @@ export function SearchesTab({ runRef }: { runRef: RunRef }) {
           ))}
         </>
       )}
-    </div>
+    </QueryState>
   )
 }

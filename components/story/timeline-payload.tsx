@@ -10,6 +10,7 @@ import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
 import { kindClass } from './timeline-model'
 import { detailLimit } from '@/lib/api/timeline-kinds'
+import { Button } from '../ui/button'
 
 /** Where an event's `ref` leads: the tab that shows the thing it points at. */
 function refLink(run: RunRef, e: TimelineEvent): { href: string; text: string } | null {
@@ -66,9 +67,9 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
             {(position.index + 1).toLocaleString('en')} of {position.total.toLocaleString('en')}
           </span>
         ) : null}
-        <button type="button" className="btn btn-ghost btn-small" onClick={onClose} aria-label="Close event payload">
+        <Button variant="ghost" size="small" onClick={onClose} aria-label="Close event payload">
           ✕
-        </button>
+        </Button>
       </div>
       <h3 id="tl-payload-title" ref={headingRef} tabIndex={-1} className="tl-payload-title">
         {e.label}

@@ -10,45 +10,54 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { TimelineKind } from '@/lib/api/timeline-kinds'
 import { runTimelineQueryOptions } from '@/lib/api-client/run-tabs'
 import type { TimelineResponse } from '@/lib/api/types'
-import { ErrorBanner } from '../ui/error-banner'
-import { TabEmpty, TabSkeleton } from './tab-states'
+import { Banner } from '../ui/banner'
+import { buttonClass } from '../ui/button'
+import { EmptyState } from '../ui/empty-state'
+import { QueryState } from '../ui/query-state'
+import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimelineList } from './timeline-list'
 import { KIND_LABEL, KIND_ORDER, buildTimeAxis, kindClass, marksFor, prepare, resumeTags } from './timeline-model'
 import { TimelinePayload } from './timeline-payload'
+import { Button } from '../ui/button'
 
 // The chart library loads after the list has rendered, so the first rows do not wait for it.
 const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
   ssr: false,
-  loading: () => <div className="skeleton tl-chart-loading" style={{ height: 160 }} aria-label="Loading the chart" />,
+  loading: () => <Skeleton className="tl-chart-loading" height={160} label="Loading the chart" />,
 })
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
 export function TimelineTab({ runRef }: { runRef: RunRef }) {
   const q = useQuery(runTimelineQueryOptions(runRef))
-  if (q.isPending) return <TabSkeleton label="Loading timeline" chart rows={6} />
-  if (q.isError && !q.data) return <ErrorBanner error={q.error} onRetry={() => q.refetch()} />
   return (
-    <div className="stack story">
-      {q.isError ? <ErrorBanner error={q.error} onRetry={() => q.refetch()} stale /> : null}
-      {q.data.truncated ? (
-        <div className="banner banner-warn" role="status">
-          <span>
-            Showing the first {count(q.data.events.length)} of {count(q.data.total)} events. The chart and list stop there so the
-            page stays quick.
-          </span>
-          <a className="btn" href={links.api.export(runRef)} download>
-            Download all as JSON
-          </a>
-        </div>
-      ) : null}
-      {q.data.events.length === 0 ? (
-        <TabEmpty title="No events recorded for this run">
+    <QueryState
+      query={q}
+      pending={<SkeletonPanel label="Loading timeline" chart rows={6} />}
+      className="stack story"
+      isEmpty={(data) => data.events.length === 0}
+      empty={
+        <EmptyState title="No events recorded for this run">
           Nothing in working memory, conversations, memories, searches or blobs carries this run_id yet.
-        </TabEmpty>
-      ) : (
-        <TimelineView runRef={runRef} data={q.data} />
+        </EmptyState>
+      }
+    >
+      {(data) => (
+        <>
+          {data.truncated ? (
+            <Banner tone="warning">
+              <span>
+                Showing the first {count(data.events.length)} of {count(data.total)} events. The chart and list stop there so the page
+                stays quick.
+              </span>
+              <a className={buttonClass()} href={links.api.export(runRef)} download>
+                Download all as JSON
+              </a>
+            </Banner>
+          ) : null}
+          <TimelineView runRef={runRef} data={data} />
+        </>
       )}
-    </div>
+    </QueryState>
   )
 }
 
@@ -195,21 +204,21 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             Compress idle gaps{possibleGaps ? ` (${possibleGaps})` : ''}
           </label>
           <div className="tl-zoom" role="group" aria-label="Zoom">
-            <button type="button" className="btn btn-small" onClick={() => pan(-1)} disabled={!zoomed || view[0] <= full[0]} aria-label="Pan left">
+            <Button size="small" onClick={() => pan(-1)} disabled={!zoomed || view[0] <= full[0]} aria-label="Pan left">
               ◀
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => zoomBy(0.5)} disabled={!zoomed} aria-label="Zoom out">
+            </Button>
+            <Button size="small" onClick={() => zoomBy(0.5)} disabled={!zoomed} aria-label="Zoom out">
               −
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => zoomBy(2)} aria-label="Zoom in">
+            </Button>
+            <Button size="small" onClick={() => zoomBy(2)} aria-label="Zoom in">
               +
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => pan(1)} disabled={!zoomed || view[1] >= full[1]} aria-label="Pan right">
+            </Button>
+            <Button size="small" onClick={() => pan(1)} disabled={!zoomed || view[1] >= full[1]} aria-label="Pan right">
               ▶
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => setZoom(null)} disabled={!zoomed}>
+            </Button>
+            <Button size="small" onClick={() => setZoom(null)} disabled={!zoomed}>
               Reset zoom
-            </button>
+            </Button>
           </div>
         </div>
         {data.attemptsText ? <p className="small tl-attempts">{data.attemptsText}</p> : null}
@@ -245,9 +254,9 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           </button>
         ))}
         {kinds ? (
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => void setKinds(null)}>
+          <Button variant="ghost" size="small" onClick={() => void setKinds(null)}>
             Show all
-          </button>
+          </Button>
         ) : null}
         <span className="spacer" />
         <span className="small muted" role="status">
@@ -260,15 +269,15 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           <span>
             Event <code>{eventId}</code> is not in this run&apos;s timeline (any more).
           </span>
-          <button type="button" className="btn" onClick={() => void setEventId(null)}>
+          <Button onClick={() => void setEventId(null)}>
             Clear
-          </button>
+          </Button>
         </div>
       ) : null}
 
       <div ref={bodyRef} className={`tl-body${selected ? ' has-payload' : ''}`}>
         {rows.length === 0 ? (
-          <TabEmpty title="Every kind is filtered out">Turn a kind back on above to see its events.</TabEmpty>
+          <EmptyState title="Every kind is filtered out">Turn a kind back on above to see its events.</EmptyState>
         ) : (
           <TimelineList
             prepared={prepared}

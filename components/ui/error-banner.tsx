@@ -1,6 +1,8 @@
 'use client'
 
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
+import { Banner } from './banner'
+import { Button } from './button'
 
 export function errorText(error: unknown): string {
   if (error instanceof ApiRequestError) {
@@ -14,18 +16,15 @@ export function errorText(error: unknown): string {
 /** Server messages may end without a full stop; the banner reads as sentences. */
 const sentence = (text: string) => (/[.!?…]$/.test(text.trim()) ? text : `${text}.`)
 
+/** A failed load, with a retry when the caller can refetch; `stale` says older data is still on screen. */
 export function ErrorBanner({ error, onRetry, stale }: { error: unknown; onRetry?: () => void; stale?: boolean }) {
   return (
-    <div className="banner banner-error" role="alert">
+    <Banner tone="error">
       <span>
         <strong>Could not load.</strong> {sentence(errorText(error))}
         {stale ? ' Showing the last data received.' : ''}
       </span>
-      {onRetry ? (
-        <button type="button" className="btn" onClick={onRetry}>
-          Retry
-        </button>
-      ) : null}
-    </div>
+      {onRetry ? <Button onClick={onRetry}>Retry</Button> : null}
+    </Banner>
   )
 }

@@ -1,6 +1,7 @@
 'use client'
 
 import { useEffect, useSyncExternalStore } from 'react'
+import { buttonClass } from './button'
 
 type Theme = 'light' | 'dark'
 
@@ -38,7 +39,7 @@ export function ThemeToggle() {
   return (
     <button
       type="button"
-      className="btn btn-ghost"
+      className={buttonClass('ghost')}
       aria-label={`Switch to ${next} mode`}
       title={`Switch to ${next} mode`}
       onClick={() => {

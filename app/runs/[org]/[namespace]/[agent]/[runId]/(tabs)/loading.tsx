@@ -1,23 +1,24 @@
 import styles from '../run-page.module.css'
+import { Skeleton } from '@/components/ui/skeleton'
 
 /** Shown while the server reads the run: the header's and tabs' shapes, so nothing jumps when they arrive. */
 export default function RunPageLoading() {
   return (
     <div className="stack" aria-busy="true" aria-label="Loading run" role="status">
       <div className="panel stack">
-        <div className="skeleton" style={{ width: '45%', height: 22 }} />
+        <Skeleton width="45%" height={22} />
         <div className={styles.figures}>
           {Array.from({ length: 6 }, (_, i) => (
-            <div key={i} className="skeleton" style={{ height: 34 }} />
+            <Skeleton key={i} height={34} />
           ))}
         </div>
       </div>
-      <div className="skeleton" style={{ height: 32 }} />
+      <Skeleton height={32} />
       <div className="panel stack">
-        <div className="skeleton" style={{ width: '35%', height: 18 }} />
-        <div className="skeleton" />
-        <div className="skeleton" style={{ width: '80%' }} />
-        <div className="skeleton" style={{ height: 120 }} />
+        <Skeleton width="35%" height={18} />
+        <Skeleton />
+        <Skeleton width="80%" />
+        <Skeleton height={120} />
       </div>
     </div>
   )

@@ -74,3 +74,71 @@ export function TabStrip({
     </div>
   )
 }
+
+/** Arrow keys, Home and End move between tabs, as in any tablist; the new tab takes the focus. */
+function keyMove<K extends string>(tabs: readonly K[], current: K, key: string): K | undefined {
+  const i = tabs.indexOf(current)
+  const moves: Record<string, K> = {
+    ArrowRight: tabs[(i + 1) % tabs.length],
+    ArrowLeft: tabs[(i - 1 + tabs.length) % tabs.length],
+    Home: tabs[0],
+    End: tabs[tabs.length - 1],
+  }
+  return moves[key]
+}
+
+/**
+ * A row of tabs over one panel: each tab is `tab-<key>` and controls `panelId`; only the selected tab
+ * is in the page's tab order, the arrows move between them.
+ */
+export function Tabs<K extends string>({
+  label,
+  tabs,
+  selected,
+  onSelect,
+  panelId,
+  labelOf,
+  countOf,
+}: {
+  label: string
+  tabs: readonly K[]
+  selected: K
+  onSelect: (tab: K) => void
+  panelId: string
+  labelOf: (tab: K) => string
+  countOf?: (tab: K) => number | undefined
+}) {
+  const refs = useRef<Partial<Record<K, HTMLButtonElement | null>>>({})
+  const onKeyDown = (e: KeyboardEvent) => {
+    const next = keyMove(tabs, selected, e.key)
+    if (!next) return
+    e.preventDefault()
+    onSelect(next)
+    refs.current[next]?.focus()
+  }
+  return (
+    <TabStrip selectedKey={selected} label={label} onKeyDown={onKeyDown}>
+      {tabs.map((t) => {
+        const n = countOf?.(t)
+        return (
+          <button
+            key={t}
+            ref={(el) => {
+              refs.current[t] = el
+            }}
+            role="tab"
+            type="button"
+            id={`tab-${t}`}
+            aria-selected={selected === t}
+            aria-controls={panelId}
+            tabIndex={selected === t ? 0 : -1}
+            onClick={() => onSelect(t)}
+          >
+            {labelOf(t)}
+            {n !== undefined ? <span className="count">{n.toLocaleString('en')}</span> : null}
+          </button>
+        )
+      })}
+    </TabStrip>
+  )
+}
