@@ -9,7 +9,8 @@ useFreshEngine('api-story')
 const NOW = new Date('2026-11-25T12:00:00.000Z')
 type Runs = import('../lib/demo/scenarios').DemoRuns
 let runs: Runs
-let routes: Awaited<ReturnType<typeof apiRoutes>>
+type StoryRoute = 'timeline' | 'conversations' | 'memories' | 'searches' | 'blobs' | 'exportDoc'
+let routes: Pick<Awaited<ReturnType<typeof apiRoutes>>, StoryRoute>
 
 const path = (r: { org: string; namespace: string; agent: string; runId: string }) => ({
   org: r.org,
@@ -24,7 +25,8 @@ before(async () => {
   const { seedDemo } = await import('../lib/demo/seed')
   const summary = await seedDemo({ seed: 42, now: NOW })
   runs = summary.scenarioRuns
-  routes = await apiRoutes()
+  const { timeline, conversations, memories, searches, blobs, exportDoc } = await apiRoutes()
+  routes = { timeline, conversations, memories, searches, blobs, exportDoc }
 })
 
 describe('timeline', () => {
