@@ -137,9 +137,9 @@ describe('run index', () => {
   test('run-scoped working-memory reads through the index see exactly the run’s rows', async () => {
     const { runBlocks } = await import('../lib/queries/working-memory')
     const { queryRows } = await import('../lib/clickhouse/query')
-    const { wmRunScope } = await import('../lib/queries/wm-run-scope')
+    const { workingMemoryRunScope } = await import('../lib/queries/wm-run-scope')
     const { z } = await import('zod')
-    assert.match(await wmRunScope(), /run_index_sessions/)
+    assert.match((await workingMemoryRunScope({ org: 'o', namespace: 'n', agent: 'a', runId: 'r' })).sql, /run_index_sessions/)
     const page = await lib.listRuns({ filter: {}, limit: 40, source: 'index' })
     const edge = await lib.listRuns({ filter: { org: 'edge' }, limit: 40, source: 'index' })
     for (const r of [...page.runs, ...edge.runs]) {

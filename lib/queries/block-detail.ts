@@ -19,7 +19,7 @@ import { notFound } from '../errors'
 import { runAudit } from './audit'
 import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
 import { tableExists } from './schema-presence'
-import { workingMemoryRunScope } from './working-memory-run-scope'
+import { workingMemoryRunScope } from './wm-run-scope'
 
 /** Every physical row, read without FINAL: versions merges have not collapsed yet. */
 async function physicalVersions(ref: BlockRef, signal?: AbortSignal) {

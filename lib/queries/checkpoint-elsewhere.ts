@@ -5,7 +5,7 @@ import { chTimeToIso } from '../clickhouse/time'
 import { versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { ElsewhereRow, Identity } from '../resume/types'
-import { wmRunIdentities } from './wm-run-scope'
+import { runIdentitiesScope } from './wm-run-scope'
 import { tableExists } from './schema-presence'
 
 const rowSchema = z.object({
@@ -25,15 +25,14 @@ export type ElsewhereScope = { org: string; namespace: string; runId: string; bl
 
 /**
  * The run's block under any identity of the namespace but `own`, limited to the identities the run
- * index saw the run write under when it is installed. The index's condition names the org,
- * namespace and run_id placeholders bound here.
+ * index saw the run write under when it is installed.
  */
 export async function otherIdentitiesOfBlock(scope: ElsewhereScope, own: Identity, signal?: AbortSignal): Promise<Sql> {
   return sql`org = ${param('org', 'String', scope.org)} AND namespace = ${param('namespace', 'String', scope.namespace)}
        AND run_id = ${param('run_id', 'String', scope.runId)} AND block_key = ${param('block_key', 'String', scope.blockKey)}
        AND NOT (agent = ${param('agent', 'String', own.agent)} AND user_id = ${param('user_id', 'String', own.userId)}
          AND session_id = ${param('session_id', 'String', own.sessionId)})
-       AND ${trusted(await wmRunIdentities(signal))}`
+       AND ${await runIdentitiesScope(scope, signal)}`
 }
 
 /**

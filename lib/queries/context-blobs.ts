@@ -6,7 +6,7 @@ import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { BLOB_COLUMNS, blobRowSchema } from '../tables/context-blobs'
 import { tableExists } from './schema-presence'
-import { workingMemoryRunScope } from './working-memory-run-scope'
+import { workingMemoryRunScope } from './wm-run-scope'
 import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type RunBlob = {

@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import type { Block } from '../api/types'
-import { runParams, type RunRef } from '../loom/identity'
+import type { RunRef } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
 import { findVersionTies, isNearLimit } from '../resume/detect'
@@ -12,7 +13,7 @@ import { runConversations } from './conversations'
 import type { ListCut } from './list-cut'
 import { runMemories } from './memory'
 import { getRunDetail } from './run-detail'
-import { wmRunScope } from './wm-run-scope'
+import { workingMemoryRunScope } from './wm-run-scope'
 import { tableExists } from './schema-presence'
 import { runSearches } from './search-trace'
 import { MAX_TIMELINE_LIMIT, runTimeline } from './timeline'
@@ -25,15 +26,18 @@ type BlockKey = { userId: string; sessionId: string; blockKey: string }
 const keyOf = (r: WmRow): BlockKey => ({ userId: r.user_id, sessionId: r.session_id, blockKey: r.block_key })
 const sameBlock = (r: WmRow, k: BlockKey) => r.user_id === k.userId && r.session_id === k.sessionId && r.block_key === k.blockKey
 
+/** A block's (user_id, session_id, block_key) as a bound tuple, its placeholders named by `prefix`. */
+const keyTuple = (prefix: string, k: BlockKey) =>
+  sql`(${param(`${prefix}_user`, 'String', k.userId)}, ${param(`${prefix}_session`, 'String', k.sessionId)}, ${param(`${prefix}_block`, 'String', k.blockKey)})`
+
 /** One page of the run's blocks (latest version each), in key order, after `after`. */
 async function blockPage(run: RunRef, after: BlockKey | null, signal?: AbortSignal): Promise<WmRow[]> {
-  return queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE ${await wmRunScope(signal)}
-       AND ${after ? '(user_id, session_id, block_key) > ({a_user:String}, {a_session:String}, {a_block:String})' : '1'}
+  return selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${await workingMemoryRunScope(run, signal)}
+       AND ${after ? sql`(user_id, session_id, block_key) > ${keyTuple('a', after)}` : trusted('1')}
      ORDER BY user_id, session_id, block_key
-     LIMIT {page:UInt32}`,
-    { ...runParams(run), page: EXPORT_PAGE_BLOCKS, ...(after ? { a_user: after.userId, a_session: after.sessionId, a_block: after.blockKey } : {}) },
+     LIMIT ${param('page', 'UInt32', EXPORT_PAGE_BLOCKS)}`,
     wmRowSchema,
     { signal },
   )
@@ -44,21 +48,12 @@ async function rowsInRange(run: RunRef, table: 'physical' | 'history', first: Bl
   const t = tableNames()
   const from = table === 'physical' ? source(t.workingMemory, { part: true }) : t.history
   const schema = table === 'physical' ? wmRowSchema.extend({ part: z.string() }) : wmRowSchema
-  return queryRows(
-    `SELECT ${WM_COLUMNS}${table === 'physical' ? ', _part AS part' : ''} FROM ${from}
-     WHERE ${await wmRunScope(signal)}
-       AND (user_id, session_id, block_key) >= ({f_user:String}, {f_session:String}, {f_block:String})
-       AND (user_id, session_id, block_key) <= ({l_user:String}, {l_session:String}, {l_block:String})
+  return selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)}${trusted(table === 'physical' ? ', _part AS part' : '')} FROM ${trusted(from)}
+     WHERE ${await workingMemoryRunScope(run, signal)}
+       AND (user_id, session_id, block_key) >= ${keyTuple('f', first)}
+       AND (user_id, session_id, block_key) <= ${keyTuple('l', last)}
      ORDER BY user_id, session_id, block_key, version DESC, updated_at DESC`,
-    {
-      ...runParams(run),
-      f_user: first.userId,
-      f_session: first.sessionId,
-      f_block: first.blockKey,
-      l_user: last.userId,
-      l_session: last.sessionId,
-      l_block: last.blockKey,
-    },
     schema,
     { signal },
   )

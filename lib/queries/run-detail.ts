@@ -11,7 +11,7 @@ import { tableNames, source } from '../loom/tables'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { flagsOfRuns, runKey } from './run-flags'
 import { runIndexReady } from './run-index'
-import { workingMemoryRunScope } from './working-memory-run-scope'
+import { workingMemoryRunScope } from './wm-run-scope'
 
 const countsSchema = z.object({
   turns: z.coerce.number(),

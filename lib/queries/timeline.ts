@@ -14,7 +14,7 @@ import type { DetectOptions, Identity, OperatorAction, ResumePoint } from '../re
 import { blockElsewhere } from './checkpoint-elsewhere'
 import { existingTables } from './schema-presence'
 import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
-import { workingMemoryRunScope } from './working-memory-run-scope'
+import { workingMemoryRunScope } from './wm-run-scope'
 
 export { TIMELINE_KINDS, type TimelineKind }
 

@@ -1,18 +1,18 @@
 import { z } from 'zod'
-import { queryJsonArrayText, queryRows } from '../clickhouse/query'
+import { selectJsonArrayText, selectRows } from '../clickhouse/query'
+import { sql, trusted } from '../clickhouse/sql'
 import type { Block, BlockSummary } from '../api/types'
-import { runParams, type RunRef } from '../loom/identity'
+import type { RunRef } from '../loom/identity'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { tableNames, source } from '../loom/tables'
-import { wmRunScope } from './wm-run-scope'
+import { workingMemoryRunScope } from './wm-run-scope'
 
 /** Every block of the run, latest version each (tombstones included), checkpoint first. */
 export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {
-  const rows = await queryRows(
-    `SELECT ${WM_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE ${await wmRunScope(signal)}
+  const rows = await selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${await workingMemoryRunScope(run, signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
-    runParams(run),
     wmRowSchema,
     { signal },
   )
@@ -27,11 +27,10 @@ const SUMMARY_COLUMNS = WM_COLUMNS.replace('content', 'lengthUTF8(content) AS ch
  * megabytes that a picker never shows. ClickHouse counts the characters (code points, as charCount).
  */
 export async function runBlockSummaries(run: RunRef, signal?: AbortSignal): Promise<BlockSummary[]> {
-  const rows = await queryRows(
-    `SELECT ${SUMMARY_COLUMNS} FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE ${await wmRunScope(signal)}
+  const rows = await selectRows(
+    sql`SELECT ${trusted(SUMMARY_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${await workingMemoryRunScope(run, signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
-    runParams(run),
     summaryRowSchema,
     { signal },
   )
@@ -60,11 +59,10 @@ const blockJsonColumns = (withContent: boolean) => `user_id AS userId, session_i
  * ClickHouse: the same blocks, fields and values, without parsing and re-serializing megabytes in Node.
  */
 export async function runBlocksJsonText(run: RunRef, opts: { content: boolean }, signal?: AbortSignal): Promise<string> {
-  return queryJsonArrayText(
-    `SELECT ${blockJsonColumns(opts.content)} FROM ${source(tableNames().workingMemory, { final: true })}
-     WHERE ${await wmRunScope(signal)}
+  return selectJsonArrayText(
+    sql`SELECT ${trusted(blockJsonColumns(opts.content))} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+     WHERE ${await workingMemoryRunScope(run, signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
-    runParams(run),
     { signal },
   )
 }
