@@ -153,7 +153,6 @@ export type { LoggedSearch, MemoryWrite, SearchHit } from '../queries/search-tra
 export type { RunsAnalytics, TopRun } from '../queries/analytics-types'
 export type { BucketUnit } from '../queries/analytics-buckets'
 export type { FacetsResponse } from '../queries/run-facets'
-export type { RunChanges } from '../queries/run-changes'
 export type { Me } from '../auth/me'
 
 export type TimelineResponse = Timeline
@@ -167,3 +166,26 @@ export type BlobsResponse = { blobs: RunBlob[]; missing: { blobKey: string; refe
 
 /** A suggestion request of one runs filter box (`GET /api/runs/facets`), narrowed by the boxes before it. */
 export type FacetsParams = Pick<FacetsQuerySchema, 'field' | 'prefix' | 'org' | 'namespace'>
+
+/** The runs page's live poll (`GET /api/runs/changes`). */
+export type RunChange = {
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  /** The run's status now (`unknown` for a checkpoint-only run). */
+  status: string
+  /** Its latest write, ISO 8601 UTC. */
+  changedAt: string
+  /** Whether the run passes the whole filter now (status, q, from, to); runs are reported either way,
+   *  so a run that just left the filter (e.g. finished while the view shows `running`) is seen too. */
+  inFilter: boolean
+}
+
+export type RunChanges = {
+  /** Pass back as `since` on the next poll. */
+  since: string
+  runs: RunChange[]
+  /** More runs changed than are listed: refetch everything. */
+  truncated: boolean
+}

@@ -20,28 +20,7 @@ import { CH_TIME_TYPE, identityConditions, runValueConditions, timeConditions, w
 import { filterParts, type RunsFilter } from '../run-set/filter'
 import { qMatchesOrphan } from '../run-set/q'
 import { openRunSet } from '../run-set/run-set'
-
-export type RunChange = {
-  org: string
-  namespace: string
-  agent: string
-  runId: string
-  /** The run's status now (`unknown` for a checkpoint-only run). */
-  status: string
-  /** Its latest write, ISO 8601 UTC. */
-  changedAt: string
-  /** Whether the run passes the whole filter now (status, q, from, to); runs are reported either way,
-   *  so a run that just left the filter (e.g. finished while the view shows `running`) is seen too. */
-  inFilter: boolean
-}
-
-export type RunChanges = {
-  /** Pass back as `since` on the next poll. */
-  since: string
-  runs: RunChange[]
-  /** More runs changed than are listed: refetch everything. */
-  truncated: boolean
-}
+import type { RunChanges } from '../api/types'
 
 /**
  * The next watermark trails the server's clock by this much, so a write stamped a little in the
