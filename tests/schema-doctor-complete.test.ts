@@ -129,7 +129,8 @@ describe('schema doctor on the schema the DDL creates', () => {
 
 describe('the schema mapping knows the contract', () => {
   test("its list of each Loom table's columns is the contract's", async () => {
-    const { LOOM_COLUMNS, LOOM_TABLE_KEYS } = await import('../lib/loom/schema-map')
+    const { LOOM_COLUMNS } = await import('../lib/loom/schema-map')
+    const { LOOM_TABLE_KEYS } = await import('../lib/tables/table-keys')
     const { schemaContract, tableSpecs } = await import('../lib/schema/contract')
     const specs = tableSpecs(schemaContract())
     for (const [name, key] of Object.entries(LOOM_TABLE_KEYS)) {

@@ -5,7 +5,8 @@ import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
 import { workingMemoryTable } from '../tables/working-memory'
 import { HISTORY_RETENTION_DAYS, historyTtl, workingMemoryHistoryTable } from '../tables/working-memory-history'
-import { physicalDdl, source, type TableNames } from './tables'
+import { physicalDdl, source } from './tables'
+import type { TableNames } from '../tables/table-keys'
 
 /** CREATE statements for Loom's tables, as fixed by the data contract. Never ALTER or DROP. */
 export function loomTableDdl(t: TableNames): { table: string; sql: string }[] {

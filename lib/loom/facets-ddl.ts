@@ -11,7 +11,8 @@
  * these views first. Part of the dashboard's database: created next to the run index, dropped and
  * rebuilt with it, never touching Loom's tables.
  */
-import { inDatabase, source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject } from './tables'
+import type { TableNames } from '../tables/table-keys'
 
 export type RunFacetsNames = {
   /** Per (org, namespace, agent): uniq(run_id) state. */

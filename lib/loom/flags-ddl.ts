@@ -35,7 +35,8 @@
  * The views see every insert, so counts include versions that merges of working memory later
  * collapse; the backfill can only see the rows still there when the index is installed.
  */
-import { inDatabase, source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject } from './tables'
+import type { TableNames } from '../tables/table-keys'
 import { NEAR_LIMIT_RATIO } from '../triage/flags'
 
 export type FlagIndexNames = {

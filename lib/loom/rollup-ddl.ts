@@ -28,7 +28,8 @@
  * engine runs one statement at a time, so it cannot race; on a server, re-running the install
  * rebuilds the rollup from the rows (`npm run index:install -- --rebuild-rollup`).
  */
-import { inDatabase, source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject } from './tables'
+import type { TableNames } from '../tables/table-keys'
 
 export type RunRollupNames = {
   state: string

@@ -1,4 +1,5 @@
-import { inDatabase, source, type DdlObject, type TableNames } from './tables'
+import { inDatabase, source, type DdlObject } from './tables'
+import type { TableNames } from '../tables/table-keys'
 import { flagIndexDdl, flagIndexNames, type FlagIndexNames } from './flags-ddl'
 
 /** The run index: the dashboard's own structure for the runs list, in its database. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { columnNames } from '../tables/declaration'
 import { LOOM_TABLES } from '../tables/loom-tables'
+import { LOOM_TABLE_KEYS, type LoomTableName } from '../tables/table-keys'
 
 /**
  * The schema mapping: for a Loom whose tables or columns carry other names than the data contract
@@ -15,19 +16,6 @@ import { LOOM_TABLES } from '../tables/loom-tables'
  * contract's columns to the physical ones, so the rest of the code only ever sees contract names.
  */
 
-/** Contract table name → the key the code uses for it (TableNames). */
-export const LOOM_TABLE_KEYS = {
-  working_memory: 'workingMemory',
-  runs: 'runs',
-  conversations: 'conversations',
-  conversation_turns: 'turns',
-  memory: 'memory',
-  context_blobs: 'contextBlobs',
-  search_trace_log: 'searchTrace',
-} as const
-
-export type LoomTableName = keyof typeof LOOM_TABLE_KEYS
-export type LoomTableKey = (typeof LOOM_TABLE_KEYS)[LoomTableName]
 
 /** The contract's columns of each Loom table, as its declaration in lib/tables lists them. */
 export const LOOM_COLUMNS: Record<LoomTableName, readonly string[]> = loomColumns()

@@ -1,25 +1,7 @@
 import { getConfig } from '../config'
-import { LOOM_TABLE_KEYS, type LoomTableName, type SchemaMap } from './schema-map'
+import type { SchemaMap } from './schema-map'
+import { LOOM_TABLE_KEYS, type LoomTableName, type TableNames } from '../tables/table-keys'
 
-/**
- * Fully qualified table names. Database names and mapped table names come from validated
- * configuration (plain identifiers only), never from request input, so they can be placed in SQL.
- * For a mapped Loom table this is the physical table: use it to insert and to check existence, and
- * read it through `source()`, which presents the contract's column names.
- */
-export type TableNames = {
-  workingMemory: string
-  runs: string
-  conversations: string
-  turns: string
-  memory: string
-  contextBlobs: string
-  searchTrace: string
-  audit: string
-  revokedSessions: string
-  history: string
-  historyView: string
-}
 
 type Databases = ReturnType<typeof getConfig>['databases']
 

@@ -4,7 +4,7 @@
  * table shapes are read from the declarations in lib/tables, which also write the CREATE statements.
  */
 import { getConfig } from '../config'
-import type { LoomTableName } from '../loom/schema-map'
+import type { LoomTableName } from '../tables/table-keys'
 import { columnRenames, tableNames } from '../loom/tables'
 import { auditLogTable } from '../tables/audit-log'
 import type { TableDeclaration } from '../tables/declaration'

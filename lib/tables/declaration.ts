@@ -1,5 +1,4 @@
-import type { LOOM_TABLE_KEYS, LoomTableName } from '../loom/schema-map'
-import type { TableNames } from '../loom/tables'
+import type { LOOM_TABLE_KEYS, LoomTableName, TableNames } from './table-keys'
 import type { ColumnSpec, EngineSpec, Severity, SkipIndexSpec, TableGroup } from '../schema/types'
 
 /**
