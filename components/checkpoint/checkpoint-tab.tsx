@@ -74,6 +74,8 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   const picker = (
     <QueryState
       query={blocksQuery}
+      // The checkpoint's own banner beside the list already says the tab shows the last data received.
+      staleBanner={false}
       pending={<SkeletonPanel label="Loading blocks" rows={3} />}
       isEmpty={(data) => data.blocks.length === 0}
       empty={<EmptyNote className={ck.pickerEmpty}>This run has no blocks.</EmptyNote>}

@@ -22,6 +22,7 @@ export function QueryState<T>({
   isEmpty,
   empty,
   className,
+  staleBanner = true,
   children,
 }: {
   query: QueryLike<T>
@@ -31,6 +32,8 @@ export function QueryState<T>({
   empty?: ReactNode | ((data: T) => ReactNode)
   /** The box the data (and a stale-data banner) sit in; none renders them bare. */
   className?: string
+  /** False where a neighbour's banner already says the view shows the last data received. */
+  staleBanner?: boolean
   children: (data: T) => ReactNode
 }) {
   const retry = () => void query.refetch()
@@ -38,7 +41,7 @@ export function QueryState<T>({
   const data = query.data
   const content = (
     <>
-      {query.isError ? <ErrorBanner error={query.error} onRetry={retry} stale /> : null}
+      {query.isError && staleBanner ? <ErrorBanner error={query.error} onRetry={retry} stale /> : null}
       {isEmpty?.(data) ? (typeof empty === 'function' ? empty(data) : empty) : children(data)}
     </>
   )
