@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
-import { RICH_RUN, RUN_TABS } from './page-list'
+import { RUN_TABS } from '../lib/api-client/run-tabs'
+import { RICH_RUN } from './page-list'
 import { screensAtWidths } from './screens'
 import { hydrated } from './hydrated'
 

@@ -1,9 +1,7 @@
 import { expect, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
+import { RUN_TABS } from '../lib/api-client/run-tabs'
 import { links } from '../lib/links'
-
-/** The run views, in the order of the run page's tab bar. */
-export const RUN_TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
 
 /** A run with data on most tabs: conversation, memories, searches. */
 export const RICH_RUN = DEMO_RUNS.support

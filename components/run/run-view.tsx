@@ -17,14 +17,13 @@ import { TimelineTab } from '../story/timeline-tab'
 import { ErrorBanner } from '../ui/error-banner'
 import { QueryState } from '../ui/query-state'
 import { Skeleton, SkeletonPanel } from '../ui/skeleton'
+import { RUN_TABS, type RunTab } from '@/lib/api-client/run-tabs'
 import { Tabs } from '../ui/tabs'
 import { AuditLog } from './audit-log'
 import { BlocksList } from './blocks-list'
 import { RunHeader } from './run-header'
 
-const TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
-type Tab = (typeof TABS)[number]
-const TAB_LABELS: Record<Tab, string> = {
+const TAB_LABELS: Record<RunTab, string> = {
   checkpoint: 'Checkpoint',
   timeline: 'Timeline',
   conversation: 'Conversation',
@@ -34,7 +33,7 @@ const TAB_LABELS: Record<Tab, string> = {
   blocks: 'Blocks',
   audit: 'Audit',
 }
-const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
+const TAB_COUNTS: Partial<Record<RunTab, keyof RunCounts>> = {
   conversation: 'turns',
   memories: 'memories',
   searches: 'searches',
@@ -43,7 +42,7 @@ const TAB_COUNTS: Partial<Record<Tab, keyof RunCounts>> = {
 }
 
 /** The data the open tab shows, asked for together with the run itself instead of after it. */
-const TAB_QUERY = RUN_TAB_QUERY satisfies Record<Tab, unknown>
+const TAB_QUERY = RUN_TAB_QUERY satisfies Record<RunTab, unknown>
 
 /** Every block with its content can be megabytes on a big run: only the tabs that show blocks load them. */
 function BlocksTab({ runRef }: { runRef: RunRef }) {
@@ -60,7 +59,7 @@ function BlocksTab({ runRef }: { runRef: RunRef }) {
  * header), so the panel shows its loading state instead of a tab that would ask for the data itself.
  */
 export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendingTab?: boolean }) {
-  const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(TABS).withDefault('checkpoint'))
+  const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(RUN_TABS).withDefault('checkpoint'))
   const detail = useQuery(runDetailQueryOptions(runRef))
   const queryClient = useQueryClient()
   const { org, namespace, agent, runId } = runRef
@@ -91,14 +90,14 @@ export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendin
     )
   }
   const counts = detail.data.counts
-  const shown: Tab | null = pendingTab ? null : tab
+  const shown: RunTab | null = pendingTab ? null : tab
   return (
     <div className="stack">
       {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
       <RunHeader detail={detail.data} actions={<ExportButton runRef={runRef} />} />
       <Tabs
         label="Run views"
-        tabs={TABS}
+        tabs={RUN_TABS}
         selected={tab}
         onSelect={(t) => void setTab(t)}
         panelId="run-tabpanel"

@@ -6,6 +6,7 @@
  */
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium'
+import { RUN_TABS } from '../../lib/api-client/run-tabs'
 import { quantile } from './routes'
 import { clickToRun, domNodesByTab, type ClickTiming } from './browser-journeys'
 
@@ -193,7 +194,6 @@ export type BrowserResult = {
   bigRunDomNodes: Record<string, number>
 }
 
-const RUN_TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
 
 /** Times the runs page and the page of the biggest run (its timeline when the app has that tab). */
 export async function browserBench(
