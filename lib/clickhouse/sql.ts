@@ -23,7 +23,7 @@ function make(text: string, params: SqlParams): Sql {
   return { [SQL]: true, sql: text, params }
 }
 
-export function isSql(v: unknown): v is Sql {
+function isSql(v: unknown): v is Sql {
   return typeof v === 'object' && v !== null && (v as { [SQL]?: unknown })[SQL] === true
 }
 
@@ -68,7 +68,7 @@ export function sql(strings: TemplateStringsArray, ...parts: Sql[]): Sql {
   return make(text, params)
 }
 
-/** Fragments joined by a separator (`AND`, `, `, `UNION ALL`); `empty` when there are none. */
+/** Fragments joined by a separator (`AND`, `, `, `UNION ALL`); empty text when there are none. */
 export function join(parts: readonly Sql[], separator: string): Sql {
   const params: Record<string, ParamValue> = {}
   for (const p of parts) merge(params, p.params)
@@ -83,5 +83,3 @@ export function and(conditions: readonly Sql[]): Sql {
     ' AND ',
   )
 }
-
-export const empty: Sql = make('', {})
