@@ -21,6 +21,8 @@ const serverOnly = 'A server module (ClickHouse, sessions, configuration): clien
 const serverModules = [
   { from: './lib/clickhouse' },
   { from: './lib/queries' },
+  { from: './lib/run-set' },
+  { from: './lib/tables' },
   { from: './lib/operator' },
   { from: './lib/server' },
   { from: './lib/http' },

@@ -29,7 +29,7 @@ export default defineConfig({
   webServer: {
     // A fresh data directory each run: demo data plus a 12,345-event run, then the built server
     // as `npm start` runs it (HOST, PORT and the data directory come from env below).
-    command: `npx tsx scripts/e2e-prepare.ts ${dataDir} && exec node scripts/start.mjs`,
+    command: `npx tsx --conditions=react-server scripts/e2e-prepare.ts ${dataDir} && exec node scripts/start.mjs`,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { TestInfo } from '@playwright/test'
 import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 const ROOT = path.resolve(__dirname, '..')
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
@@ -49,7 +50,7 @@ export class RemoteStack {
 
   /** Starts the peer (again, after a stop: same port, same data). */
   async startPeer(): Promise<Proc> {
-    const p = launch('clickhouse-http-peer', ['--import', 'tsx', PEER_SCRIPT, this.peerData, String(this.peerPort)], childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: this.password }))
+    const p = launch('clickhouse-http-peer', [...SERVER_NODE_ARGS, PEER_SCRIPT, this.peerData, String(this.peerPort)], childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: this.password }))
     await until(p, `"listening ${this.peerPort}"`, 120_000, () => p.log().includes(`listening ${this.peerPort}\n`))
     this.peer = p
     return p
@@ -57,7 +58,7 @@ export class RemoteStack {
 
   /** Runs a script of the repository against the peer; its output, or a failure with it. */
   async runScript(label: string, script: string, args: string[]): Promise<string> {
-    const p = launch(label, ['--import', 'tsx', path.join(ROOT, script), ...args], childEnv(this.env()))
+    const p = launch(label, [...SERVER_NODE_ARGS, path.join(ROOT, script), ...args], childEnv(this.env()))
     const exit = await Promise.race([p.exited, new Promise<null>((r) => setTimeout(() => r(null), 90_000))])
     if (!exit) await stop(p, 1_000)
     if (exit?.code !== 0) throw new Error(`${label} failed (${JSON.stringify(exit)}):\n${p.log()}`)

@@ -24,6 +24,7 @@ import type { BrowserResult } from './bench/browser'
 import { DEFAULT_DATA_DIR, metaPathFor, QUICK_DATA_DIR } from './bench/paths'
 import { listRoutes, measure, quantile, runRoutes, type Fetcher, type RouteResult, type RouteSpec, type Sample } from './bench/routes'
 import type { BuildMode } from './bench/server'
+import { SERVER_NODE_ARGS } from './server-node'
 
 const FULL = { runs: 1_000_000, versions: 10_000_000, turns: 1_000_000, memories: 1_000_000, searches: 1_000_000 }
 /** "A few thousand rows" per run-scoped route, as the benchmark checks it. */
@@ -114,7 +115,7 @@ async function main() {
     }
     if (values['no-seed']) throw new Error(`no bench data in ${dataDir}`)
     log(`No bench data in ${dataDir}: seeding ${runs.toLocaleString('en')} runs ...`)
-    const args = ['--import', 'tsx', path.join(__dirname, 'seed-bulk.ts'), '--data-dir', dataDir]
+    const args = [...SERVER_NODE_ARGS, path.join(__dirname, 'seed-bulk.ts'), '--data-dir', dataDir]
     for (const [k, v] of Object.entries(scale)) args.push(`--${k}`, String(v))
     const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: path.resolve(__dirname, '..') })
     if (r.status !== 0) throw new Error(`seed:bulk failed (exit ${r.status})`)

@@ -3,7 +3,7 @@
  * (the spec points it at tests/helpers/clickhouse-http-peer.ts), through the app's own modules:
  * the schema, run.begin, two checkpoints, one memory the run wrote, run.complete.
  *
- *   CLICKHOUSE_URL=http://127.0.0.1:<port> node --import tsx scripts/e2e-outage-seed.ts '<run as JSON>'
+ *   CLICKHOUSE_URL=http://127.0.0.1:<port> node --conditions=react-server --import tsx --conditions=react-server scripts/e2e-outage-seed.ts '<run as JSON>'
  *
  * The run is `{ org, namespace, agent, runId, goal, checkpoints: [string, string], memoryKey }`.
  */

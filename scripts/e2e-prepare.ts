@@ -1,7 +1,7 @@
 /**
  * Prepares the browser tests' database before the server opens it: the demo runs, plus one
  * run with 12,345 conversation turns (generated inside ClickHouse) for the timeline's cap and
- * virtualization. Usage: tsx scripts/e2e-prepare.ts <data-dir>
+ * virtualization. Usage: tsx --conditions=react-server scripts/e2e-prepare.ts <data-dir>
  */
 import fs from 'node:fs'
 import { BIG_RUN, EDITABLE_RUN, MERGE_RUN } from '../e2e/fixtures'

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -20,7 +21,7 @@ test('bench harness: tiny run, well-formed results', { timeout: 180_000 }, () =>
   delete env.CLICKHOUSE_URL
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'scripts/bench.ts', '--scale', '2000', '--data-dir', dataDir, '--out', out, '--requests', '2', '--warmup', '1', '--server', 'in-process', '--no-browser'],
+    [...SERVER_NODE_ARGS, 'scripts/bench.ts', '--scale', '2000', '--data-dir', dataDir, '--out', out, '--requests', '2', '--warmup', '1', '--server', 'in-process', '--no-browser'],
     { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 },
   )
   assert.equal(run.status, 0, `bench failed:\n${run.stdout}\n${run.stderr}`)

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { test } from 'node:test'
 import { ConfigError, parseConfig } from '../lib/config'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 test('defaults: embedded mode, demo on, loopback, standard database names', () => {
   const c = parseConfig({})
@@ -40,7 +41,7 @@ test('each bad value is named in the error', () => {
 
 test('the server refuses a non-loopback address when no users are configured', () => {
   const script = `import('${path.join(__dirname, '..', 'lib', 'server', 'startup.ts').replace(/\\/g, '/')}').then((m) => (m.startServer ?? m.default.startServer)())`
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+  const r = spawnSync(process.execPath, [...SERVER_NODE_ARGS, '-e', script], {
     env: { ...process.env, HOST: '0.0.0.0', LOOM_RUNS_USERS: '', CLICKHOUSE_URL: 'http://127.0.0.1:9' },
     encoding: 'utf8',
     timeout: 30_000,
@@ -51,7 +52,7 @@ test('the server refuses a non-loopback address when no users are configured', (
 
 test('a bad configuration stops the server with the message', () => {
   const script = `import('${path.join(__dirname, '..', 'lib', 'server', 'startup.ts').replace(/\\/g, '/')}').then((m) => (m.startServer ?? m.default.startServer)())`
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+  const r = spawnSync(process.execPath, [...SERVER_NODE_ARGS, '-e', script], {
     env: { ...process.env, PORT: 'eighty' },
     encoding: 'utf8',
     timeout: 30_000,

@@ -5,6 +5,7 @@ import { before, describe, test } from 'node:test'
 import { z } from 'zod'
 import { useFreshEngine } from './helpers/engine'
 import { checkpointOf, DAY, ms, NOW, SEED, seededDemo } from './helpers/seeded-demo'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 // LOOM_RUNS_DEMO=1 so that the live demo (embedded demo only) can be exercised at the end.
 useFreshEngine('demo', { LOOM_RUNS_DEMO: '1' })
@@ -17,7 +18,7 @@ function seedInChild(): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'helpers', 'demo-digest-cli.ts'), String(SEED), NOW.toISOString()],
+      [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'demo-digest-cli.ts'), String(SEED), NOW.toISOString()],
       { cwd: path.join(__dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] },
     )
     let out = ''

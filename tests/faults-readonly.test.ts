@@ -12,6 +12,7 @@ import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-readonly-'))
 const source = path.join(root, 'source')
@@ -38,7 +39,7 @@ before(() => {
   // The data: schema and one run, written by another process into the source directory.
   const seed = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(__dirname, 'helpers', 'seed-small-run.ts'), RUN.org, RUN.namespace, RUN.agent, RUN.runId],
+    [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'seed-small-run.ts'), RUN.org, RUN.namespace, RUN.agent, RUN.runId],
     { cwd: path.join(__dirname, '..'), env: { ...process.env, LOOM_RUNS_DATA_DIR: source, LOOM_RUNS_DEMO: '0' }, encoding: 'utf8' },
   )
   assert.equal(seed.status, 0, seed.stderr)

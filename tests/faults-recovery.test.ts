@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import type { RunSummary } from '../lib/api/types'
 import { call } from './helpers/routes'
 import { apiRoutes } from './helpers/api-routes'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 // Remote mode, against a ClickHouse-HTTP peer (tests/helpers/clickhouse-http-peer.ts) on a port
 // picked now. All of this must be set before any app module reads the configuration.
@@ -39,7 +40,7 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 
 /** Starts the peer on PORT over PEER_DATA; resolves once it says it is listening. */
 async function startPeer(): Promise<Peer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', PEER_SCRIPT, PEER_DATA, String(PORT)], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, PEER_SCRIPT, PEER_DATA, String(PORT)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PEER_USER: USER, PEER_PASSWORD: PASSWORD },
   })

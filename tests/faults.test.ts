@@ -4,12 +4,13 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 const dir = useFreshEngine('faults')
 
 function holdDataDir(): Promise<() => Promise<void>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'helpers', 'hold-data-dir.ts'), dir], {
+    const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'hold-data-dir.ts'), dir], {
       stdio: ['ignore', 'pipe', 'ignore'],
     })
     child.on('error', reject)

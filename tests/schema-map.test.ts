@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { prepareSnapshotEngine } from './helpers/snapshot-engine'
+import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 /**
  * A Loom whose tables and columns carry other names, described by LOOM_RUNS_SCHEMA_MAP. Renamed:
@@ -32,7 +33,7 @@ function referenceSnapshot(): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'helpers', 'route-snapshot-cli.ts'), String(SEED), NOW.toISOString(), out],
+      [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'route-snapshot-cli.ts'), String(SEED), NOW.toISOString(), out],
       { cwd: path.join(__dirname, '..'), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOOM_RUNS_SCHEMA_MAP: '' } },
     )
     let err = ''

@@ -1,3 +1,4 @@
+import 'server-only'
 import { createHash } from 'node:crypto'
 import type { NextRequest } from 'next/server'
 import { getConfig, type ConfiguredUser, type Role } from '../config'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { NextRequest } from 'next/server'
 import { getConfig } from '../config'
 import { principalOf } from './current'

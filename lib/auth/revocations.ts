@@ -1,3 +1,4 @@
+import 'server-only'
 import { z } from 'zod'
 import { insertRows, queryRows } from '../clickhouse/query'
 import { toChTime, chTimeToIso } from '../clickhouse/time'

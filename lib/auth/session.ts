@@ -1,3 +1,4 @@
+import 'server-only'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig, type ConfiguredUser, type Role } from '../config'
 

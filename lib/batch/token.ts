@@ -1,3 +1,4 @@
+import 'server-only'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '../config'
 import { AppError } from '../errors'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import nodePath from 'node:path'

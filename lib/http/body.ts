@@ -1,3 +1,4 @@
+import 'server-only'
 import type { NextRequest } from 'next/server'
 import type { z } from 'zod'
 import { AppError } from '../errors'

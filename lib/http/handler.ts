@@ -1,3 +1,4 @@
+import 'server-only'
 import { NextResponse, type NextRequest } from 'next/server'
 import { z } from 'zod'
 import { AppError } from '../errors'

@@ -12,6 +12,7 @@
  *   edits, clears, restores, batches, the demo agent) drops everything kept, and so does the change
  *   poll when it sees a write newer than any it saw before (a writer outside this process).
  */
+import 'server-only'
 import { getConfig } from '../config'
 import { noteCacheOutcome, onQueryEvent, type CacheOutcome, type RunTag } from '../clickhouse/query'
 import { SharedResult } from './shared-result'

@@ -1,3 +1,4 @@
+import 'server-only'
 import { getConfig } from '../config'
 import { loadRevocations } from '../auth/revocations'
 import { createMissingSchema } from '../loom/init'

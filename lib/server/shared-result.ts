@@ -9,6 +9,8 @@
  * computation still running: its callers get their answer, but it is not kept, and callers
  * after the clear start a new one (the data changed while it ran).
  */
+import 'server-only'
+
 export class SharedResult<T> {
   private value: { at: number; data: T } | null = null
   private pending: { promise: Promise<T>; controller: AbortController; waiters: number } | null = null

@@ -1,3 +1,4 @@
+import 'server-only'
 import { ConfigError, getConfig } from '../config'
 import { dummyHash } from '../auth/passwords'
 import { followRevocations } from '../auth/revocations'

@@ -4,7 +4,7 @@
  * data directory. It lets a test run the app in remote mode (CLICKHOUSE_URL) on a machine without
  * a ClickHouse server, and stop and restart "the server" on the same port and data.
  *
- *   node --import tsx tests/helpers/clickhouse-http-peer.ts <dataDir> <port>
+ *   node --conditions=react-server --import tsx tests/helpers/clickhouse-http-peer.ts <dataDir> <port>
  *
  * Prints `listening <port>` on stdout once ready; exits 0 on SIGTERM or SIGINT.
  *
