@@ -9,7 +9,6 @@ import { listHeight, rowOffset } from '../ui/virtual-list'
 import virtual from '../ui/virtual-list.module.css'
 import styles from './block-picker.module.css'
 import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './block-choice'
-import ck from './checkpoint.module.css'
 
 type Props = {
   /** The content-free list (`GET R/blocks?content=none`): a picker shows names, versions and sizes only. */
@@ -33,17 +32,17 @@ function PickButton({ b, selected, onSelect }: { b: BlockSummary; selected: Bloc
   return (
     <button
       type="button"
-      className={ck.pick}
+      className={styles.pick}
       data-block-key={b.blockKey}
       aria-current={current ? 'true' : undefined}
       aria-label={`${b.blockKey}, v${b.version}${b.isDeleted ? ', cleared' : ''} — user ${idValue(b.userId)}, session ${idValue(b.sessionId)}`}
       onClick={() => onSelect(choice)}
     >
-      <span className={ck.pickTop}>
+      <span className={styles.pickTop}>
         <strong className="mono">{b.blockKey}</strong>
         <span className="tag mono">v{b.version}</span>
       </span>
-      <span className={`${ck.pickBottom} small muted`}>
+      <span className={`${styles.pickBottom} small muted`}>
         {b.isDeleted ? (
           <span className="tag tag-warn">cleared (tombstone)</span>
         ) : (
@@ -101,17 +100,17 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
 export function BlockPicker({ blocks, selected, onSelect }: Props) {
   const groups = groupByIdentity(blocks)
   return (
-    <nav className={ck.picker} aria-label="Blocks of this run">
-      <h2 className={ck.pickerTitle}>Blocks</h2>
+    <nav className={styles.picker} aria-label="Blocks of this run">
+      <h2 className={styles.pickerTitle}>Blocks</h2>
       {groups.length > 1 ? (
-        <p className={ck.pickerNote} role="note">
+        <p className={styles.pickerNote} role="note">
           This run has blocks under {groups.length} different user/session identities; a <code>resume</code> sees only those of its own.
         </p>
       ) : null}
       {groups.map((g, gi) => (
         <section
           key={`${g.userId}\u0000${g.sessionId}`}
-          className={ck.group}
+          className={styles.group}
           aria-label={`Blocks for user ${g.userId || 'unset'}, session ${g.sessionId || 'unset'}`}
         >
           <header>
@@ -121,7 +120,7 @@ export function BlockPicker({ blocks, selected, onSelect }: Props) {
             <span>
               session <code>{idValue(g.sessionId)}</code>
             </span>
-            {groups.length > 1 && gi === 0 ? <span className={`tag ${ck.newest}`}>newest</span> : null}
+            {groups.length > 1 && gi === 0 ? <span className={`tag ${styles.newest}`}>newest</span> : null}
             {g.blocks.length > PLAIN_BLOCKS ? <span>{count(g.blocks.length)} blocks</span> : null}
           </header>
           {g.blocks.length > PLAIN_BLOCKS ? (

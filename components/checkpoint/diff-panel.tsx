@@ -6,7 +6,7 @@ import { TimeAgo } from '../ui/time-ago'
 import { JsonDiffView, SetDiffView, TextDiffView } from './diff-views'
 import { VersionContent } from './version-content'
 import type { VersionEntry } from './version-rows'
-import ck from './checkpoint.module.css'
+import ck from './diff.module.css'
 import { buttonClass } from '../ui/button'
 
 type Props = {

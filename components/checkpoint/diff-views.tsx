@@ -4,7 +4,7 @@ import { useState } from 'react'
 import type { JsonDiff, SetDiff, TextDiff, TextPart, WordSegment } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { JsonInline } from './json-highlight'
-import ck from './checkpoint.module.css'
+import ck from './diff.module.css'
 import { buttonClass } from '../ui/button'
 
 const CHIP_LIMIT = 120

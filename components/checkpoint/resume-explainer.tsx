@@ -8,7 +8,7 @@ import type { ResumePoint, ResumeReason } from '@/lib/resume/types'
 import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './block-choice'
 import { VersionContent } from './version-content'
-import ck from './checkpoint.module.css'
+import ck from './explainer.module.css'
 import { Button } from '../ui/button'
 
 const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {

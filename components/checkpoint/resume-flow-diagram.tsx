@@ -6,7 +6,6 @@ import { FLOW_LIST_THRESHOLD, flowNodes, type FlowNode } from '@/lib/resume/merm
 import type { Identity } from '@/lib/resume/types'
 import styles from './resume-flow.module.css'
 import { useTheme } from './use-theme'
-import ck from './checkpoint.module.css'
 import { Button } from '../ui/button'
 import { Skeleton } from '../ui/skeleton'
 
@@ -27,13 +26,13 @@ export function ResumeFlowDiagram({ resume, identity }: { resume: BlockDetail['r
   const nodes = useMemo(() => flowNodes(resume.segments, resume.points, identity), [resume.segments, resume.points, identity])
   const asList = nodes.length > FLOW_LIST_THRESHOLD
   return (
-    <figure className={ck.flow} aria-label="Resume flow diagram">
+    <figure className={styles.flow} aria-label="Resume flow diagram">
       {asList ? <FlowList nodes={nodes} /> : <FlowSvg text={resume.mermaid} />}
       <figcaption className="small muted">
         {asList
           ? `${nodes.length} steps, listed in order (too many to draw readably): each box a process segment or operator actions, each arrow what started the next.`
           : 'Process segments (boxes), operator actions (hexagons; a clear is a trapezoid), what started the next one (arrows), tombstones (circles).'}{' '}
-        <details className={ck.inlineDetails}>
+        <details className={styles.inlineDetails}>
           <summary>mermaid source</summary>
           <pre className="content">{resume.mermaid}</pre>
         </details>
@@ -95,14 +94,14 @@ function FlowSvg({ text }: { text: string }) {
   const current = rendered?.key === key ? rendered : null
   if (current?.error) {
     return (
-      <p className={`${ck.bad} small`} role="alert">
+      <p className={`${styles.bad} small`} role="alert">
         Could not draw the diagram: {current.error}
       </p>
     )
   }
   if (!current?.svg) {
     return (
-      <div className={ck.flowLoading} aria-busy="true" aria-label="Drawing the diagram">
+      <div className={styles.flowLoading} aria-busy="true" aria-label="Drawing the diagram">
         <Skeleton height={60} width="70%" />
         <Skeleton height={60} width="70%" />
       </div>

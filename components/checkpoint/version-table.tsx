@@ -6,7 +6,7 @@ import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
 import { isOperatorActor } from '@/lib/resume/rows'
 import { sourceLabel, sourceTitle, type VersionEntry, type VersionSource } from './version-rows'
-import ck from './checkpoint.module.css'
+import ck from './versions.module.css'
 import { buttonClass } from '../ui/button'
 
 const SOURCE_CLASS: Record<VersionSource, string> = { history: ck.srcHistory, physical: ck.srcPhysical, both: ck.srcBoth }

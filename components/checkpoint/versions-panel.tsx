@@ -4,7 +4,7 @@ import type { BlockDetail } from '@/lib/api/types'
 import { count } from '@/lib/format'
 import type { VersionEntry } from './version-rows'
 import { VersionTable } from './version-table'
-import ck from './checkpoint.module.css'
+import ck from './versions.module.css'
 
 type Props = {
   detail: BlockDetail

@@ -1,7 +1,7 @@
 'use client'
 
 import { useRef, useState } from 'react'
-import styles from './schema.module.css'
+import styles from './sql-fix.module.css'
 import { buttonClass } from '../ui/button'
 
 type CopyState = 'idle' | 'copied' | 'failed'

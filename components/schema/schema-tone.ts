@@ -1,5 +1,6 @@
 import type { Severity } from '@/lib/schema/types'
 import styles from './schema.module.css'
+import banner from './summary-banner.module.css'
 
 export type Tone = 'ok' | 'info' | 'warning' | 'problem'
 
@@ -16,7 +17,7 @@ export const CARD_EDGE_CLASS: Record<Tone, string> = {
 export const SEVERITY_CLASS: Record<Severity, string> = { problem: styles.problem, warning: styles.warning, info: styles.info }
 
 export const REPORT_CLASS: Record<'ok' | 'warnings' | 'problems', string> = {
-  ok: styles.bannerOk,
-  warnings: styles.bannerWarnings,
-  problems: styles.bannerProblems,
+  ok: banner.bannerOk,
+  warnings: banner.bannerWarnings,
+  problems: banner.bannerProblems,
 }

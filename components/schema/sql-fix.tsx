@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { CopyButton } from './copy-button'
-import styles from './schema.module.css'
+import styles from './sql-fix.module.css'
 
 /** Statements an admin could run, shown as SQL with one Copy for all of them. */
 export function SqlFix({ statements, caption }: { statements: string[]; caption?: string }) {

@@ -1,5 +1,6 @@
 import type { SchemaReport } from '@/lib/schema/types'
 import styles from './schema.module.css'
+import banner from './summary-banner.module.css'
 import { REPORT_CLASS } from './schema-tone'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -14,14 +15,14 @@ export function SummaryBanner({ report }: { report: SchemaReport }) {
         ? `${plural(s.warnings, 'warning')}: the console works, with the limits listed below.`
         : `${plural(s.problems, 'problem')}${s.warnings ? ` and ${plural(s.warnings, 'warning')}` : ''}: parts of the console will fail until they are fixed.`
   return (
-    <section className={`${styles.banner} ${REPORT_CLASS[report.status]}`} aria-label="Schema summary" role="status" data-status={report.status}>
-      <div className={styles.bannerMain}>
-        <span className={styles.bannerIcon} aria-hidden>
+    <section className={`${banner.banner} ${REPORT_CLASS[report.status]}`} aria-label="Schema summary" role="status" data-status={report.status}>
+      <div className={banner.bannerMain}>
+        <span className={banner.bannerIcon} aria-hidden>
           {report.status === 'ok' ? '✓' : report.status === 'warnings' ? '!' : '✗'}
         </span>
         <div>
-          <strong className={styles.headline}>{headline}</strong>
-          <div className={`small ${styles.bannerFacts}`}>
+          <strong className={banner.headline}>{headline}</strong>
+          <div className={`small ${banner.bannerFacts}`}>
             <span>
               {report.mode === 'embedded' ? 'Embedded' : 'Remote'} ClickHouse {report.clickhouseVersion ?? ''}
             </span>
@@ -34,7 +35,7 @@ export function SummaryBanner({ report }: { report: SchemaReport }) {
           </div>
         </div>
       </div>
-      <dl className={styles.dbs} aria-label="Databases in use">
+      <dl className={banner.dbs} aria-label="Databases in use">
         {report.databases.map((d) => (
           <div key={d.role}>
             <dt>{d.role === 'loom' ? 'Loom' : d.role === 'telemetry' ? 'Telemetry' : 'Console'}</dt>
