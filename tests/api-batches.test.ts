@@ -4,6 +4,11 @@ import { useFreshEngine } from './helpers/engine'
 import { param, sql } from '../lib/clickhouse/sql'
 import { historyCount } from './helpers/history-rows'
 import { call } from './helpers/routes'
+import * as q from '../lib/clickhouse/query'
+import * as wm from '../lib/loom/working-memory'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { ensureReady } from '../lib/server/ready'
 
 useFreshEngine('api-batches')
 
@@ -28,9 +33,7 @@ const ORIGIN = { origin: 'http://127.0.0.1:3000' }
 let post: Untyped
 let audit: Untyped
 let single: Untyped
-let wm: typeof import('../lib/loom/working-memory')
-let q: typeof import('../lib/clickhouse/query')
-let tables: ReturnType<typeof import('../lib/loom/tables').tableNames>
+let tables: ReturnType<typeof tableNames>
 
 const ref = (runId: string, agent = AGENT) => ({ org: ORG, namespace: NS, agent, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
 const send = (body: unknown, headers: Record<string, string> = ORIGIN) => call(post, '/api/batches', {}, { method: 'POST', body, headers })
@@ -42,12 +45,8 @@ function operatorRows(runId: string): Promise<number> {
 }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  wm = await import('../lib/loom/working-memory')
-  q = await import('../lib/clickhouse/query')
-  tables = (await import('../lib/loom/tables')).tableNames()
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  tables = tableNames()
   const agent = (iso: string) => ({ actor: AGENT, sourceTrace: 'host-a/pid-1', now: at(iso) })
   const begin = async (runId: string) => {
     await runBegin({ org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '', runId, goal: `goal of ${runId}` }, at(T0))

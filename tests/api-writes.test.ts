@@ -4,6 +4,11 @@ import { useFreshEngine } from './helpers/engine'
 import { param, sql } from '../lib/clickhouse/sql'
 import { historyCount } from './helpers/history-rows'
 import { call } from './helpers/routes'
+import * as q from '../lib/clickhouse/query'
+import * as wm from '../lib/loom/working-memory'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { ensureReady } from '../lib/server/ready'
 
 useFreshEngine('api-writes')
 
@@ -14,9 +19,7 @@ const REF = { ...BLOCK, userId: '', sessionId: '' }
 
 type Routes = Awaited<ReturnType<typeof load>>
 let r: Routes
-let wm: typeof import('../lib/loom/working-memory')
-let q: typeof import('../lib/clickhouse/query')
-let tables: ReturnType<typeof import('../lib/loom/tables').tableNames>
+let tables: ReturnType<typeof tableNames>
 
 async function load() {
   const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
@@ -30,12 +33,8 @@ function rowCount(): Promise<number> {
 }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  wm = await import('../lib/loom/working-memory')
-  q = await import('../lib/clickhouse/query')
-  tables = (await import('../lib/loom/tables')).tableNames()
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
+  tables = tableNames()
   const agent = { actor: 'batch', sourceTrace: 'host-a/pid-1' }
   await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'batch' })
   for (const state of ['item-1', 'item-1 item-2', 'item-1 item-2 item-3']) await wm.wmSet(REF, state, agent, { charLimit: 100 })

@@ -10,6 +10,7 @@ import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
 import { flagsOfRuns, runKey } from './run-flags'
+import { runRowSummary } from './runs'
 import { runIndexReady } from './run-index'
 import { workingMemoryRunScope } from './wm-run-scope'
 
@@ -96,24 +97,7 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
       }
     : null
   const summary: RunSummary = row
-    ? {
-        org: row.org,
-        namespace: row.namespace,
-        agent: row.agent,
-        runId: row.run_id,
-        userId: row.user_id,
-        sessionId: row.session_id,
-        goal: row.goal,
-        status: row.status,
-        attempt: row.attempt,
-        startedAt: row.started_at,
-        completedAt: row.completed_at,
-        durationMs: row.duration_ms,
-        turns: row.turns,
-        costUsd: row.cost_usd,
-        checkpoint,
-        flags: [],
-      }
+    ? runRowSummary(row, { startedAt: row.started_at, completedAt: row.completed_at }, checkpoint, [])
     : {
         ...run,
         userId: span.newest_user_id,

@@ -10,7 +10,10 @@ import type { ListRow } from '../run-set/list-row'
 import { cursorOfKey } from '../run-set/order'
 import { openRunSet } from '../run-set/run-set'
 
-export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null, flags: RunFlag[] = []): RunSummary {
+/** A run row's own fields (everything but its times, whose text differs by source) as the API names them. */
+type RunRowFields = Pick<ListRow, 'org' | 'namespace' | 'agent' | 'run_id' | 'user_id' | 'session_id' | 'goal' | 'status' | 'attempt' | 'duration_ms' | 'turns' | 'cost_usd'>
+
+export function runRowSummary(row: RunRowFields, times: { startedAt: string; completedAt: string | null }, checkpoint: CheckpointSummary | null, flags: RunFlag[]): RunSummary {
   return {
     org: row.org,
     namespace: row.namespace,
@@ -21,14 +24,18 @@ export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null,
     goal: row.goal,
     status: row.status,
     attempt: row.attempt,
-    startedAt: chTimeToIso(row.started_text),
-    completedAt: row.completed_text === null ? null : chTimeToIso(row.completed_text),
+    ...times,
     durationMs: row.duration_ms,
     turns: row.turns,
     costUsd: row.cost_usd,
     checkpoint,
     flags,
   }
+}
+
+export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null, flags: RunFlag[] = []): RunSummary {
+  const times = { startedAt: chTimeToIso(row.started_text), completedAt: row.completed_text === null ? null : chTimeToIso(row.completed_text) }
+  return runRowSummary(row, times, checkpoint, flags)
 }
 
 export type ListRunsParams = {
