@@ -3,6 +3,7 @@ import { headers } from 'next/headers'
 import Link from 'next/link'
 import type { ReactNode } from 'react'
 import { UserMenu } from '@/components/auth/user-menu'
+import { LinkPending } from '@/components/ui/link-pending'
 import { ThemeToggle } from '@/components/ui/theme-toggle'
 import { meOfHeaders } from '@/lib/auth/me'
 import './globals.css'
@@ -41,8 +42,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               Loom Runs
             </Link>
             <nav aria-label="Main">
-              <Link href="/">Runs</Link>
-              <Link href="/schema">Schema</Link>
+              <Link href="/">
+                Runs
+                <LinkPending label="Opening the runs list" />
+              </Link>
+              <Link href="/schema">
+                Schema
+                <LinkPending label="Opening the schema doctor" />
+              </Link>
             </nav>
             <div className="topbar-end">
               <UserMenu />

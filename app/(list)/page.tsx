@@ -1,6 +1,5 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query'
 import type { Metadata } from 'next'
-import { Suspense } from 'react'
 import { RunsView } from '@/components/runs/runs-view'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import { runsQuerySchema } from '@/lib/api/schemas'
@@ -21,7 +20,9 @@ const many = (v: string | string[] | undefined) => (v === undefined ? [] : Array
  * module and cache key the API route uses, and handed to the client cache under the key the
  * client asks for: the HTML holds the rows and the client does not fetch them again. A URL the
  * API would refuse (a bad date, a foreign cursor), or ClickHouse away, is left to the client,
- * which asks the API and shows its error with a retry.
+ * which asks the API and shows its error with a retry. No loading state or Suspense boundary
+ * wraps the list: its rows are in the first HTML the browser paints, where a streamed boundary
+ * would be revealed only later (React holds streamed reveals back briefly to batch them).
  */
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams
@@ -52,9 +53,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <Suspense fallback={<p className="muted">Loading runs…</p>}>
-        <RunsView />
-      </Suspense>
+      <RunsView />
     </HydrationBoundary>
   )
 }

@@ -1,4 +1,5 @@
 import Link from 'next/link'
+import { LinkPending } from '../ui/link-pending'
 import type { RunSummary } from '@/lib/api/types'
 import { cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
@@ -53,6 +54,7 @@ export function RunsTable({ runs, rowClassName }: { runs: RunSummary[]; rowClass
               <td>
                 <Link href={links.run(r)} prefetch={false} className="goal" title={r.goal || r.runId}>
                   {r.goal || <em className="muted">no goal recorded</em>}
+                  <LinkPending label={`Opening run ${r.runId}`} />
                 </Link>
                 <span className="runid">{r.runId}</span>
                 <FlagBadges flags={r.flags} />
