@@ -87,6 +87,22 @@ test.describe('the open tab renders on the server', () => {
     expect(seen.filter((p) => p === '' || p.startsWith('?'))).toEqual([])
   })
 
+  test("a timeline too long to inline: the HTML holds its first events, and the whole replaces them", async ({ page, request }) => {
+    const preview = await (await request.get(links.api.timeline(BIG_RUN, 300))).json()
+    expect(preview.events).toHaveLength(300)
+    // React separates adjacent text in the HTML with empty comments.
+    const html = (await (await request.get(tabUrl(BIG_RUN, 'timeline'))).text()).replaceAll('<!-- -->', '')
+    // The first events as rows of the list, with a note that the rest is loading.
+    expect(html).toContain(`class="tl-label" title="${preview.events[1].label}"`)
+    expect(html).toContain('Showing the first 300 of 12,347 events while the rest loads')
+    const seen = apiRequests(page, BIG_RUN)
+    await page.goto(tabUrl(BIG_RUN, 'timeline'))
+    await expect(page.getByText('Showing the first 10,000 of 12,347 events')).toBeVisible()
+    await expect(page.getByText(/while the rest loads/)).toHaveCount(0)
+    // The client asked for the whole timeline once, and not for the first part again.
+    expect(seen.filter((p) => p.startsWith('/timeline'))).toEqual(['/timeline'])
+  })
+
   test('the conversation tab of a small run comes in the HTML too', async ({ page, request }) => {
     const reader = DEMO_RUNS.researchReader
     const html = await (await request.get(tabUrl(reader, 'conversation'))).text()

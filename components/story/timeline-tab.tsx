@@ -1,6 +1,6 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import dynamic from 'next/dynamic'
 import { parseAsArrayOf, parseAsString, parseAsStringLiteral, useQueryState } from 'nuqs'
 import { useEffect, useMemo, useRef, useState } from 'react'
@@ -8,7 +8,7 @@ import { count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
 import type { TimelineKind } from '@/lib/api/timeline-kinds'
-import { runTimelineQueryOptions } from '@/lib/api-client/run-tabs'
+import { runTimelinePreviewQueryOptions, runTimelineQueryOptions } from '@/lib/api-client/run-tabs'
 import type { TimelineResponse } from '@/lib/api/types'
 import { Banner } from '../ui/banner'
 import { buttonClass } from '../ui/button'
@@ -28,7 +28,9 @@ const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.Tim
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
 export function TimelineTab({ runRef }: { runRef: RunRef }) {
-  const q = useQuery(runTimelineQueryOptions(runRef))
+  const client = useQueryClient()
+  // A long timeline's first events, when the page brought them, show until the whole arrives.
+  const q = useQuery({ ...runTimelineQueryOptions(runRef), placeholderData: () => client.getQueryData(runTimelinePreviewQueryOptions(runRef).queryKey) })
   return (
     <QueryState
       query={q}
@@ -43,7 +45,13 @@ export function TimelineTab({ runRef }: { runRef: RunRef }) {
     >
       {(data) => (
         <>
-          {data.truncated ? (
+          {q.isPlaceholderData ? (
+            <Banner tone="info" role="status">
+              <span>
+                Showing the first {count(data.events.length)} of {count(data.total)} events while the rest loads…
+              </span>
+            </Banner>
+          ) : data.truncated ? (
             <Banner tone="warning">
               <span>
                 Showing the first {count(data.events.length)} of {count(data.total)} events. The chart and list stop there so the page

@@ -22,6 +22,16 @@ export function runTimelineQueryOptions(run: RunRef, limit?: number) {
   })
 }
 
+/**
+ * A long timeline's first events: the run page reads them with the page, so the first rows show
+ * while the whole timeline is still on its way (the tab shows them as its placeholder).
+ */
+export const TIMELINE_PREVIEW_EVENTS = 300
+
+export function runTimelinePreviewQueryOptions(run: RunRef) {
+  return runTimelineQueryOptions(run, TIMELINE_PREVIEW_EVENTS)
+}
+
 export function runConversationsQueryOptions(run: RunRef) {
   return queryOptions({
     queryKey: runKeys.conversations(run),

@@ -4,7 +4,7 @@ import { Suspense } from 'react'
 import { RUN_TABS, type RunTab } from '@/lib/api-client/run-tabs'
 import { RunView } from '@/components/run/run-view'
 import { runDetailQueryOptions } from '@/lib/api-client/run-detail'
-import { inlinesTabData, OpenTabData } from '../_components/open-tab-data'
+import { OpenTabData, tabDataPart } from '../_components/open-tab-data'
 import { runDetailForPage, runFrom, type RunParams as Params } from '../_components/run-for-page'
 
 type SearchParams = Record<string, string | string[] | undefined>
@@ -34,12 +34,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const queryClient = new QueryClient()
   const detail = await runDetailForPage(run.org, run.namespace, run.agent, run.runId)
   if (detail) queryClient.setQueryData(runDetailQueryOptions(run).queryKey, detail)
+  const part = tabDataPart(tab, detail?.counts)
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      {inlinesTabData(tab, detail?.counts) ? (
+      {part !== 'none' ? (
         // Until the tab's data streams in, the header shows with the tab's loading state.
         <Suspense fallback={<RunView runRef={run} pendingTab />}>
-          <OpenTabData run={run} tab={tab}>
+          <OpenTabData run={run} tab={tab} part={part}>
             <RunView runRef={run} />
           </OpenTabData>
         </Suspense>

@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { RUN_TAB_QUERY, type RunTab } from '@/lib/api-client/run-tabs'
+import { RUN_TAB_QUERY, runTimelinePreviewQueryOptions, TIMELINE_PREVIEW_EVENTS, type RunTab } from '@/lib/api-client/run-tabs'
 import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAudit } from '@/lib/queries/audit'
@@ -35,8 +35,18 @@ const TOO_BIG: Partial<Record<RunTab, (c: RunCounts) => boolean>> = {
   timeline: (c) => c.versions + c.turns + c.memories + c.searches + c.blobs > 3_000,
 }
 
-export function inlinesTabData(tab: RunTab, counts: RunCounts | undefined): boolean {
-  return !!counts && !TOO_BIG[tab]?.(counts)
+/** Where the whole is too big, the first part some tabs show while the rest loads: its query key and its read. */
+const PREVIEW: Partial<Record<RunTab, { key: (run: RunRef) => QueryKey; read: (run: RunRef) => Promise<unknown> }>> = {
+  timeline: { key: (run) => runTimelinePreviewQueryOptions(run).queryKey, read: (run) => runTimeline(run, TIMELINE_PREVIEW_EVENTS) },
+}
+
+/** What of the open tab's data the page reads on the server: all of it, its first part, or nothing. */
+export type TabPart = 'whole' | 'preview' | 'none'
+
+export function tabDataPart(tab: RunTab, counts: RunCounts | undefined): TabPart {
+  if (!counts) return 'none'
+  if (!TOO_BIG[tab]?.(counts)) return 'whole'
+  return PREVIEW[tab] ? 'preview' : 'none'
 }
 
 /**
@@ -44,12 +54,13 @@ export function inlinesTabData(tab: RunTab, counts: RunCounts | undefined): bool
  * so the tab renders in the HTML and the client takes over without asking again. A failure is
  * left to the client, which asks the route and shows the error with a retry.
  */
-export async function OpenTabData({ run, tab, children }: { run: RunRef; tab: RunTab; children: ReactNode }) {
+export async function OpenTabData({ run, tab, part, children }: { run: RunRef; tab: RunTab; part: Exclude<TabPart, 'none'>; children: ReactNode }) {
   const queryClient = new QueryClient()
+  const preview = part === 'preview' ? PREVIEW[tab] : undefined
   try {
     // The key is the client query's own; the data is what its route answers.
-    const key: QueryKey = RUN_TAB_QUERY[tab](run).queryKey
-    queryClient.setQueryData(key, await READ[tab](run))
+    const key: QueryKey = preview ? preview.key(run) : RUN_TAB_QUERY[tab](run).queryKey
+    queryClient.setQueryData(key, await (preview ? preview.read(run) : READ[tab](run)))
   } catch {
     // The client's own request reports it.
   }
