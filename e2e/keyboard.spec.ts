@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
-import { RUN_TABS } from '../lib/api-client/run-tabs'
+import { RUN_TABS } from '../lib/api-client/tab-names'
 import { RICH_RUN } from './page-list'
 import { screensAtWidths } from './screens'
 import { hydrated } from './hydrated'

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
-import { RUN_TABS } from '../lib/api-client/run-tabs'
+import { RUN_TABS } from '../lib/api-client/tab-names'
 import { links } from '../lib/links'
 
 /** A run with data on most tabs: conversation, memories, searches. */

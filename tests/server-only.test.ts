@@ -24,3 +24,12 @@ test('server modules refuse to load where client code runs, and load on the serv
     assert.equal(inside.stdout.trim(), 'loaded', file)
   }
 })
+
+test('scripts that run under the react-server condition load everything they import', () => {
+  // The benchmark's browser part lists the run page's tabs; React's server build has no client hooks.
+  for (const file of ['scripts/bench/browser.ts', 'scripts/bench/browser-journeys.ts', 'scripts/bench/routes.ts']) {
+    const r = load(file, SERVER_NODE_ARGS)
+    assert.equal(r.status, 0, `${file}: ${r.stderr}`)
+    assert.equal(r.stdout.trim().split('\n').pop(), 'loaded', file)
+  }
+})

@@ -12,6 +12,7 @@ import { links } from '../links'
 import { fetchJson } from './fetch-json'
 import { runKeys } from './keys'
 import { runBlocksQueryOptions, runBlockSummariesQueryOptions } from './run-detail'
+import type { RunTab } from './tab-names'
 
 /* Run story tabs: each reads one run-scoped route. */
 
@@ -66,10 +67,6 @@ export function runAuditQueryOptions(run: RunRef) {
     queryFn: ({ signal }) => fetchJson<AuditResponse>(links.api.audit(run), { signal }),
   })
 }
-
-/** The run page's tabs, in the order the tab bar shows them; `?tab=` names one. */
-export const RUN_TABS = ['checkpoint', 'timeline', 'conversation', 'memories', 'searches', 'blobs', 'blocks', 'audit'] as const
-export type RunTab = (typeof RUN_TABS)[number]
 
 /**
  * The first data each tab shows: the client asks for it together with the run, and the server

@@ -6,7 +6,7 @@
  */
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium'
-import { RUN_TABS } from '../../lib/api-client/run-tabs'
+import { RUN_TABS } from '../../lib/api-client/tab-names'
 import { quantile } from './routes'
 import { clickToRun, domNodesByTab, type ClickTiming } from './browser-journeys'
 

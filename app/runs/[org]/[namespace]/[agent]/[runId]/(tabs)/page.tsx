@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query'
 import type { Metadata } from 'next'
 import { Suspense } from 'react'
-import { RUN_TABS, type RunTab } from '@/lib/api-client/run-tabs'
+import { RUN_TABS, type RunTab } from '@/lib/api-client/tab-names'
 import { RunView } from '@/components/run/run-view'
 import { runDetailQueryOptions } from '@/lib/api-client/run-detail'
 import { OpenTabData, tabDataPart } from '../_components/open-tab-data'

@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { RUN_TAB_QUERY, runTimelinePreviewQueryOptions, TIMELINE_PREVIEW_EVENTS, type RunTab } from '@/lib/api-client/run-tabs'
+import { RUN_TAB_QUERY, runTimelinePreviewQueryOptions, TIMELINE_PREVIEW_EVENTS } from '@/lib/api-client/run-tabs'
+import type { RunTab } from '@/lib/api-client/tab-names'
 import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAudit } from '@/lib/queries/audit'
