@@ -128,7 +128,7 @@ test.describe('timeline', () => {
     const list = page.getByRole('listbox', { name: /Timeline events/ })
     await expect(list.getByRole('option').first()).toBeVisible()
     expect(await list.getByRole('option').count()).toBeLessThan(60)
-    expect(await page.locator('.tl-mark').count()).toBeLessThanOrEqual(1500)
+    expect(await page.locator('.tl-mark').count()).toBeLessThanOrEqual(700)
     await list.focus()
     await page.keyboard.press('End')
     await expect.poll(() => eventParam(page)).not.toBeNull()

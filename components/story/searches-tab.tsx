@@ -14,6 +14,7 @@ import { QueryState } from '../ui/query-state'
 import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import { ShowMore, useShownCount } from '../ui/show-more'
 import tables from './story-tables.module.css'
 
 const ENV = 'LOOM_SEARCH_TRACE_LOG_ENABLED=true'
@@ -175,6 +176,21 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
   )
 }
 
+/** Searches shown at first, and added per "Show more": each card draws a chart and a table of hits. */
+const SEARCHES_STEP = 10
+
+function SearchCards({ runRef, searches }: { runRef: RunRef; searches: LoggedSearch[] }) {
+  const { shown, showMore } = useShownCount(searches.length, SEARCHES_STEP)
+  return (
+    <>
+      {searches.slice(0, shown).map((s, i) => (
+        <SearchCard key={s.searchId} runRef={runRef} s={s} n={i + 1} />
+      ))}
+      <ShowMore shown={shown} total={searches.length} step={SEARCHES_STEP} noun="searches" onMore={showMore} />
+    </>
+  )
+}
+
 /** Each logged search of the run with its ranked hits, which ones the run used, and who wrote them. */
 export function SearchesTab({ runRef }: { runRef: RunRef }) {
   const q = useQuery(runSearchesQueryOptions(runRef))
@@ -205,9 +221,7 @@ export function SearchesTab({ runRef }: { runRef: RunRef }) {
               <span className={tables.srSwatch} aria-hidden /> not used
             </span>
           </div>
-          {searches.map((s, i) => (
-            <SearchCard key={s.searchId} runRef={runRef} s={s} n={i + 1} />
-          ))}
+          <SearchCards runRef={runRef} searches={searches} />
         </>
       )}
     </QueryState>

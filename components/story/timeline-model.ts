@@ -142,10 +142,12 @@ export function buildTimeAxis(sortedTimes: number[], compress: boolean): TimeAxi
 export type Mark = { x: number; y: number; id: string; kind: TimelineKind; count: number; label: string; at: string }
 
 /**
- * Chart marks inside the visible x range: one per event, or when there are too many for
- * the chart to stay quick, one per (lane, pixel bucket) with a count. Zooming in splits them.
+ * Chart marks inside the visible x range: one per event, or when there are more than `maxMarks`
+ * (each mark is a few SVG elements, and a tab stays under 3,000 elements), one per (lane, bucket
+ * of the x range) with a count, the buckets sized so that all lanes together stay within
+ * `maxMarks`. Zooming in splits them.
  */
-export function marksFor(p: Prepared, axis: TimeAxis, shown: (i: number) => boolean, view: [number, number], maxMarks = 1500, buckets = 360): Mark[] {
+export function marksFor(p: Prepared, axis: TimeAxis, shown: (i: number) => boolean, view: [number, number], maxMarks = 700): Mark[] {
   const [v0, v1] = view
   const visible: number[] = []
   for (let i = 0; i < p.events.length; i++) {
@@ -158,6 +160,8 @@ export function marksFor(p: Prepared, axis: TimeAxis, shown: (i: number) => bool
     return { x, y: p.laneOf.get(e.kind) ?? 0, id: e.id, kind: e.kind, count, label: e.label, at: e.at }
   }
   if (visible.length <= maxMarks) return visible.map((i) => mark(i, axis.toX(p.times[i]), 1))
+  const lanes = new Set(visible.map((i) => p.events[i].kind)).size
+  const buckets = Math.max(1, Math.floor(maxMarks / lanes))
   const width = (v1 - v0) / buckets || 1
   const grouped = new Map<string, Mark>()
   for (const i of visible) {
