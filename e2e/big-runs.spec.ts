@@ -112,6 +112,17 @@ test.describe('the open tab renders on the server', () => {
     expect(seen.filter((p) => p.startsWith('/timeline'))).toEqual(['/timeline'])
   })
 
+  test('a transcript too long to inline: the HTML holds its first turns, and the whole replaces them', async ({ page, request }) => {
+    const html = (await (await request.get(tabUrl(BIG_RUN, 'conversation'))).text()).replaceAll('<!-- -->', '')
+    expect(html).toContain('data-turn-index="0"')
+    expect(html).toContain('Showing the first 300 turns while the rest loads')
+    const seen = apiRequests(page, BIG_RUN)
+    await page.goto(tabUrl(BIG_RUN, 'conversation'))
+    await expect(page.getByRole('status').filter({ hasText: '12,345 turns in 1 conversation' })).toBeVisible()
+    await expect(page.getByText(/while the rest loads/)).toHaveCount(0)
+    expect(seen.filter((p) => p.startsWith('/conversations'))).toEqual(['/conversations'])
+  })
+
   test('the conversation tab of a small run comes in the HTML too', async ({ page, request }) => {
     const reader = DEMO_RUNS.researchReader
     const html = await (await request.get(tabUrl(reader, 'conversation'))).text()

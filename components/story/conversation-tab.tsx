@@ -1,11 +1,14 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { parseAsString, useQueryState } from 'nuqs'
 import { useDeferredValue, useMemo } from 'react'
 import { cost, count } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
 import { runConversationsQueryOptions } from '@/lib/api-client/run-tabs'
+import { runKeys } from '@/lib/api-client/keys'
+import type { ConversationsResponse } from '@/lib/api/types'
+import { Banner } from '../ui/banner'
 import { EmptyState } from '../ui/empty-state'
 import { ListCutNotice } from '../ui/list-cut-notice'
 import { QueryState } from '../ui/query-state'
@@ -39,7 +42,12 @@ function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConve
 
 /** The transcripts bound to the run, turn by turn, searchable. */
 export function ConversationTab({ runRef }: { runRef: RunRef }) {
-  const q = useQuery(runConversationsQueryOptions(runRef))
+  const client = useQueryClient()
+  // A long transcript's first turns, when the page brought them, show until the whole arrives.
+  const q = useQuery({
+    ...runConversationsQueryOptions(runRef),
+    placeholderData: () => client.getQueryData<ConversationsResponse>(runKeys.conversationsPreview(runRef)),
+  })
   const [find, setFind] = useQueryState('find', parseAsString.withDefault(''))
   // The list follows the box a beat behind, so typing stays responsive on 10,000+ turns.
   const query = useDeferredValue(find)
@@ -64,7 +72,13 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
     >
       {(data) => (
         <>
-          <ListCutNotice cuts={data.cuts} nouns={{ turns: 'turns' }} />
+          {q.isPlaceholderData ? (
+            <Banner tone="info">
+              <span>Showing the first {count(total)} turns while the rest loads…</span>
+            </Banner>
+          ) : (
+            <ListCutNotice cuts={data.cuts} nouns={{ turns: 'turns' }} />
+          )}
           <div className="row" role="search">
             <input
               type="search"

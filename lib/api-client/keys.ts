@@ -18,6 +18,8 @@ export const runKeys = {
   audit: (run: RunRef) => [...runKeys.detail(run), 'audit'] as const,
   timeline: (run: RunRef, limit?: number) => [...runKeys.detail(run), 'timeline', limit ?? null] as const,
   conversations: (run: RunRef) => [...runKeys.detail(run), 'conversations'] as const,
+  /** A long transcript's first turns, read with the page (no route asks for them alone). */
+  conversationsPreview: (run: RunRef) => [...runKeys.detail(run), 'conversations', '$preview'] as const,
   memories: (run: RunRef) => [...runKeys.detail(run), 'memories'] as const,
   searches: (run: RunRef) => [...runKeys.detail(run), 'searches'] as const,
   blobs: (run: RunRef) => [...runKeys.detail(run), 'blobs'] as const,

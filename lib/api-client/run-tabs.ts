@@ -33,6 +33,9 @@ export function runTimelinePreviewQueryOptions(run: RunRef) {
   return runTimelineQueryOptions(run, TIMELINE_PREVIEW_EVENTS)
 }
 
+/** A long transcript's first turns, which the run page reads with the page (see TIMELINE_PREVIEW_EVENTS). */
+export const CONVERSATION_PREVIEW_TURNS = 300
+
 export function runConversationsQueryOptions(run: RunRef) {
   return queryOptions({
     queryKey: runKeys.conversations(run),

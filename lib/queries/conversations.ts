@@ -31,7 +31,7 @@ function runConversationRows(run: RunRef, signal?: AbortSignal) {
 }
 
 /** Transcripts bound to the run; turns ordered by turn_index whatever order they were inserted in. */
-export async function runConversations(run: RunRef, signal?: AbortSignal): Promise<{ conversations: Conversation[]; cuts: ListCut[] }> {
+export async function runConversations(run: RunRef, signal?: AbortSignal, cap = TURNS_CAP): Promise<{ conversations: Conversation[]; cuts: ListCut[] }> {
   const t = tableNames()
   const [convs, turnRows] = await Promise.all([
     runConversationRows(run, signal),
@@ -39,13 +39,13 @@ export async function runConversations(run: RunRef, signal?: AbortSignal): Promi
       sql`SELECT ${trusted(TURN_COLUMNS)}
        FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}
        ORDER BY conversation_id, turn_index
-       LIMIT ${param('cap', 'UInt32', overCap(TURNS_CAP))}`,
+       LIMIT ${param('cap', 'UInt32', overCap(cap))}`,
       turnRowSchema,
       { signal },
     ),
   ])
   const cuts: ListCut[] = []
-  const turns = keepCap(turnRows, TURNS_CAP, 'turns', cuts)
+  const turns = keepCap(turnRows, cap, 'turns', cuts)
   const byConv = new Map<string, Conversation>()
   for (const c of convs) {
     byConv.set(c.conversation_id, {

@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { RUN_TAB_QUERY, runTimelinePreviewQueryOptions, TIMELINE_PREVIEW_EVENTS } from '@/lib/api-client/run-tabs'
+import { CONVERSATION_PREVIEW_TURNS, RUN_TAB_QUERY, runTimelinePreviewQueryOptions, TIMELINE_PREVIEW_EVENTS } from '@/lib/api-client/run-tabs'
+import { runKeys } from '@/lib/api-client/keys'
 import type { RunTab } from '@/lib/api-client/tab-names'
 import type { RunCounts } from '@/lib/api/types'
 import type { RunRef } from '@/lib/loom/identity'
@@ -39,6 +40,14 @@ const TOO_BIG: Partial<Record<RunTab, (c: RunCounts) => boolean>> = {
 /** Where the whole is too big, the first part some tabs show while the rest loads: its query key and its read. */
 const PREVIEW: Partial<Record<RunTab, { key: (run: RunRef) => QueryKey; read: (run: RunRef) => Promise<unknown> }>> = {
   timeline: { key: (run) => runTimelinePreviewQueryOptions(run).queryKey, read: (run) => runTimeline(run, TIMELINE_PREVIEW_EVENTS) },
+  conversation: {
+    key: (run) => runKeys.conversationsPreview(run),
+    read: async (run) => {
+      const part = await runConversations(run, undefined, CONVERSATION_PREVIEW_TURNS)
+      // Conversations whose turns all come later are left for the whole answer.
+      return { ...part, conversations: part.conversations.filter((c) => c.turns.length > 0) }
+    },
+  },
 }
 
 /** What of the open tab's data the page reads on the server: all of it, its first part, or nothing. */
