@@ -6,6 +6,7 @@ import { loginRequest } from '@/lib/api-client/auth'
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
 import { safeNextPath } from '@/lib/auth/next-path'
 import { buttonClass } from '../ui/button'
+import styles from './login-form.module.css'
 
 export function LoginForm() {
   const params = useSearchParams()
@@ -27,7 +28,7 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={submit} className="panel stack" style={{ maxWidth: 360, margin: '60px auto' }} aria-label="Log in">
+    <form onSubmit={submit} className={`panel stack ${styles.form}`} aria-label="Log in">
       <h1>Log in to Loom Runs</h1>
       <label className="field">
         Name

@@ -75,7 +75,7 @@ export function CheckpointFlags(props: Props) {
           <span className={ck.flagIcon} aria-hidden>
             !
           </span>
-          <div className="stack" style={{ gap: 6 }}>
+          <div className="stack gap-6">
             <strong>Near miss: the same run_id has state under another identity, which this resume does not see.</strong>
             <ul className={ck.flagList}>
               {misses.slice(0, SHOWN_MISSES).map((m) => (
@@ -160,7 +160,7 @@ export function CheckpointFlags(props: Props) {
         </div>
       ) : null}
       {flags.blob?.state === 'live' ? (
-        <p className="small muted" style={{ margin: 0 }}>
+        <p className="small muted flush">
           State offloaded to blob <code>{flags.blob.blobKey}</code>
           {flags.blob.expiresAt ? (
             <>

@@ -60,9 +60,9 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
   return (
     <div className="table-wrap">
       <table className={`data ${ck.jsonDiff}`} aria-label="JSON changes">
-        <colgroup>
-          <col style={{ width: '28%' }} />
-          <col style={{ width: 100 }} />
+        <colgroup className={ck.jsonDiffColumns}>
+          <col />
+          <col />
           <col />
         </colgroup>
         <thead>

@@ -81,7 +81,7 @@ function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined;
   const to = point?.firstWrite?.version ?? null
   return (
     <li className={ck.point}>
-      <div className="row" style={{ gap: 6 }}>
+      <div className="row gap-6">
         {point?.reasons.map((r) => (
           <span key={r} className={`tag ${ck.reason} ${REASONS[r].cls}`} title={REASONS[r].title}>
             {REASONS[r].label}
@@ -125,7 +125,7 @@ type Props = {
 export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: Props) {
   const { resume } = detail
   return (
-    <div className="stack" style={{ gap: 12 }}>
+    <div className="stack gap-12">
       <Headline runRef={runRef} choice={choice} detail={detail} />
       {resume.value !== null ? (
         <VersionContent content={resume.value} label={`Value resume returns, v${resume.fromVersion}`} />

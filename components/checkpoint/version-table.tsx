@@ -119,10 +119,10 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
   }
 
   return (
-    <div className="stack" style={{ gap: 8 }}>
+    <div className="stack gap-8">
       {entries.length > 12 ? (
         <form className={`row ${ck.jump}`} onSubmit={goTo} role="search" aria-label="Jump to a version">
-          <label className="row" style={{ gap: 6 }}>
+          <label className="row gap-6">
             <span className="small muted">Jump to version</span>
             <input value={jump} onChange={(e) => setJump(e.target.value)} inputMode="numeric" placeholder="e.g. 121" size={8} aria-label="Version number" />
           </label>
@@ -146,17 +146,10 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
         aria-label={`Versions, ${entries.length} rows, newest first (scrollable)`}
       >
         <table className={`data ${ck.versions}`} aria-label="Versions" aria-rowcount={entries.length + 1}>
-          <colgroup>
-            <col style={{ width: 30 }} />
-            <col style={{ width: 30 }} />
-            <col style={{ width: 190 }} />
-            <col style={{ width: 112 }} />
-            <col style={{ width: 124 }} />
-            <col style={{ width: 140 }} />
-            <col style={{ width: 110 }} />
-            <col style={{ width: 76 }} />
-            <col style={{ width: 60 }} />
-            <col />
+          <colgroup className={ck.columns}>
+            {Array.from({ length: 10 }, (_, i) => (
+              <col key={i} />
+            ))}
           </colgroup>
           <thead>
             <tr style={{ height: HEADER_HEIGHT }}>

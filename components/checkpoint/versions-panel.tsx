@@ -34,7 +34,7 @@ export function VersionsPanel({ detail, entries, a, b, onCompare }: Props) {
   return (
     <section className="panel stack" aria-labelledby="ck-versions-title">
       <div className="row">
-        <h2 id="ck-versions-title" style={{ margin: 0 }}>
+        <h2 id="ck-versions-title" className="flush">
           Versions
         </h2>
         <Counts detail={detail} entries={entries} />

@@ -8,6 +8,7 @@ import { ClearDialog } from './clear-dialog'
 import { RestoreDialog } from './restore-dialog'
 import { usePermissions } from './use-permissions'
 import { Button, buttonClass } from '../ui/button'
+import styles from './block-actions.module.css'
 
 type Props = {
   runRef: RunRef
@@ -58,7 +59,7 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
         Clear
       </Button>
       {restoreWhy || clearWhy ? (
-        <p className="small muted" style={{ flexBasis: '100%', order: 99, margin: 0 }}>
+        <p className={`small muted flush ${styles.why}`}>
           {clearWhy ? <span id={clearNote}>{clearWhy} </span> : null}
           {restoreWhy ? <span id={restoreNote}>{restoreWhy}</span> : null}
         </p>

@@ -5,8 +5,8 @@ import { JsonDiffView, SetDiffView, TextDiffView } from '../checkpoint/diff-view
 export function ContentDiff({ before, after, label }: { before: string; after: string; label: string }) {
   const d = diffContents(before, after)
   return (
-    <section className="stack" aria-label={label} style={{ gap: 6 }}>
-      <p className="small muted" style={{ margin: 0 }}>
+    <section className="stack gap-6" aria-label={label}>
+      <p className="small muted flush">
         {describeDiff(d)}
       </p>
       {d.identical ? null : d.kind === 'set' ? <SetDiffView diff={d} /> : d.kind === 'json' ? <JsonDiffView diff={d} /> : <TextDiffView diff={d} />}

@@ -49,7 +49,7 @@ function Conflict({ c, onto, byHand, onChoose }: { c: MergeConflict; onto: Block
             <Value text={c.mine} absent={cleared ? '(emptied)' : '(removed)'} />
           </div>
         </div>
-        <div className="row" style={{ gap: 8 }}>
+        <div className="row gap-8">
           {(['mine', 'theirs'] as const).map((side) => (
             <label key={side} className={styles.choice}>
               <input type="radio" name={`merge-${c.id}`} checked={c.resolution === side} disabled={byHand} onChange={() => onChoose(c.id, side)} />
@@ -88,7 +88,7 @@ export function MergePanel(props: Props) {
       </p>
       {n > 0 ? (
         <>
-          <div className="row" style={{ gap: 8 }}>
+          <div className="row gap-8">
             <strong className="small" role="status">
               {byHand
                 ? `Editing by hand: ${n} conflict${n === 1 ? '' : 's'} for reference`

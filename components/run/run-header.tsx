@@ -96,7 +96,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
       {run.outcome ? (
         <div className="run-head-note">
           <h3>Outcome</h3>
-          <p style={{ margin: 0 }}>{run.outcome}</p>
+          <p className="flush">{run.outcome}</p>
         </div>
       ) : null}
       {run.reflection ? (
@@ -108,7 +108,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
       {detail.memoriesUsed.length > 0 ? (
         <div className="run-head-note">
           <h3>Memories used ({detail.memoriesUsed.length})</h3>
-          <div className="row" style={{ gap: 6 }}>
+          <div className="row gap-6">
             {detail.memoriesUsed.map((k) => (
               <Link key={k} className="tag mono" href={links.run(run, { tab: 'memories', memory: k })}>
                 {k}

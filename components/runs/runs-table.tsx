@@ -13,8 +13,8 @@ function CheckpointCell({ run }: { run: RunSummary }) {
   const cp = run.checkpoint
   if (!cp) return <span className="muted small">none</span>
   return (
-    <div className="stack" style={{ gap: 3 }}>
-      <span className="row" style={{ gap: 6 }}>
+    <div className="stack gap-3">
+      <span className="row gap-6">
         <span className="mono">v{cp.version}</span>
         {cp.isDeleted ? <span className="tag">cleared</span> : null}
         <span className="small muted">

@@ -49,7 +49,7 @@ export function RunsView() {
       <div className="row">
         <div>
           <h1>Runs</h1>
-          <p className="muted small" style={{ margin: 0 }}>
+          <p className="muted small flush">
             Every run Loom recorded, plus runs known only from their checkpoint. Newest first.
           </p>
         </div>

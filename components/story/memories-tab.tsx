@@ -43,7 +43,7 @@ function StatusTag({ status }: { status: string }) {
 function Confidence({ value }: { value: number }) {
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100)
   return (
-    <span className={`row ${tables.memConfidence}`} style={{ gap: 6 }} title={`confidence ${value}`}>
+    <span className={`row ${tables.memConfidence} gap-6`} title={`confidence ${value}`}>
       <span className="meter" aria-hidden>
         <span style={{ width: `${pct}%` }} />
       </span>
@@ -159,7 +159,7 @@ function ReliedTable({ runRef, rows: all, target }: { runRef: RunRef; rows: Used
                 <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
                   <td>{keyLink(runRef, m.memoryKey)}</td>
                   <td>
-                    <span className="row" style={{ gap: 4 }}>
+                    <span className="row gap-4">
                       {m.used ? (
                         <span className={`tag ${tables.memUsed}`} title="Listed in memories_used at run.complete">
                           used

@@ -62,7 +62,7 @@ function DragZoom({ onZoom }: { onZoom: (x0: number, x1: number) => void }) {
         width={plot.width}
         height={plot.height}
         fill="transparent"
-        style={{ cursor: 'crosshair' }}
+        className="tl-drag-area"
         onPointerDown={(e) => {
           if (e.button !== 0) return
           e.currentTarget.setPointerCapture(e.pointerId)
