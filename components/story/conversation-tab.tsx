@@ -1,6 +1,6 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { parseAsString, useQueryState } from 'nuqs'
 import { useDeferredValue, useMemo } from 'react'
 import { cost, count } from '@/lib/format'
@@ -17,6 +17,7 @@ import { TimeAgo } from '../ui/time-ago'
 import { matchingTurns, prepareConversations, type PreparedConversation } from './conversation-model'
 import { ConversationTurns } from './conversation-turns'
 import styles from './conversation-turns.module.css'
+import { usePreview } from './use-preview'
 
 function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConversation; shown: number[]; query: string }) {
   const { conv, turns } = prepared
@@ -42,12 +43,7 @@ function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConve
 
 /** The transcripts bound to the run, turn by turn, searchable. */
 export function ConversationTab({ runRef }: { runRef: RunRef }) {
-  const client = useQueryClient()
-  // A long transcript's first turns, when the page brought them, show until the whole arrives.
-  const q = useQuery({
-    ...runConversationsQueryOptions(runRef),
-    placeholderData: () => client.getQueryData<ConversationsResponse>(runKeys.conversationsPreview(runRef)),
-  })
+  const q = useQuery({ ...runConversationsQueryOptions(runRef), placeholderData: usePreview<ConversationsResponse>(runKeys.conversationsPreview(runRef)) })
   const [find, setFind] = useQueryState('find', parseAsString.withDefault(''))
   // The list follows the box a beat behind, so typing stays responsive on 10,000+ turns.
   const query = useDeferredValue(find)

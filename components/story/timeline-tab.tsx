@@ -1,6 +1,6 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import dynamic from 'next/dynamic'
 import { parseAsArrayOf, parseAsString, parseAsStringLiteral, useQueryState } from 'nuqs'
 import { useEffect, useMemo, useRef, useState } from 'react'
@@ -18,6 +18,7 @@ import { Skeleton, SkeletonPanel } from '../ui/skeleton'
 import { TimelineList } from './timeline-list'
 import { KIND_LABEL, KIND_ORDER, buildTimeAxis, kindClass, marksFor, prepare, resumeTags } from './timeline-model'
 import { TimelinePayload } from './timeline-payload'
+import { usePreview } from './use-preview'
 import { Button } from '../ui/button'
 
 // The chart library loads after the list has rendered, so the first rows do not wait for it.
@@ -28,9 +29,7 @@ const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.Tim
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
 export function TimelineTab({ runRef }: { runRef: RunRef }) {
-  const client = useQueryClient()
-  // A long timeline's first events, when the page brought them, show until the whole arrives.
-  const q = useQuery({ ...runTimelineQueryOptions(runRef), placeholderData: () => client.getQueryData(runTimelinePreviewQueryOptions(runRef).queryKey) })
+  const q = useQuery({ ...runTimelineQueryOptions(runRef), placeholderData: usePreview<TimelineResponse>(runTimelinePreviewQueryOptions(runRef).queryKey) })
   return (
     <QueryState
       query={q}
@@ -46,7 +45,7 @@ export function TimelineTab({ runRef }: { runRef: RunRef }) {
       {(data) => (
         <>
           {q.isPlaceholderData ? (
-            <Banner tone="info" role="status">
+            <Banner tone="info">
               <span>
                 Showing the first {count(data.events.length)} of {count(data.total)} events while the rest loads…
               </span>
