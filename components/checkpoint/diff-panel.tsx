@@ -64,7 +64,7 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
   const eb = entries.find((e) => e.id === b) ?? null
   const diff = useMemo(() => (ea && eb ? diffContents(ea.block.isDeleted ? '' : ea.block.content, eb.block.isDeleted ? '' : eb.block.content) : null), [ea, eb])
   return (
-    <section ref={ref} tabIndex={-1} className={`panel stack ${ck.panel}`} aria-labelledby="ck-diff-title">
+    <section ref={ref} tabIndex={-1} className={`panel stack ${ck.scrollTarget}`} aria-labelledby="ck-diff-title">
       <div className="row">
         <h2 id="ck-diff-title" className="flush">
           Compare versions
