@@ -64,6 +64,13 @@ const config = [
             name,
             message: 'lib holds no React UI; components and app do',
           })),
+          patterns: [
+            {
+              group: ['**/clickhouse/query'],
+              importNames: ['queryRows', 'command', 'queryJsonArrayText'],
+              message: 'Use selectRows / runCommand / selectJsonArrayText with the sql tag, so a statement carries its own parameters',
+            },
+          ],
         },
       ],
     },

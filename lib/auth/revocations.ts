@@ -1,6 +1,7 @@
 import 'server-only'
 import { z } from 'zod'
-import { insertRows, queryRows } from '../clickhouse/query'
+import { insertRows, selectRows } from '../clickhouse/query'
+import { sql, trusted } from '../clickhouse/sql'
 import { toChTime, chTimeToIso } from '../clickhouse/time'
 import { getConfig } from '../config'
 import { tableNames } from '../loom/tables'
@@ -33,10 +34,9 @@ const rowSchema = z.object({ session_id: z.string(), until: z.string().transform
 export async function loadRevocations(): Promise<number> {
   if (getConfig().users.length === 0) return 0
   try {
-    const rows = await queryRows(
-      `SELECT session_id, toString(max(expires_at)) AS until FROM ${tableNames().revokedSessions}
+    const rows = await selectRows(
+      sql`SELECT session_id, toString(max(expires_at)) AS until FROM ${trusted(tableNames().revokedSessions)}
        WHERE expires_at > now64(3) GROUP BY session_id`,
-      {},
       rowSchema,
     )
     for (const r of rows) revokeSession({ id: r.session_id, expires: Date.parse(r.until) })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { insertRows, queryRows } from '../clickhouse/query'
+import { insertRows, selectRows } from '../clickhouse/query'
+import { param, sql } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import { identityParams, type BlockRef } from './identity'
 import { tableNames } from './tables'
@@ -47,9 +48,9 @@ export async function auditHasBatchColumn(signal?: AbortSignal): Promise<boolean
   if (cached && cached.table === table && cached.present) return true
   if (cached && cached.table === table && Date.now() - cached.at < COLUMN_TTL_MS) return cached.present
   const [database, name] = table.split('.')
-  const rows = await queryRows(
-    `SELECT count() AS n FROM system.columns WHERE database = {database:String} AND table = {table:String} AND name = 'batch_id'`,
-    { database, table: name },
+  const rows = await selectRows(
+    sql`SELECT count() AS n FROM system.columns
+     WHERE database = ${param('database', 'String', database)} AND table = ${param('table', 'String', name)} AND name = 'batch_id'`,
     z.object({ n: z.coerce.number() }),
     { signal },
   )

@@ -36,10 +36,6 @@ export function identityParams(id: Identity) {
   }
 }
 
-export function runParams(run: RunRef) {
-  return { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
-}
-
 /** A run and the identity its row was written under, as the Loom tables name the columns. */
 export const ownerColumns = {
   org: z.string(),

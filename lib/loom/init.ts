@@ -1,5 +1,6 @@
 import { getConfig } from '../config'
-import { command } from '../clickhouse/query'
+import { runCommand } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
 import { RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './run-index-ddl'
 import { installRunFacets } from './facets-install'
@@ -22,7 +23,7 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   // A mapped table may live in a database of its own.
   const mappedDatabases = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace].map((n) => n.split('.')[0])
   for (const db of new Set([databases.loom, databases.telemetry, databases.runs, ...mappedDatabases])) {
-    await command(`CREATE DATABASE IF NOT EXISTS ${db}`)
+    await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(db)}`)
   }
   const statements: { table: string; sql: string }[] = [
     ...loomTableDdl(t),
@@ -40,12 +41,12 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
       existing.push(s.table)
       continue
     }
-    await command(s.sql)
+    await runCommand(trusted(s.sql))
     created.push(s.table)
   }
   const upgraded: string[] = []
   if (before.has(t.audit)) {
-    for (const sql of auditTableUpgrades(t)) await command(sql)
+    for (const upgrade of auditTableUpgrades(t)) await runCommand(trusted(upgrade))
     upgraded.push(t.audit)
   }
   if (options.runIndex) {
@@ -88,7 +89,7 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
     const extra = await installAfterIndex(options.onStep)
     return { created: extra.created, existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: extra.dropped, backfilled: extra.backfilled, elapsedMs: Date.now() - started }
   }
-  await command(`CREATE DATABASE IF NOT EXISTS ${databases.runs}`)
+  await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(databases.runs)}`)
   const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep: options.onStep })
   // The triage tables take one row per source (run rows, working-memory rows) until merged; merging
   // once after the backfill halves what a flag filter reads.
@@ -96,10 +97,10 @@ export async function installRunIndex(options: { onStep?: (step: string) => void
     options.onStep?.(`merge ${table}`)
     await oneOff(`OPTIMIZE TABLE ${table} FINAL`)
   }
-  await command(ddl.meta)
-  await command(
-    `INSERT INTO ${ix.meta} (installed_at, schema_version, note) VALUES (now64(3), {v:UInt32}, {note:String})`,
-    { v: RUN_INDEX_SCHEMA_VERSION, note: `backfilled in ${Date.now() - started} ms` },
+  await runCommand(trusted(ddl.meta))
+  await runCommand(
+    sql`INSERT INTO ${trusted(ix.meta)} (installed_at, schema_version, note)
+     VALUES (now64(3), ${param('v', 'UInt32', RUN_INDEX_SCHEMA_VERSION)}, ${param('note', 'String', `backfilled in ${Date.now() - started} ms`)})`,
   )
   created.push(ix.meta)
   const extra = await installAfterIndex(options.onStep)

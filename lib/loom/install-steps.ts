@@ -1,23 +1,23 @@
 import { getClient } from '../clickhouse/client'
 import { z } from 'zod'
-import { classifyClickHouseError, command, queryRows } from '../clickhouse/query'
+import { classifyClickHouseError, runCommand, selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 
 type Step = (step: string) => void
 
 /** Every table and view of these databases, as `database.name` (read fresh: installs change them). */
 export async function existingTables(databases: string[]): Promise<Set<string>> {
-  const rows = await queryRows(
-    'SELECT database, name FROM system.tables WHERE database IN {dbs:Array(String)}',
-    { dbs: databases },
+  const rows = await selectRows(
+    sql`SELECT database, name FROM system.tables WHERE database IN ${param('dbs', 'Array(String)', databases)}`,
     z.object({ database: z.string(), name: z.string() }),
   )
   return new Set(rows.map((r) => `${r.database}.${r.name}`))
 }
 
 /** A one-off statement over the existing rows (backfill, merge): not bound by the time budget of reads. */
-export async function oneOff(sql: string): Promise<void> {
+export async function oneOff(statement: string): Promise<void> {
   try {
-    await getClient().command({ query: sql, clickhouse_settings: { max_execution_time: 0 } })
+    await getClient().command({ query: statement, clickhouse_settings: { max_execution_time: 0 } })
   } catch (err) {
     throw classifyClickHouseError(err)
   }
@@ -39,13 +39,13 @@ export async function installObjects(parts: {
   for (const name of parts.drop) {
     if (!parts.before.has(name)) continue
     parts.onStep?.(`drop ${name} (left by an earlier version or an unfinished install)`)
-    await command(`DROP TABLE IF EXISTS ${name}`)
+    await runCommand(sql`DROP TABLE IF EXISTS ${trusted(name)}`)
     dropped.push(name)
   }
   const created: string[] = []
   for (const s of parts.objects) {
     parts.onStep?.(`create ${s.name}`)
-    await command(s.sql)
+    await runCommand(trusted(s.sql))
     created.push(s.name)
   }
   for (const b of parts.backfill) {
@@ -71,10 +71,10 @@ export async function installMarked(
   const database = meta.slice(0, meta.indexOf('.'))
   const before = await existingTables([database])
   if (before.has(meta)) return { created: [], dropped: [], backfilled: false, elapsedMs: 0 }
-  await command(`CREATE DATABASE IF NOT EXISTS ${database}`)
+  await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(database)}`)
   const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep })
-  await command(ddl.meta)
-  await command(`INSERT INTO ${meta} (installed_at) VALUES (now64(3))`)
+  await runCommand(trusted(ddl.meta))
+  await runCommand(sql`INSERT INTO ${trusted(meta)} (installed_at) VALUES (now64(3))`)
   created.push(meta)
   return { created, dropped, backfilled: true, elapsedMs: Date.now() - started }
 }

@@ -1,5 +1,6 @@
 import { getConfig } from '../config'
-import { command } from '../clickhouse/query'
+import { runCommand } from '../clickhouse/query'
+import { sql, trusted } from '../clickhouse/sql'
 import { runIndexNames } from './run-index-ddl'
 import { installMarked, type MarkedInstallReport } from './install-steps'
 import { runRollupDdl, runRollupNames } from './rollup-ddl'
@@ -14,6 +15,6 @@ import { tableNames } from './tables'
 export async function installRunRollup(options: { onStep?: (step: string) => void; rebuild?: boolean } = {}): Promise<MarkedInstallReport> {
   const { databases } = getConfig()
   const r = runRollupNames(databases.runs)
-  if (options.rebuild) await command(`DROP TABLE IF EXISTS ${r.meta}`)
+  if (options.rebuild) await runCommand(sql`DROP TABLE IF EXISTS ${trusted(r.meta)}`)
   return installMarked(r.meta, runRollupDdl(tableNames(databases), r, runIndexNames(databases.runs)), options.onStep)
 }

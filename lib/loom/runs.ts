@@ -1,51 +1,16 @@
-import { z } from 'zod'
-import { insertRows, queryRows } from '../clickhouse/query'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
-import { nextVersion, ownerColumns, runParams, systemClock, versionString, type Clock, type Identity, type RunRef } from './identity'
+import { insertRows, selectRows } from '../clickhouse/query'
+import { sql, trusted } from '../clickhouse/sql'
+import { toChTime } from '../clickhouse/time'
+import { RUN_COLUMNS, runRowSchema, type RunRow } from '../tables/runs'
+import { nextVersion, runKeyText, systemClock, type Clock, type Identity, type RunRef } from './identity'
 import { withKeyLock } from './keyed-mutex'
+import { runScope } from './scope'
 import { tableNames, source } from './tables'
 
-export const runRowSchema = z.object({
-  ...ownerColumns,
-  goal: z.string(),
-  user_request: z.string(),
-  model: z.string(),
-  environment: z.string(),
-  metadata: z.string(),
-  status: z.string(),
-  outcome: z.string(),
-  final_response: z.string(),
-  memories_used: z.array(z.string()),
-  recalled_keys: z.array(z.string()),
-  reflection: z.string(),
-  confidence: z.number().nullable(),
-  attempt: z.coerce.number(),
-  turns: z.coerce.number(),
-  input_tokens: z.coerce.number(),
-  output_tokens: z.coerce.number(),
-  cost_usd: z.coerce.number(),
-  started_at: z.string().transform(chTimeToIso),
-  last_begin_at: z.string().transform(chTimeToIso),
-  completed_at: z.string().nullable().transform((v) => (v === null ? null : chTimeToIso(v))),
-  duration_ms: z.coerce.number().nullable(),
-  version: versionString,
-})
-export type RunRow = z.infer<typeof runRowSchema>
-
-export const RUN_COLUMNS = `org, namespace, agent, user_id, session_id, run_id, goal, user_request, model, environment,
-  metadata, status, outcome, final_response, memories_used, recalled_keys, reflection, confidence, attempt, turns,
-  input_tokens, output_tokens, cost_usd, started_at, last_begin_at, completed_at, duration_ms, version`
-
-const RUN_WHERE =
-  'org = {org:String} AND namespace = {namespace:String} AND agent = {agent:String} AND run_id = {run_id:String}'
-
+/** The row `FINAL` returns for the run (its highest version), or null. */
 export async function runLatestRow(run: RunRef, signal?: AbortSignal): Promise<RunRow | null> {
-  const rows = await queryRows(
-    `SELECT ${RUN_COLUMNS} FROM ${source(tableNames().runs, { final: true })} WHERE ${RUN_WHERE} LIMIT 1`,
-    runParams(run),
-    runRowSchema,
-    { signal },
-  )
+  const table = trusted(source(tableNames().runs, { final: true }))
+  const rows = await selectRows(sql`SELECT ${trusted(RUN_COLUMNS)} FROM ${table} WHERE ${runScope(run)} LIMIT 1`, runRowSchema, { signal })
   return rows[0] ?? null
 }
 
@@ -59,7 +24,7 @@ function toInsert(row: RunRow) {
 }
 
 async function writeRun(run: RunRef, change: (previous: RunRow | null) => RunRow): Promise<RunRow> {
-  return withKeyLock(JSON.stringify(['run', run.org, run.namespace, run.agent, run.runId]), async () => {
+  return withKeyLock(`run:${runKeyText(run)}`, async () => {
     const previous = await runLatestRow(run)
     const next = { ...change(previous), version: nextVersion(previous?.version ?? null) }
     await insertRows(tableNames().runs, [toInsert(next)])

@@ -1,48 +1,15 @@
 import { z } from 'zod'
-import type { Block } from '../api/types'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { toChTime } from '../clickhouse/time'
 import { insertRows, selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
 import { AppError } from '../errors'
-import { charCount, identityParams, nextVersion, ownerColumns, systemClock, versionString, type BlockRef, type Identity, type WriterContext } from './identity'
+import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'
+import { charCount, identityParams, nextVersion, systemClock, type BlockRef, type Identity, type WriterContext } from './identity'
 import { withKeyLock } from './keyed-mutex'
 import { blockScope, identityScope } from './scope'
 import { tableNames, source } from './tables'
 
 export const DEFAULT_CHAR_LIMIT = 4096
-
-export const wmRowSchema = z.object({
-  ...ownerColumns,
-  block_key: z.string(),
-  content: z.string(),
-  char_limit: z.coerce.number(),
-  version: versionString,
-  is_deleted: z.coerce.number(),
-  actor: z.string(),
-  source_trace: z.string(),
-  updated_at: z.string().transform(chTimeToIso),
-})
-export type WmRow = z.infer<typeof wmRowSchema>
-
-export const WM_COLUMNS =
-  'org, namespace, agent, user_id, session_id, run_id, block_key, content, char_limit, version, is_deleted, actor, source_trace, updated_at'
-
-/** A working-memory row as the API shows it. */
-export function toBlock(row: WmRow): Block {
-  return {
-    userId: row.user_id,
-    sessionId: row.session_id,
-    blockKey: row.block_key,
-    version: row.version,
-    content: row.content,
-    isDeleted: row.is_deleted === 1,
-    charLimit: row.char_limit,
-    chars: charCount(row.content),
-    actor: row.actor,
-    sourceTrace: row.source_trace,
-    updatedAt: row.updated_at,
-  }
-}
 
 export function blockLockKey(ref: BlockRef) {
   return JSON.stringify(['wm', ref.org, ref.namespace, ref.agent, ref.userId, ref.sessionId, ref.runId, ref.blockKey])

@@ -1,7 +1,7 @@
 import { AppError } from '../errors'
 import type { RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
-import { toBlock, type WmRow } from '../loom/working-memory'
+import { toBlock, type WmRow } from '../tables/working-memory'
 
 /** A run whose checkpoint moved this recently while it is `running` is probably still being written. */
 const ACTIVE_WINDOW_MS = 5 * 60_000

@@ -3,7 +3,7 @@ import { param, sql, trusted } from '../clickhouse/sql'
 import type { BlockRef } from '../loom/identity'
 import { blockScope } from '../loom/scope'
 import { source, tableNames } from '../loom/tables'
-import { WM_COLUMNS, wmRowSchema, type WmRow } from '../loom/working-memory'
+import { WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'
 import { tableExists } from '../queries/schema-presence'
 
 /**

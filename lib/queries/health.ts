@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { getConfig } from '../config'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql } from '../clickhouse/sql'
 import type { HealthResponse } from '../api/types'
 import { runIndexNames } from '../loom/run-index-ddl'
 import { tableNames } from '../loom/tables'
@@ -11,10 +12,10 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
   const t = tableNames()
   const expected = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
   const indexMeta = runIndexNames(config.databases.runs).meta
-  const [version] = await queryRows('SELECT version() AS v', {}, z.object({ v: z.string() }), { signal })
-  const present = await queryRows(
-    "SELECT concat(database, '.', name) AS name FROM system.tables WHERE database IN {dbs:Array(String)}",
-    { dbs: [...new Set([...expected, indexMeta].map((n) => n.split('.')[0]))] },
+  const [version] = await selectRows(sql`SELECT version() AS v`, z.object({ v: z.string() }), { signal })
+  const databases = [...new Set([...expected, indexMeta].map((n) => n.split('.')[0]))]
+  const present = await selectRows(
+    sql`SELECT concat(database, '.', name) AS name FROM system.tables WHERE database IN ${param('dbs', 'Array(String)', databases)}`,
     z.object({ name: z.string() }),
     { signal },
   )

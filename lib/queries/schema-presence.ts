@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { sql } from '../clickhouse/sql'
 
 const TTL_MS = 60_000
 const g = globalThis as typeof globalThis & { __loomRunsTables?: { at: number; names: Set<string> } }
@@ -8,9 +9,9 @@ const g = globalThis as typeof globalThis & { __loomRunsTables?: { at: number; n
 export async function existingTables(signal?: AbortSignal): Promise<Set<string>> {
   const cached = g.__loomRunsTables
   if (cached && Date.now() - cached.at < TTL_MS) return cached.names
-  const rows = await queryRows(
-    "SELECT concat(database, '.', name) AS name FROM system.tables WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema')",
-    {},
+  const rows = await selectRows(
+    sql`SELECT concat(database, '.', name) AS name FROM system.tables
+     WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema')`,
     z.object({ name: z.string() }),
     { signal },
   )

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import { getConfig } from '../config'
-import { queryRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { param, sql, trusted } from '../clickhouse/sql'
 import { nullableChTimeToIso } from '../clickhouse/time'
 import { AppError } from '../errors'
 import { compareObject, withIssue, type Found, type FoundColumn, type FoundIndex, type FoundParts, type FoundTable } from '../schema/compare'
@@ -31,14 +32,13 @@ const DUPLICATES_BUDGET_SECONDS = 10
 const count = z.coerce.number()
 
 async function readFound(dbs: string[], signal?: AbortSignal): Promise<{ found: Found; databases: Map<string, string> }> {
-  const params = { dbs }
+  const inDbs = param('dbs', 'Array(String)', dbs)
   const [databases, tables, columns, indexes, parts] = await Promise.all([
-    queryRows('SELECT name, engine FROM system.databases WHERE name IN {dbs:Array(String)}', params, z.object({ name: z.string(), engine: z.string() }), { signal }),
-    queryRows(
-      `SELECT database, name, engine, engine_full, sorting_key, total_rows, create_table_query,
+    selectRows(sql`SELECT name, engine FROM system.databases WHERE name IN ${inDbs}`, z.object({ name: z.string(), engine: z.string() }), { signal }),
+    selectRows(
+      sql`SELECT database, name, engine, engine_full, sorting_key, total_rows, create_table_query,
           arrayMap((d, t) -> concat(d, '.', t), dependencies_database, dependencies_table) AS dependents
-       FROM system.tables WHERE database IN {dbs:Array(String)} AND NOT is_temporary`,
-      params,
+       FROM system.tables WHERE database IN ${inDbs} AND NOT is_temporary`,
       z.object({
         database: z.string(),
         name: z.string(),
@@ -51,22 +51,19 @@ async function readFound(dbs: string[], signal?: AbortSignal): Promise<{ found: 
       }),
       { signal },
     ),
-    queryRows(
-      `SELECT database, table, name, type FROM system.columns WHERE database IN {dbs:Array(String)} ORDER BY database, table, position`,
-      params,
+    selectRows(
+      sql`SELECT database, table, name, type FROM system.columns WHERE database IN ${inDbs} ORDER BY database, table, position`,
       z.object({ database: z.string(), table: z.string(), name: z.string(), type: z.string() }),
       { signal },
     ),
-    queryRows(
-      `SELECT database, table, name, expr, type, granularity FROM system.data_skipping_indices WHERE database IN {dbs:Array(String)}`,
-      params,
+    selectRows(
+      sql`SELECT database, table, name, expr, type, granularity FROM system.data_skipping_indices WHERE database IN ${inDbs}`,
       z.object({ database: z.string(), table: z.string(), name: z.string(), expr: z.string(), type: z.string(), granularity: count }),
       { signal },
     ),
-    queryRows(
-      `SELECT database, table, count() AS part_count, sum(rows) AS part_rows FROM system.parts
-       WHERE active AND database IN {dbs:Array(String)} GROUP BY database, table`,
-      params,
+    selectRows(
+      sql`SELECT database, table, count() AS part_count, sum(rows) AS part_rows FROM system.parts
+       WHERE active AND database IN ${inDbs} GROUP BY database, table`,
       z.object({ database: z.string(), table: z.string(), part_count: count, part_rows: count }),
       { signal },
     ),
@@ -113,9 +110,8 @@ async function workingMemoryState(report: TableReport | undefined, signal?: Abor
     return { ...base, blocks: null, unmergedVersions: null, note: `not counted: the table has no ${missingKey.join(', ')} column` }
   }
   try {
-    const [row] = await queryRows(
-      `SELECT count() AS physical, uniqExact(${workingMemoryTable.sortingKey.join(', ')}) AS blocks FROM ${source(report.fullName)}`,
-      {},
+    const [row] = await selectRows(
+      sql`SELECT count() AS physical, uniqExact(${trusted(workingMemoryTable.sortingKey.join(', '))}) AS blocks FROM ${trusted(source(report.fullName))}`,
       z.object({ physical: count, blocks: count }),
       { signal, settings: { max_execution_time: budget } },
     )
@@ -141,11 +137,11 @@ async function historyState(table: TableReport, view: TableReport, found: Found,
   let newest: string | null = null
   const hasCapturedAt = table.present && !table.columns?.missing.some((c) => c.name === 'captured_at')
   if (table.present) {
-    const [row] = await queryRows(
+    const from = trusted(table.fullName)
+    const [row] = await selectRows(
       hasCapturedAt
-        ? `SELECT count() AS n, if(count() = 0, NULL, toString(min(captured_at))) AS oldest, if(count() = 0, NULL, toString(max(captured_at))) AS newest FROM ${table.fullName}`
-        : `SELECT count() AS n, NULL AS oldest, NULL AS newest FROM ${table.fullName}`,
-      {},
+        ? sql`SELECT count() AS n, if(count() = 0, NULL, toString(min(captured_at))) AS oldest, if(count() = 0, NULL, toString(max(captured_at))) AS newest FROM ${from}`
+        : sql`SELECT count() AS n, NULL AS oldest, NULL AS newest FROM ${from}`,
       z.object({ n: count, oldest: z.string().nullable(), newest: z.string().nullable() }),
       { signal },
     )
@@ -254,7 +250,7 @@ export async function getSchemaReport(signal?: AbortSignal): Promise<SchemaRepor
   const contract = schemaContract(config.databases)
   const dbNames = [config.databases.loom, config.databases.telemetry, config.databases.runs]
   const [[version], { found, databases }] = await Promise.all([
-    queryRows('SELECT version() AS v', {}, z.object({ v: z.string() }), { signal }),
+    selectRows(sql`SELECT version() AS v`, z.object({ v: z.string() }), { signal }),
     // A mapped table may live in a database of its own.
     readFound([...new Set([...dbNames, ...contract.objects.map((o) => o.database)])], signal),
   ])

@@ -3,7 +3,7 @@ import { selectJsonArrayText, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import type { Block, BlockSummary } from '../api/types'
 import type { RunRef } from '../loom/identity'
-import { toBlock, WM_COLUMNS, wmRowSchema } from '../loom/working-memory'
+import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { workingMemoryRunScope } from './wm-run-scope'
 

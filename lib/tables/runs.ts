@@ -1,6 +1,9 @@
-import { columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
+import { z } from 'zod'
+import { chTimeToIso } from '../clickhouse/time'
+import { ownerColumns, versionString } from '../loom/identity'
+import { columnNames, columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
 
-/** One row per run version; the row schema stays with the writes in lib/loom/runs.ts. */
+/** One row per run version (run.begin, run.complete and usage each write a new one). */
 export const runsTable = {
   key: 'runs',
   contractName: 'runs',
@@ -39,3 +42,34 @@ export const runsTable = {
   sortingKey: ['org', 'namespace', 'agent', 'run_id'],
   skipIndexes: [],
 } satisfies LoomTableDeclaration
+
+/** A runs row as ClickHouse returns it (every column, in the declared order). */
+export const runRowSchema = z.object({
+  ...ownerColumns,
+  goal: z.string(),
+  user_request: z.string(),
+  model: z.string(),
+  environment: z.string(),
+  metadata: z.string(),
+  status: z.string(),
+  outcome: z.string(),
+  final_response: z.string(),
+  memories_used: z.array(z.string()),
+  recalled_keys: z.array(z.string()),
+  reflection: z.string(),
+  confidence: z.number().nullable(),
+  attempt: z.coerce.number(),
+  turns: z.coerce.number(),
+  input_tokens: z.coerce.number(),
+  output_tokens: z.coerce.number(),
+  cost_usd: z.coerce.number(),
+  started_at: z.string().transform(chTimeToIso),
+  last_begin_at: z.string().transform(chTimeToIso),
+  completed_at: z.string().nullable().transform((v) => (v === null ? null : chTimeToIso(v))),
+  duration_ms: z.coerce.number().nullable(),
+  version: versionString,
+})
+export type RunRow = z.infer<typeof runRowSchema>
+
+/** The SELECT list `runRowSchema` reads. */
+export const RUN_COLUMNS = columnNames(runsTable).join(', ')

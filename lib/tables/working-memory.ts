@@ -1,6 +1,10 @@
-import { columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
+import { z } from 'zod'
+import type { Block } from '../api/types'
+import { chTimeToIso } from '../clickhouse/time'
+import { charCount, ownerColumns, versionString } from '../loom/identity'
+import { columnNames, columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
 
-/** Blocks and checkpoints; the row schema and mapper stay with the writes in lib/loom/working-memory.ts. */
+/** Blocks and checkpoints: one row per version of each block. */
 export const workingMemoryTable = {
   key: 'workingMemory',
   contractName: 'working_memory',
@@ -25,3 +29,37 @@ export const workingMemoryTable = {
   sortingKey: ['org', 'namespace', 'agent', 'user_id', 'session_id', 'run_id', 'block_key'],
   skipIndexes: [],
 } satisfies LoomTableDeclaration
+
+/** A working-memory row as ClickHouse returns it (every column, in the declared order). */
+export const wmRowSchema = z.object({
+  ...ownerColumns,
+  block_key: z.string(),
+  content: z.string(),
+  char_limit: z.coerce.number(),
+  version: versionString,
+  is_deleted: z.coerce.number(),
+  actor: z.string(),
+  source_trace: z.string(),
+  updated_at: z.string().transform(chTimeToIso),
+})
+export type WmRow = z.infer<typeof wmRowSchema>
+
+/** The SELECT list `wmRowSchema` reads. */
+export const WM_COLUMNS = columnNames(workingMemoryTable).join(', ')
+
+/** A working-memory row as the API shows it. */
+export function toBlock(row: WmRow): Block {
+  return {
+    userId: row.user_id,
+    sessionId: row.session_id,
+    blockKey: row.block_key,
+    version: row.version,
+    content: row.content,
+    isDeleted: row.is_deleted === 1,
+    charLimit: row.char_limit,
+    chars: charCount(row.content),
+    actor: row.actor,
+    sourceTrace: row.source_trace,
+    updatedAt: row.updated_at,
+  }
+}
