@@ -3,7 +3,7 @@ import { selectJsonArrayText, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import type { Block, BlockSummary } from '../api/types'
 import type { RunRef } from '../loom/identity'
-import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
+import { toBlock, toBlockSummary, WM_COLUMNS, WM_SUMMARY_COLUMNS, wmRowSchema, wmSummaryRowSchema } from '../tables/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { workingMemoryRunScope } from './wm-run-scope'
 
@@ -19,33 +19,19 @@ export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Bloc
   return rows.map(toBlock)
 }
 
-const summaryRowSchema = wmRowSchema.omit({ content: true }).extend({ chars: z.coerce.number() })
-const SUMMARY_COLUMNS = WM_COLUMNS.replace('content', 'lengthUTF8(content) AS chars')
-
 /**
  * The same list as runBlocks without content: on a run with thousands of blocks the contents are
- * megabytes that a picker never shows. ClickHouse counts the characters (code points, as charCount).
+ * megabytes that a picker never shows.
  */
 export async function runBlockSummaries(run: RunRef, signal?: AbortSignal): Promise<BlockSummary[]> {
   const rows = await selectRows(
-    sql`SELECT ${trusted(SUMMARY_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+    sql`SELECT ${trusted(WM_SUMMARY_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
      WHERE ${await workingMemoryRunScope(run, signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
-    summaryRowSchema,
+    wmSummaryRowSchema,
     { signal },
   )
-  return rows.map((row) => ({
-    userId: row.user_id,
-    sessionId: row.session_id,
-    blockKey: row.block_key,
-    version: row.version,
-    isDeleted: row.is_deleted === 1,
-    charLimit: row.char_limit,
-    chars: row.chars,
-    actor: row.actor,
-    sourceTrace: row.source_trace,
-    updatedAt: row.updated_at,
-  }))
+  return rows.map(toBlockSummary)
 }
 
 /** The columns of a `Block`, named and typed as the API sends them (see toBlock); `content` only when asked for. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Block } from '../api/types'
+import type { Block, BlockSummary } from '../api/types'
 import { chTimeToIso } from '../clickhouse/time'
 import { charCount, ownerColumns, versionString } from '../loom/identity'
 import { columnNames, columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
@@ -47,19 +47,29 @@ export type WmRow = z.infer<typeof wmRowSchema>
 /** The SELECT list `wmRowSchema` reads. */
 export const WM_COLUMNS = columnNames(workingMemoryTable).join(', ')
 
-/** A working-memory row as the API shows it. */
-export function toBlock(row: WmRow): Block {
+/** A row without its content: ClickHouse counts the characters instead (code points, as charCount). */
+export const wmSummaryRowSchema = wmRowSchema.omit({ content: true }).extend({ chars: z.coerce.number() })
+export const WM_SUMMARY_COLUMNS = WM_COLUMNS.replace('content', 'lengthUTF8(content) AS chars')
+
+/** A working-memory row as a content-free list shows it. */
+export function toBlockSummary(row: z.infer<typeof wmSummaryRowSchema>): BlockSummary {
   return {
     userId: row.user_id,
     sessionId: row.session_id,
     blockKey: row.block_key,
     version: row.version,
-    content: row.content,
     isDeleted: row.is_deleted === 1,
     charLimit: row.char_limit,
-    chars: charCount(row.content),
+    chars: row.chars,
     actor: row.actor,
     sourceTrace: row.source_trace,
     updatedAt: row.updated_at,
   }
+}
+
+/** A working-memory row as the API shows it. */
+export function toBlock(row: WmRow): Block {
+  const { userId, sessionId, blockKey, version, ...rest } = toBlockSummary({ ...row, chars: charCount(row.content) })
+  // The API's field order: content after version.
+  return { userId, sessionId, blockKey, version, content: row.content, ...rest }
 }
