@@ -20,9 +20,31 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { z } from 'zod'
+import { decodeCursor, encodeCursor } from '../lib/api/cursor'
+import { previewBatch } from '../lib/batch/batch'
+import { getClient } from '../lib/clickhouse/client'
+import { queryRows, withQueryStats } from '../lib/clickhouse/query'
+import { getConfig } from '../lib/config'
+import { runIndexNames } from '../lib/loom/run-index-ddl'
+import { listRuns } from '../lib/queries/runs'
 import type { BrowserResult } from './bench/browser'
 import { DEFAULT_DATA_DIR, metaPathFor, QUICK_DATA_DIR } from './bench/paths'
-import { listRoutes, measure, quantile, runRoutes, type Fetcher, type RouteResult, type RouteSpec, type Sample } from './bench/routes'
+import {
+  httpFetcher,
+  inProcessFetcher,
+  listRoutes,
+  longestStatementPerPage,
+  measure,
+  pageRoutes,
+  quantile,
+  runBase,
+  runRoutes,
+  type Fetcher,
+  type RouteResult,
+  type RouteSpec,
+  type Sample,
+} from './bench/routes'
 import type { BuildMode } from './bench/server'
 import { SERVER_NODE_ARGS } from './server-node'
 
@@ -146,17 +168,14 @@ async function main() {
     const running = await srv.startServer(dataDir, log)
     server = running
     stopServer = running.stop
-    const { httpFetcher } = await import('./bench/routes')
     fetcher = httpFetcher(running.url)
   } else {
-    const { inProcessFetcher } = await import('./bench/routes')
     fetcher = await inProcessFetcher()
   }
 
   try {
     // 3. API routes.
     const health = (await fetcher('/api/health').catch(() => null))?.body as { clickhouseVersion?: string } | null
-    const { encodeCursor } = await import('../lib/api/cursor')
     let deep: string | null = null
     {
       let cursor: string | null = null
@@ -184,7 +203,6 @@ async function main() {
     }
     let bigRunEvents: number | null = null
     if (samples.huge) {
-      const { runBase } = await import('./bench/routes')
       const t = (await fetcher(`${runBase(samples.huge)}/timeline`)).body as { total?: number } | null
       bigRunEvents = t?.total ?? null
     }
@@ -203,7 +221,6 @@ async function main() {
       const pagePath = `/runs/${[h.org, h.namespace, h.agent, h.runId].map(encodeURIComponent).join('/')}`
       const t = samples.typical
       const typicalPath = t ? `/runs/${[t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/')}` : null
-      const { runBase } = await import('./bench/routes')
       const conv = (await fetcher(`${runBase(h)}/conversations`)).body as { conversations?: { turns?: unknown[] }[] } | null
       const bigRunTurns = conv?.conversations ? Math.max(0, ...conv.conversations.map((c) => c.turns?.length ?? 0)) : null
       browser = await browserBench(server.url, { bigRun: pagePath, typicalRun: typicalPath }, { bigRunEvents, bigRunTurns }, browserLoads)
@@ -216,9 +233,6 @@ async function main() {
     const sqlCompare: Record<string, unknown>[] = []
     if (!values['no-sql-compare']) {
       log('  runs list SQL, bare: union query vs run index ...')
-      const { listRuns } = await import('../lib/queries/runs')
-      const { withQueryStats } = await import('../lib/clickhouse/query')
-      const { decodeCursor } = await import('../lib/api/cursor')
       const cases: [string, Parameters<typeof listRuns>[0]['filter'], string | null][] = [
         ['page 1', {}, null],
         ['deep page (cursor)', {}, deep],
@@ -248,11 +262,6 @@ async function main() {
     const batches: Record<string, unknown>[] = []
     if (!values['no-sql-compare']) {
       log('  batch dry runs ...')
-      const { previewBatch } = await import('../lib/batch/batch')
-      const { queryRows, withQueryStats } = await import('../lib/clickhouse/query')
-      const { z } = await import('zod')
-      const { runIndexNames } = await import('../lib/loom/run-index-ddl')
-      const { getConfig } = await import('../lib/config')
       // A time window that holds just under 1,000 runs (the batch limit): the newest ones.
       const [edge] = await queryRows(
         `SELECT toString(started_at) AS t FROM ${runIndexNames(getConfig().databases.runs).runs} ORDER BY started_at DESC LIMIT 1 OFFSET 980`,
@@ -277,17 +286,13 @@ async function main() {
         log(`    ${name.padEnd(44)} p50 ${Math.round(quantile(ms, 0.5))} ms, ${last?.items} items, ${last?.rowsRead.toLocaleString('en')} rows, longest statement ${last?.maxChMs} ms`)
       }
     }
-    {
-      const { getClient } = await import('../lib/clickhouse/client')
-      await getClient().close()
-    }
+    await getClient().close()
 
     // 6. Targets and results.
     const byRoute = (name: string) => results.find((r) => r.route === name)
     const runScoped = results.filter((r) => r.kind === 'run')
     const overRows = runScoped.filter((r) => (r.rowsRead ?? 0) > ROWS_READ_LIMIT).map((r) => ({ route: r.route, rowsRead: r.rowsRead }))
     const overRatio = results.filter((r) => r.ratio !== null && r.ratio > 1.5).map((r) => ({ route: r.route, ratio: r.ratio, overheadMs: Math.round((r.p50Ms - (r.bareP50Ms ?? 0)) * 10) / 10 }))
-    const { longestStatementPerPage, pageRoutes } = await import('./bench/routes')
     const pages = longestStatementPerPage(results, pageRoutes([...new Set(results.filter((r) => r.sample).map((r) => r.sample!))]))
     const overStatement = pages.filter((p) => (p.longestStatementP50Ms ?? 0) > STATEMENT_LIMIT_MS)
     const page1 = byRoute('runs page 1')

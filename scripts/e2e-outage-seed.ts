@@ -7,7 +7,12 @@
  *
  * The run is `{ org, namespace, agent, runId, goal, checkpoints: [string, string], memoryKey }`.
  */
-export {}
+import { getClient } from '../lib/clickhouse/client'
+import { createMissingSchema } from '../lib/loom/init'
+import { memorySet } from '../lib/loom/memory'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
+
 type Seed = {
   org: string
   namespace: string
@@ -21,11 +26,6 @@ type Seed = {
 async function main() {
   if (!process.env.CLICKHOUSE_URL) throw new Error('CLICKHOUSE_URL must name the ClickHouse to seed')
   const seed = JSON.parse(process.argv[2] ?? '') as Seed
-  const { createMissingSchema } = await import('../lib/loom/init')
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
-  const { memorySet } = await import('../lib/loom/memory')
-  const { getClient } = await import('../lib/clickhouse/client')
 
   await createMissingSchema({ history: true, runIndex: true })
   const run = { org: seed.org, namespace: seed.namespace, agent: seed.agent, runId: seed.runId }

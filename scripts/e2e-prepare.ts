@@ -5,6 +5,16 @@
  */
 import fs from 'node:fs'
 import { BIG_RUN, EDITABLE_RUN, MERGE_RUN } from '../e2e/fixtures'
+import { getClient } from '../lib/clickhouse/client'
+import { command } from '../lib/clickhouse/query'
+import { conversationCreate } from '../lib/loom/conversations'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmSet } from '../lib/loom/working-memory'
+import { ensureReady } from '../lib/server/ready'
+import { seedBatchRuns } from './e2e-batch-runs'
+import { seedLongResumeRuns } from './e2e-long-resume'
+import { seedManyBlocksRun } from './e2e-many-blocks'
 
 async function main() {
   const dir = process.argv[2]
@@ -12,12 +22,6 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true })
   process.env.LOOM_RUNS_DATA_DIR = dir
   process.env.LOOM_RUNS_DEMO = '1'
-  const { ensureReady } = await import('../lib/server/ready')
-  const { command } = await import('../lib/clickhouse/query')
-  const { tableNames } = await import('../lib/loom/tables')
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { conversationCreate } = await import('../lib/loom/conversations')
-  const { getClient } = await import('../lib/clickhouse/client')
   const started = Date.now()
   await ensureReady()
   const t0 = new Date(Date.now() - 6 * 3600_000)
@@ -35,7 +39,6 @@ async function main() {
   await runComplete({ ...BIG_RUN, status: 'succeeded', turns: BIG_RUN.turns }, at(1000 + BIG_RUN.turns * 1500 + 1000))
 
   // A failed batch with an id-list checkpoint, for the editor spec.
-  const { wmSet } = await import('../lib/loom/working-memory')
   await runBegin({ ...EDITABLE_RUN, goal: 'Tag 10 tickets (failed at ticket-004)' }, at(0))
   const agent = { actor: EDITABLE_RUN.agent, sourceTrace: 'host-e/pid-77' }
   const done: string[] = []
@@ -55,11 +58,11 @@ async function main() {
   }
   await runComplete({ ...mergeRun, status: 'failed', outcome: 'stopped by the operator at inv-0420' }, at(5 * 60_000))
   // Runs with many resumes, for the resume flow's readability.
-  await (await import('./e2e-long-resume')).seedLongResumeRuns(t0)
+  await seedLongResumeRuns(t0)
   // Runs the batch spec clears.
-  await (await import('./e2e-batch-runs')).seedBatchRuns(t0)
+  await seedBatchRuns(t0)
   // A run with thousands of blocks, for the virtualized block lists.
-  await (await import('./e2e-many-blocks')).seedManyBlocksRun(t0)
+  await seedManyBlocksRun(t0)
   await getClient().close()
   console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
 }

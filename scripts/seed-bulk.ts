@@ -12,6 +12,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { getClient } from '../lib/clickhouse/client'
+import { getConfig } from '../lib/config'
+import { createMissingSchema } from '../lib/loom/init'
+import { tableNames } from '../lib/loom/tables'
+import * as gen from './bench/generate'
 import { DEFAULT_DATA_DIR, metaPathFor } from './bench/paths'
 
 type Meta = Record<string, unknown>
@@ -75,7 +80,7 @@ async function main() {
   const dataDir = path.resolve(values['data-dir'] ?? DEFAULT_DATA_DIR)
   const metaPath = values.meta ? path.resolve(values.meta) : remote ? path.resolve('bench/data/remote.seed.json') : metaPathFor(dataDir)
 
-  // Configuration is read once, on first use: set it up before anything loads it.
+  // Configuration is read once, on first use: set it up before the first call reads it.
   if (remote) {
     if (!process.env.CLICKHOUSE_URL) throw new Error('--remote needs CLICKHOUSE_URL (and CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)')
     if (values.force) throw new Error('--force would delete data on a remote server: clear it yourself, or use --append')
@@ -90,12 +95,6 @@ async function main() {
   process.env.LOOM_RUNS_DEMO = '0'
   process.env.CLICKHOUSE_REQUEST_TIMEOUT_MS = '600000'
   process.env.CLICKHOUSE_MAX_EXECUTION_TIME = '3600'
-
-  const { getConfig } = await import('../lib/config')
-  const { getClient } = await import('../lib/clickhouse/client')
-  const { createMissingSchema } = await import('../lib/loom/init')
-  const { tableNames } = await import('../lib/loom/tables')
-  const gen = await import('./bench/generate')
 
   const config = getConfig()
   const t = tableNames()

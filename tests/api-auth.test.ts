@@ -3,8 +3,11 @@ import { randomBytes, scryptSync } from 'node:crypto'
 import { before, beforeEach, describe, test } from 'node:test'
 import { hashPassword, SCRYPT_COST, verifyPassword } from '../lib/auth/passwords'
 import { FailureLimiter, limiters, MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_USER } from '../lib/auth/rate-limit'
+import { loadRevocations } from '../lib/auth/revocations'
 import { resetConfig } from '../lib/config'
+import { wmSet } from '../lib/loom/working-memory'
 import { peerStamp, PEER_HEADER } from '../lib/server/peer'
+import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { apiRoutes } from './helpers/api-routes'
@@ -46,9 +49,7 @@ before(async () => {
     `victor:viewer:${await hashPassword('view-secret')}`,
     `lena:operator:${legacyHash('old-format')}`,
   ])
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { wmSet } = await import('../lib/loom/working-memory')
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'v1', { actor: 'a', sourceTrace: 't' })
   routes = await apiRoutes()
 })
@@ -207,7 +208,6 @@ describe('sessions end on the server', () => {
     const g = globalThis as typeof globalThis & { __loomRunsSessions?: { revoked: Map<string, number> } }
     g.__loomRunsSessions!.revoked.clear()
     assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.1', { cookie }) })).status, 200, 'forgotten without the table')
-    const { loadRevocations } = await import('../lib/auth/revocations')
     assert.ok((await loadRevocations()) >= 1)
     assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.1', { cookie }) })).status, 401)
   })

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
+import { hashPassword } from '../lib/auth/passwords'
 import { param, sql } from '../lib/clickhouse/sql'
+import { resetConfig } from '../lib/config'
 import { historyCount } from './helpers/history-rows'
 import { call } from './helpers/routes'
 import * as q from '../lib/clickhouse/query'
@@ -9,11 +11,12 @@ import * as wm from '../lib/loom/working-memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { ensureReady } from '../lib/server/ready'
+import { POST as post } from '../app/api/batches/route'
+import { GET as audit } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
+import { PUT as single } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 
 useFreshEngine('api-batches')
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Untyped = any
 type Item = { runId: string; blockKey: string; fromVersion: string | null; toVersion: string | null; action: string; why?: string; outcome?: string; newVersion?: string }
 
 const ORG = 'bt'
@@ -30,9 +33,6 @@ const T3 = hoursAgo(7)
 const AS_OF = hoursAgo(8.5)
 const ORIGIN = { origin: 'http://127.0.0.1:3000' }
 
-let post: Untyped
-let audit: Untyped
-let single: Untyped
 let tables: ReturnType<typeof tableNames>
 
 const ref = (runId: string, agent = AGENT) => ({ org: ORG, namespace: NS, agent, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
@@ -85,9 +85,6 @@ before(async () => {
       content: 'c', char_limit: 4096, version: 1, is_deleted: 0, actor: AGENT, source_trace: 'bulk', updated_at: T0.replace('T', ' ').replace('Z', ''),
     })),
   )
-  post = (await import('../app/api/batches/route')).POST
-  audit = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route')).GET
-  single = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')).PUT
 })
 
 const FILTER = { org: ORG, namespace: NS }
@@ -202,8 +199,6 @@ describe('refusals', () => {
   })
 
   test('a viewer → 403; read-only mode → 403', async () => {
-    const { resetConfig } = await import('../lib/config')
-    const { hashPassword } = await import('../lib/auth/passwords')
     const preview = await send({ filter: FILTER, action: 'clear', dryRun: true })
     try {
       process.env.LOOM_RUNS_USERS = `vic:viewer:${await hashPassword('viewer pass')}`

@@ -13,6 +13,9 @@ import { after, before, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
+import { GET as health } from '../app/api/health/route'
+import { GET as runs } from '../app/api/runs/route'
+import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-readonly-'))
 const source = path.join(root, 'source')
@@ -57,9 +60,6 @@ test('a read-only data directory → 503 naming it, writes change nothing; writa
     t.skip('this machine does not allow a read-only bind mount (not root)')
     return
   }
-  const runs = (await import('../app/api/runs/route')).GET
-  const health = (await import('../app/api/health/route')).GET
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
   const blockPath = { ...RUN, blockKey: 'checkpoint' }
   for (const h of [health, runs]) {
     const res = await call(h, '/api/runs')

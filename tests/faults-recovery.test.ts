@@ -4,7 +4,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { TupleParam } from '@clickhouse/client'
+import { z } from 'zod'
 import type { RunSummary } from '../lib/api/types'
+import { queryRows } from '../lib/clickhouse/query'
+import { createMissingSchema } from '../lib/loom/init'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmLatestRow, wmSet } from '../lib/loom/working-memory'
+import { invalidateReadCache } from '../lib/server/read-cache'
 import { call } from './helpers/routes'
 import { apiRoutes } from './helpers/api-routes'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
@@ -71,10 +78,7 @@ let r: Awaited<ReturnType<typeof apiRoutes>>
 before(async () => {
   peer = await startPeer()
   // The schema and the run go in through the app's own code, over HTTP to the peer.
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true, runIndex: true })
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   await runBegin({ ...REF, goal: 'survive an outage' }, () => new Date('2026-11-25T10:00:00.000Z'))
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1', { ...AGENT, now: () => new Date('2026-11-25T10:01:00.000Z') })
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1 step-2', { ...AGENT, now: () => new Date('2026-11-25T10:02:00.000Z') })
@@ -109,10 +113,6 @@ const edit = (content: string, expectedVersion: string, reason: string) =>
 
 describe('the peer speaks ClickHouse HTTP', () => {
   test('query parameters reach the engine as the exact value a server binds (INSERT and parameterised SELECT)', async () => {
-    const { queryRows } = await import('../lib/clickhouse/query')
-    const { wmLatestRow, wmSet } = await import('../lib/loom/working-memory')
-    const { TupleParam } = await import('@clickhouse/client')
-    const { z } = await import('zod')
     const ODD = `run/with%odd "chars" ü\t\\'x\ny`
     const [echo] = await queryRows(
       'SELECT {s:String} AS s, hex({s:String}) AS h, {n:Nullable(String)} AS n, {a:Array(Tuple(String, String))} AS a',
@@ -135,8 +135,6 @@ describe('the peer speaks ClickHouse HTTP', () => {
   })
 
   test('a server error arrives as a ClickHouseError with its code and type', async () => {
-    const { queryRows } = await import('../lib/clickhouse/query')
-    const { z } = await import('zod')
     const err = await queryRows('SELECT 1 AS x FROM no_such_database.t', {}, z.object({ x: z.number() })).then(
       () => null,
       (e: { code?: string; cause?: { code?: string; type?: string } }) => e,
@@ -182,7 +180,7 @@ describe('ClickHouse goes away and comes back on the same port: the app recovers
   test('while the server is down: every read and the edit answer 503 unavailable', async () => {
     assert.deepEqual(await stopPeer(peer), { code: 0, signal: null }, 'the peer exits cleanly on SIGTERM')
     // Answers read a moment ago may be served for up to their 2 s time to live: ask past them.
-    ;(await import('../lib/server/read-cache')).invalidateReadCache()
+    invalidateReadCache()
     const s = await reads()
     for (const res of [s.list, s.run, s.blocks]) {
       assert.equal(res.status, 503, JSON.stringify(res.body))

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { test } from 'node:test'
 import { call } from './helpers/routes'
+import { resetConfig } from '../lib/config'
+import { GET as runs } from '../app/api/runs/route'
+import { GET as run } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/route'
 
 /** A loopback port that accepts connections and drops them at once, like a server going away. */
 async function droppingServer() {
@@ -15,8 +18,7 @@ test('remote ClickHouse refusing or dropping connections → 503 on every read r
   const port = (dropping.address() as net.AddressInfo).port
   process.env.CLICKHOUSE_URL = `http://127.0.0.1:${port}`
   process.env.CLICKHOUSE_REQUEST_TIMEOUT_MS = '2000'
-  const runs = (await import('../app/api/runs/route')).GET
-  const run = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/route')).GET
+  resetConfig()
   try {
     for (const [h, params] of [[runs, {}], [run, { org: 'o', namespace: 'n', agent: 'a', runId: 'r' }]] as const) {
       const res = await call(h, '/api/runs', params)

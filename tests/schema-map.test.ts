@@ -9,6 +9,15 @@ import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { prepareSnapshotEngine } from './helpers/snapshot-engine'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
+import * as q from '../lib/clickhouse/query'
+import { parseConfig } from '../lib/config'
+import { DEMO_RUNS } from '../lib/demo/scenarios'
+import { parseSchemaMap } from '../lib/loom/schema-map'
+import { source, tableNames } from '../lib/loom/tables'
+import { wmGet } from '../lib/loom/working-memory'
+import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
+import { GET as runsRoute } from '../app/api/runs/route'
+import { GET as schemaRoute } from '../app/api/schema/route'
 
 /**
  * A Loom whose tables and columns carry other names, described by LOOM_RUNS_SCHEMA_MAP. Renamed:
@@ -48,12 +57,10 @@ function referenceSnapshot(): Promise<Record<string, unknown>> {
 
 let reference: Promise<Record<string, unknown>>
 let mapped: Record<string, unknown>
-let q: typeof import('../lib/clickhouse/query')
 
 before(async () => {
   reference = referenceSnapshot()
   reference.catch(() => undefined)
-  q = await import('../lib/clickhouse/query')
   mapped = await prepareSnapshotEngine(SEED, NOW)
 })
 
@@ -100,7 +107,6 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
   })
 
   test('a run-scoped read of the renamed table still uses its sorting key', async () => {
-    const { source, tableNames } = await import('../lib/loom/tables')
     const rows = await q.queryRows(
       `EXPLAIN indexes = 1 SELECT content FROM ${source(tableNames().workingMemory, { final: true })}
        WHERE org = 'acme' AND namespace = 'prod' AND agent = 'batch-indexer' AND block_key = 'checkpoint'`,
@@ -113,13 +119,8 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
   })
 
   test('an operator edit lands in the renamed table and columns, and every view sees it', async () => {
-    const { DEMO_RUNS } = await import('../lib/demo/scenarios')
     const run = DEMO_RUNS.batch
     const p = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId }
-    const block = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')) as {
-      GET: Parameters<typeof call>[0]
-      PUT: Parameters<typeof call>[0]
-    }
     const before = await call(block.GET, `/x?userId=${run.userId}&sessionId=${run.sessionId}`, { ...p, blockKey: 'checkpoint' })
     assert.equal(before.status, 200)
     const current = before.body.block.version as string
@@ -143,7 +144,6 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
     )
     assert.deepEqual(row, { body: 'edited under a mapping', rev: next })
     // The runs list reads the checkpoint column from the run index, fed by views over the renamed table.
-    const runsRoute = (await import('../app/api/runs/route')).GET
     const list = await call(runsRoute, `/api/runs?agent=${run.agent}`)
     const listed = list.body.runs.find((r: { runId: string }) => r.runId === run.runId)
     assert.equal(listed.checkpoint.version, next)
@@ -155,9 +155,7 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
   test('an extra physical column that carries a renamed column\'s contract name does not shadow it', async () => {
     await q.command("ALTER TABLE loom.agent_memory ADD COLUMN content String DEFAULT 'not the checkpoint'")
     try {
-      const { DEMO_RUNS } = await import('../lib/demo/scenarios')
       const run = DEMO_RUNS.batch
-      const { wmGet } = await import('../lib/loom/working-memory')
       const value = await wmGet({ org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, userId: run.userId, sessionId: run.sessionId, blockKey: 'checkpoint' })
       assert.equal(value, 'edited under a mapping')
     } finally {
@@ -166,8 +164,7 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
   })
 
   test('the schema doctor finds the mapped tables complete and shows the mapping in use', async () => {
-    const schema = (await import('../app/api/schema/route')).GET
-    const res = await call(schema, '/api/schema')
+    const res = await call(schemaRoute, '/api/schema')
     assert.equal(res.status, 200)
     assert.equal(res.body.mapping.source, 'LOOM_RUNS_SCHEMA_MAP')
     const wm = res.body.tables.find((t: { key: string }) => t.key === 'workingMemory')
@@ -195,7 +192,6 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
 
 describe('parsing the mapping', () => {
   test('bad entries are named, good ones parsed; columns mapped to themselves are dropped', async () => {
-    const { parseSchemaMap } = await import('../lib/loom/schema-map')
     assert.match(parseSchemaMap('{').problems[0], /not valid JSON/)
     assert.match(parseSchemaMap('{"workingmemory":{}}').problems[0], /workingmemory/)
     assert.match(parseSchemaMap('{"working_memory":{"columns":{"conten":"body"}}}').problems[0], /working_memory\.columns\.conten: working_memory has no contract column "conten"/)
@@ -206,7 +202,6 @@ describe('parsing the mapping', () => {
   })
 
   test('the configuration refuses a bad mapping, naming the variable', async () => {
-    const { parseConfig } = await import('../lib/config')
     assert.throws(() => parseConfig({ LOOM_RUNS_SCHEMA_MAP: '{"runs":{"tabel":"x"}}' }), /LOOM_RUNS_SCHEMA_MAP: runs: Unrecognized key: "tabel"/)
     assert.throws(() => parseConfig({ LOOM_RUNS_SCHEMA_MAP_FILE: '/nonexistent/map.json' }), /LOOM_RUNS_SCHEMA_MAP_FILE: cannot read \/nonexistent\/map.json \(ENOENT\)/)
     assert.throws(() => parseConfig({ LOOM_RUNS_SCHEMA_MAP: '{}', LOOM_RUNS_SCHEMA_MAP_FILE: 'x.json' }), /not both/)
