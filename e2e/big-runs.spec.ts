@@ -74,7 +74,7 @@ test.describe('the open tab renders on the server', () => {
     const html = await (await request.get(tabUrl(run, 'timeline'))).text()
     const escaped = first.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;')
     // Rendered as a row of the list, not only carried in the page's data.
-    expect(html).toContain(`class="tl-label" title="${escaped}"`)
+    expect(html).toContain(`data-testid="timeline-label" title="${escaped}"`)
     expect(html).toContain(run.runId)
   })
 
@@ -93,7 +93,7 @@ test.describe('the open tab renders on the server', () => {
     // React separates adjacent text in the HTML with empty comments.
     const html = (await (await request.get(tabUrl(BIG_RUN, 'timeline'))).text()).replaceAll('<!-- -->', '')
     // The first events as rows of the list, with a note that the rest is loading.
-    expect(html).toContain(`class="tl-label" title="${preview.events[1].label}"`)
+    expect(html).toContain(`data-testid="timeline-label" title="${preview.events[1].label}"`)
     expect(html).toContain('Showing the first 300 of 12,347 events while the rest loads')
     const seen = apiRequests(page, BIG_RUN)
     await page.goto(tabUrl(BIG_RUN, 'timeline'))

@@ -48,13 +48,13 @@ test('turns: the run counter and the bound transcripts are named apart', async (
 test('a timeline that spans days shows dates in its rows', async ({ page }) => {
   await page.goto(links.run(DEMO_RUNS.expiredBlob, { tab: 'timeline' }))
   const list = page.getByRole('listbox', { name: /Timeline events/ })
-  const times = list.locator('.tl-time')
+  const times = list.getByTestId('timeline-time')
   await expect(times.first()).toBeVisible()
   for (const t of await times.allTextContents()) expect(t).toMatch(/^\d{2} [A-Z][a-z]{2} \d{2}:\d{2}:\d{2}\.\d{3}$/)
-  await expect(page.locator('.tl-head')).toContainText('date, time (UTC)')
+  await expect(page.getByTestId('timeline-head')).toContainText('date, time (UTC)')
   // The batch run stays within one day: times of day only.
   await page.goto(links.run(DEMO_RUNS.batch, { tab: 'timeline' }))
-  await expect(page.getByRole('listbox', { name: /Timeline events/ }).locator('.tl-time').first()).toHaveText(/^\d{2}:\d{2}:\d{2}\.\d{3}$/)
+  await expect(page.getByRole('listbox', { name: /Timeline events/ }).getByTestId('timeline-time').first()).toHaveText(/^\d{2}:\d{2}:\d{2}\.\d{3}$/)
   await page.goto(links.run(DEMO_RUNS.expiredBlob, { tab: 'timeline' }))
   await expect(page.getByRole('listbox', { name: /Timeline events/ })).toBeVisible()
   await screens(page, 'timeline-days')

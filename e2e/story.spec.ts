@@ -28,9 +28,9 @@ test.describe('timeline', () => {
     await page.goto(tabUrl(DEMO_RUNS.batch, 'timeline'))
     await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     const chart = page.getByRole('figure', { name: /Swimlane chart/ })
-    await expect(chart.locator('svg .tl-mark').first()).toBeVisible()
-    expect(await chart.locator('svg .tl-mark').count()).toBeGreaterThan(100)
-    await expect(chart.locator('.tl-resume')).toHaveCount(1)
+    await expect(chart.getByTestId('timeline-mark').first()).toBeVisible()
+    expect(await chart.getByTestId('timeline-mark').count()).toBeGreaterThan(100)
+    await expect(chart.getByTestId('timeline-resume-line')).toHaveCount(1)
     await expect(chart.getByText(/resume · attempt 2 from v120/)).toBeVisible()
     // The crash left a ~10 minute hole: compressed, with a labelled marker.
     await expect(chart.getByText(/^gap \d+m/)).toBeVisible()
@@ -43,20 +43,20 @@ test.describe('timeline', () => {
     expect(await options.count()).toBeLessThan(60)
 
     // Zoom: buttons, and dragging across empty chart space.
-    const before = await chart.locator('svg .tl-mark').count()
+    const before = await chart.getByTestId('timeline-mark').count()
     await page.getByRole('button', { name: 'Zoom in' }).click()
     await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeEnabled()
-    await expect.poll(() => chart.locator('svg .tl-mark').count()).toBeLessThan(before)
+    await expect.poll(() => chart.getByTestId('timeline-mark').count()).toBeLessThan(before)
     await page.getByRole('button', { name: 'Reset zoom' }).click()
     await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeDisabled()
-    const plot = await chart.locator('.tl-drag rect').first().boundingBox()
+    const plot = await chart.getByTestId('timeline-drag-area').boundingBox()
     if (!plot) throw new Error('no plot area')
     await page.mouse.move(plot.x + plot.width * 0.1, plot.y + 4)
     await page.mouse.down()
     await page.mouse.move(plot.x + plot.width * 0.25, plot.y + 4, { steps: 5 })
     await page.mouse.up()
     await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeEnabled()
-    await expect.poll(() => chart.locator('svg .tl-mark').count()).toBeLessThan(before)
+    await expect.poll(() => chart.getByTestId('timeline-mark').count()).toBeLessThan(before)
     await page.getByRole('button', { name: 'Reset zoom' }).click()
 
     await page.getByRole('checkbox', { name: /Compress idle gaps/ }).uncheck()
@@ -90,7 +90,7 @@ test.describe('timeline', () => {
     await expect(page.getByRole('complementary')).toContainText('host-a/pid-4242')
 
     // A chart mark selects its event too.
-    await page.getByRole('figure', { name: /Swimlane chart/ }).locator('.tl-mark[data-kind="run.complete"]').click()
+    await page.getByRole('figure', { name: /Swimlane chart/ }).locator('[data-testid="timeline-mark"][data-kind="run.complete"]').click()
     await expect.poll(() => eventParam(page)).toBe('complete')
     await expect(page.getByRole('complementary', { name: /run.complete: succeeded/ })).toBeVisible()
     await screens(page, 'timeline-selected')
@@ -128,7 +128,7 @@ test.describe('timeline', () => {
     const list = page.getByRole('listbox', { name: /Timeline events/ })
     await expect(list.getByRole('option').first()).toBeVisible()
     expect(await list.getByRole('option').count()).toBeLessThan(60)
-    expect(await page.locator('.tl-mark').count()).toBeLessThanOrEqual(700)
+    expect(await page.getByTestId('timeline-mark').count()).toBeLessThanOrEqual(700)
     // The chart groups its marks so the whole tab stays under 3,000 elements.
     expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(3_000)
     await list.focus()

@@ -19,6 +19,7 @@ import {
 import type { ScatterShapeProps } from 'recharts/types/util/ScatterUtils'
 import type { ResumePoint } from '@/lib/resume/types'
 import { KIND_LABEL, axisTicks, clockLabel, crossesDay, kindColor, resumeLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
+import styles from './timeline.module.css'
 
 type Props = {
   prepared: Prepared
@@ -55,14 +56,15 @@ function DragZoom({ onZoom }: { onZoom: (x0: number, x1: number) => void }) {
     setDrag(null)
   }
   return (
-    <g className="tl-drag">
+    <g>
       <rect
         x={plot.x}
         y={plot.y}
         width={plot.width}
         height={plot.height}
         fill="transparent"
-        className="tl-drag-area"
+        className={styles.dragArea}
+        data-testid="timeline-drag-area"
         onPointerDown={(e) => {
           if (e.button !== 0) return
           e.currentTarget.setPointerCapture(e.pointerId)
@@ -77,7 +79,7 @@ function DragZoom({ onZoom }: { onZoom: (x0: number, x1: number) => void }) {
       />
       {drag ? (
         <rect
-          className="tl-brush"
+          className={styles.brush}
           x={Math.min(drag.from, drag.to)}
           y={plot.y}
           width={Math.abs(drag.to - drag.from)}
@@ -93,9 +95,9 @@ function MarkTooltip({ active, payload }: TooltipContentProps) {
   const m = active ? (payload?.[0]?.payload as Mark | undefined) : undefined
   if (!m) return null
   return (
-    <div className="tl-tooltip">
-      <div className="tl-tooltip-kind">
-        <span className="tl-dot" style={{ background: kindColor(m.kind) }} aria-hidden /> {m.kind}
+    <div className={styles.tooltip}>
+      <div className={styles.tooltipKind}>
+        <span className={styles.dot} style={{ background: kindColor(m.kind) }} aria-hidden /> {m.kind}
         <span className="muted"> · {rowTime(m.at, true)} UTC</span>
       </div>
       <div>{m.label}</div>
@@ -121,7 +123,8 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
     const r = m.count > 1 ? Math.min(base + Math.log2(m.count) * 0.7, 7) : base
     return (
       <circle
-        className="tl-mark"
+        className={styles.mark}
+        data-testid="timeline-mark"
         data-kind={m.kind}
         data-event-id={m.id}
         data-count={m.count}
@@ -135,7 +138,7 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
   }
 
   return (
-    <figure className="tl-chart" aria-label={`Swimlane chart: ${marks.length} marks in ${lanes.length} lanes`} data-marks={marks.length}>
+    <figure className={styles.chart} aria-label={`Swimlane chart: ${marks.length} marks in ${lanes.length} lanes`} data-marks={marks.length}>
       <ResponsiveContainer width="100%" height={height}>
         <ScatterChart margin={{ top: 26, right: 28, bottom: 4, left: 4 }}>
           {lanes.map((k, i) =>
@@ -171,13 +174,12 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
             width={112}
           />
           {axis.gaps.map((g) => (
-            <ReferenceArea key={`gap-${g.start}`} x1={g.x0} x2={g.x1} className="tl-gap-area" fill="var(--tl-gap)" fillOpacity={1} stroke="none" ifOverflow="hidden" />
+            <ReferenceArea key={`gap-${g.start}`} x1={g.x0} x2={g.x1} fill="var(--tl-gap)" fillOpacity={1} stroke="none" ifOverflow="hidden" />
           ))}
           {axis.gaps.map((g) => (
             <ReferenceLine
               key={`gapline-${g.start}`}
               x={(g.x0 + g.x1) / 2}
-              className="tl-gap"
               stroke="var(--muted)"
               strokeDasharray="4 3"
               ifOverflow="hidden"
@@ -188,7 +190,7 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
             <ReferenceLine
               key={`resume-${r.at}`}
               x={axis.toX(Date.parse(r.at))}
-              className="tl-resume"
+              data-testid="timeline-resume-line"
               stroke="var(--warn)"
               strokeWidth={2}
               ifOverflow="hidden"
@@ -206,7 +208,6 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
               stroke="var(--accent)"
               strokeWidth={2.5}
               ifOverflow="hidden"
-              className="tl-selected-dot"
             />
           ) : null}
         </ScatterChart>

@@ -3,7 +3,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { absoluteTime } from '@/lib/format'
-import { kindClass, rowTime, type Prepared } from './timeline-model'
+import type { TimelineKind } from '@/lib/api/timeline-kinds'
+import { rowTime, type Prepared } from './timeline-model'
+import styles from './timeline.module.css'
 
 export const ROW_HEIGHT = 34
 const LIST_HEIGHT = 440
@@ -21,7 +23,31 @@ type Props = {
 }
 
 export function rowDomId(eventId: string) {
-  return `tl-row-${eventId.replace(/[^A-Za-z0-9_-]/g, '_')}`
+  return `timeline-row-${eventId.replace(/[^A-Za-z0-9_-]/g, '_')}`
+}
+
+/** Each kind's colour class (it sets --tl-color for the kind's dot and chip). */
+export const KIND_CLASS: Record<TimelineKind, string> = {
+  'run.begin': styles.kindRunBegin,
+  checkpoint: styles.kindCheckpoint,
+  'checkpoint.cleared': styles.kindCheckpointCleared,
+  block: styles.kindBlock,
+  operator: styles.kindOperator,
+  turn: styles.kindTurn,
+  'memory.write': styles.kindMemoryWrite,
+  search: styles.kindSearch,
+  blob: styles.kindBlob,
+  'run.complete': styles.kindRunComplete,
+}
+
+/** An event's kind as the list rows and the payload show it: its coloured dot, then its name. */
+export function KindLabel({ kind }: { kind: TimelineKind }) {
+  return (
+    <span className={`${styles.kind} ${KIND_CLASS[kind]}`}>
+      <span className={styles.dot} aria-hidden />
+      {kind}
+    </span>
+  )
 }
 
 /** The event list: only the rows in view are in the DOM, so 10,000 events scroll smoothly. */
@@ -69,8 +95,8 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
   const height = Math.min(LIST_HEIGHT, rows.length * ROW_HEIGHT + 2)
 
   return (
-    <div className={`tl-list${prepared.multiDay ? ' is-multiday' : ''}`}>
-      <div className="tl-row tl-head" aria-hidden>
+    <div className={prepared.multiDay ? `${styles.list} ${styles.isMultiday}` : styles.list}>
+      <div className={`${styles.row} ${styles.head}`} data-testid="timeline-head" aria-hidden>
         <span>{prepared.multiDay ? 'date, time (UTC)' : 'time (UTC)'}</span>
         <span>kind</span>
         <span>event</span>
@@ -79,7 +105,7 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
       </div>
       <div
         ref={scrollRef}
-        className="tl-scroll"
+        className={styles.scroll}
         style={{ height }}
         role="listbox"
         tabIndex={0}
@@ -101,23 +127,20 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
                 aria-posinset={it.index + 1}
                 aria-setsize={rows.length}
                 data-event-id={e.id}
-                className={`tl-row tl-item${selected ? ' is-selected' : ''}${tag ? ' is-resume' : ''}`}
+                className={`${styles.row} ${styles.item}${selected ? ` ${styles.isSelected}` : ''}`}
                 style={{ transform: `translateY(${it.start}px)`, height: ROW_HEIGHT }}
                 onClick={() => onSelectRow(it.index)}
               >
-                <span className="mono tl-time" title={absoluteTime(e.at)}>
+                <span className={`mono ${styles.time}`} data-testid="timeline-time" title={absoluteTime(e.at)}>
                   {rowTime(e.at, prepared.multiDay)}
                 </span>
-                <span className={`tl-kind tl-kind-${kindClass(e.kind)}`}>
-                  <span className="tl-dot" aria-hidden />
-                  {e.kind}
-                </span>
-                <span className="tl-label" title={e.label}>
-                  {tag ? <span className="tag tl-resume-tag">{tag}</span> : null}
+                <KindLabel kind={e.kind} />
+                <span className={styles.label} data-testid="timeline-label" title={e.label}>
+                  {tag ? <span className={`tag ${styles.resumeTag}`}>{tag}</span> : null}
                   {e.label}
                 </span>
                 <span className="mono">{e.version ? `v${e.version}` : ''}</span>
-                <span className="tl-actor" title={e.actor}>
+                <span className={styles.actor} title={e.actor}>
                   {e.actor}
                 </span>
               </div>

@@ -20,13 +20,22 @@ export const KIND_LABEL: Record<TimelineKind, string> = {
   'run.complete': 'run.complete',
 }
 
-/** CSS class suffix per kind (colours live in globals.css, light and dark). */
-export function kindClass(kind: TimelineKind): string {
-  return kind.replace(/\./g, '-')
+/** Each kind's colour token (defined in globals.css, light and dark), for SVG fills and inline styles. */
+const KIND_COLOR: Record<TimelineKind, string> = {
+  'run.begin': 'var(--tl-run-begin)',
+  checkpoint: 'var(--tl-checkpoint)',
+  'checkpoint.cleared': 'var(--tl-checkpoint-cleared)',
+  block: 'var(--tl-block)',
+  operator: 'var(--tl-operator)',
+  turn: 'var(--tl-turn)',
+  'memory.write': 'var(--tl-memory-write)',
+  search: 'var(--tl-search)',
+  blob: 'var(--tl-blob)',
+  'run.complete': 'var(--tl-run-complete)',
 }
 
 export function kindColor(kind: TimelineKind): string {
-  return `var(--tl-${kindClass(kind)})`
+  return KIND_COLOR[kind]
 }
 
 /** Events parsed once: time in ms, lane index, position in the full list. */

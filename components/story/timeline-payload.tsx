@@ -8,9 +8,10 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { TimelineEvent } from '@/lib/api/types'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
-import { kindClass } from './timeline-model'
+import { KindLabel } from './timeline-list'
 import { detailLimit } from '@/lib/api/timeline-kinds'
 import { Button } from '../ui/button'
+import styles from './timeline.module.css'
 
 /** Where an event's `ref` leads: the tab that shows the thing it points at. */
 function refLink(run: RunRef, e: TimelineEvent): { href: string; text: string } | null {
@@ -54,13 +55,10 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
   const detail = e.detail ? prettyContent(e.detail) : null
   const link = refLink(runRef, e)
   return (
-    <aside className="panel tl-payload" aria-labelledby="tl-payload-title" data-event-id={e.id}>
-      <div className="row tl-payload-top">
-        <span className={`tl-kind tl-kind-${kindClass(e.kind)}`}>
-          <span className="tl-dot" aria-hidden />
-          {e.kind}
-        </span>
-        {resumeTag ? <span className="tag tl-resume-tag">{resumeTag}</span> : null}
+    <aside className={`panel ${styles.payload}`} aria-labelledby="timeline-payload-title" data-event-id={e.id}>
+      <div className={`row ${styles.payloadTop}`}>
+        <KindLabel kind={e.kind} />
+        {resumeTag ? <span className={`tag ${styles.resumeTag}`}>{resumeTag}</span> : null}
         <span className="spacer" />
         {position ? (
           <span className="small muted">
@@ -71,10 +69,10 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
           ✕
         </Button>
       </div>
-      <h3 id="tl-payload-title" ref={headingRef} tabIndex={-1} className="tl-payload-title">
+      <h3 id="timeline-payload-title" ref={headingRef} tabIndex={-1} className={styles.payloadTitle}>
         {e.label}
       </h3>
-      <dl className="tl-fields">
+      <dl className={styles.fields}>
         <dt>time</dt>
         <dd>
           {absoluteTime(e.at)} · <TimeAgo iso={e.at} />
@@ -108,7 +106,7 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
         {e.ref ? (
           <>
             <dt>{REF_MEANING[e.kind] ?? 'ref'}</dt>
-            <dd className="mono tl-ref">
+            <dd className="mono">
               {e.ref}
               {link ? (
                 <>
@@ -125,7 +123,7 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
       <div>
         <div className="small muted">detail{detail?.isJson ? ' (JSON, pretty-printed)' : ''}</div>
         {detail ? (
-          <pre className="content tl-detail" aria-label="Event detail">
+          <pre className={`content ${styles.detail}`} aria-label="Event detail">
             {detail.text}
           </pre>
         ) : (

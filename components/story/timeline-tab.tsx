@@ -15,16 +15,17 @@ import { buttonClass } from '../ui/button'
 import { EmptyState } from '../ui/empty-state'
 import { QueryState } from '../ui/query-state'
 import { Skeleton, SkeletonPanel } from '../ui/skeleton'
-import { TimelineList } from './timeline-list'
-import { KIND_LABEL, KIND_ORDER, buildTimeAxis, kindClass, marksFor, prepare, resumeTags } from './timeline-model'
+import { KIND_CLASS, TimelineList } from './timeline-list'
+import { KIND_LABEL, KIND_ORDER, buildTimeAxis, marksFor, prepare, resumeTags } from './timeline-model'
 import { TimelinePayload } from './timeline-payload'
 import { usePreview } from './use-preview'
 import { Button } from '../ui/button'
+import styles from './timeline.module.css'
 
 // The chart library loads after the list has rendered, so the first rows do not wait for it.
 const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
   ssr: false,
-  loading: () => <Skeleton className="tl-chart-loading" height={160} label="Loading the chart" />,
+  loading: () => <Skeleton height={160} label="Loading the chart" />,
 })
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
@@ -135,7 +136,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
   const closePayload = () => {
     // Focus inside the closing panel would fall to the page's start: it goes back to the list instead.
     const body = bodyRef.current
-    if (body?.querySelector('.tl-payload')?.contains(document.activeElement)) body.querySelector<HTMLElement>('[role="listbox"]')?.focus()
+    if (body?.querySelector(`.${styles.payload}`)?.contains(document.activeElement)) body.querySelector<HTMLElement>('[role="listbox"]')?.focus()
     void setEventId(null)
   }
 
@@ -195,9 +196,9 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
 
   return (
     <div className="stack">
-      <section className="panel stack tl-chart-panel" aria-label="Swimlane chart">
-        <div className="row tl-toolbar">
-          <h2 className="tl-title">
+      <section className={`panel stack ${styles.chartPanel}`} aria-label="Swimlane chart">
+        <div className={`row ${styles.toolbar}`}>
+          <h2 className={styles.title}>
             {count(data.events.length)} events
             <span className="muted small">
               {' '}
@@ -206,11 +207,11 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             </span>
           </h2>
           <span className="spacer" />
-          <label className="tl-switch" title={possibleGaps ? 'Cut idle gaps much longer than the run’s usual spacing down to a fixed width' : 'No idle gap is long enough to compress'}>
+          <label className={styles.switch} title={possibleGaps ? 'Cut idle gaps much longer than the run’s usual spacing down to a fixed width' : 'No idle gap is long enough to compress'}>
             <input type="checkbox" checked={compress} disabled={!possibleGaps} onChange={(e) => { setCompress(e.target.checked); setZoom(null) }} />
             Compress idle gaps{possibleGaps ? ` (${possibleGaps})` : ''}
           </label>
-          <div className="tl-zoom" role="group" aria-label="Zoom">
+          <div className={styles.zoom} role="group" aria-label="Zoom">
             <Button size="small" onClick={() => pan(-1)} disabled={!zoomed || view[0] <= full[0]} aria-label="Pan left">
               ◀
             </Button>
@@ -228,7 +229,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             </Button>
           </div>
         </div>
-        {data.attemptsText ? <p className="small tl-attempts">{data.attemptsText}</p> : null}
+        {data.attemptsText ? <p className="small">{data.attemptsText}</p> : null}
         <TimelineChart
           prepared={prepared}
           axis={axis}
@@ -239,23 +240,23 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           onSelect={(id) => void setEventId(id)}
           onZoom={setView}
         />
-        <p className="small muted tl-hint">
+        <p className={`small muted ${styles.hint}`}>
           Drag across the chart to zoom in. Click a mark or a row to see its payload; <kbd>J</kbd> / <kbd>K</kbd> move to the
           next / previous event, <kbd>Esc</kbd> closes the payload.
         </p>
       </section>
 
-      <div className="row tl-chips" role="group" aria-label="Filter events by kind">
+      <div className={`row ${styles.chips}`} role="group" aria-label="Filter events by kind">
         {prepared.lanes.map((k) => (
           <button
             key={k}
             type="button"
-            className={`tl-chip tl-kind-${kindClass(k)}`}
+            className={`${styles.chip} ${KIND_CLASS[k]}`}
             aria-pressed={shownKinds.has(k)}
             onClick={() => toggleKind(k)}
             title={`${shownKinds.has(k) ? 'Hide' : 'Show'} ${KIND_LABEL[k]}`}
           >
-            <span className="tl-dot" aria-hidden />
+            <span className={styles.dot} aria-hidden />
             {k}
             <span className="count">{count(prepared.counts.get(k) ?? 0)}</span>
           </button>
@@ -282,7 +283,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
         </div>
       ) : null}
 
-      <div ref={bodyRef} className={`tl-body${selected ? ' has-payload' : ''}`}>
+      <div ref={bodyRef} className={selected ? `${styles.body} ${styles.hasPayload}` : styles.body}>
         {rows.length === 0 ? (
           <EmptyState title="Every kind is filtered out">Turn a kind back on above to see its events.</EmptyState>
         ) : (
