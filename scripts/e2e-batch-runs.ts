@@ -1,9 +1,9 @@
 /** Three failed runs with two checkpoint versions each, for the batch spec (e2e/batch.spec.ts). */
 import { BATCH_RUNS } from '../e2e/batch-fixtures'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
 
 export async function seedBatchRuns(t0: Date) {
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   const at = (ms: number) => () => new Date(t0.getTime() + ms)
   const { runIds, ...where } = BATCH_RUNS
   for (const [i, runId] of runIds.entries()) {

@@ -3,10 +3,10 @@
  * items and die, the next one resuming an hour later from where the last left off.
  */
 import { CRASH_LOOP_RUN, LONG_RESUME_RUN } from '../e2e/resume-fixtures'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
 
 export async function seedLongResumeRuns(t0: Date) {
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   for (const run of [LONG_RESUME_RUN, CRASH_LOOP_RUN]) {
     const at = (ms: number) => () => new Date(t0.getTime() + ms)
     const done: string[] = []

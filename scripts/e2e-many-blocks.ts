@@ -1,11 +1,11 @@
 /** Writes MANY_BLOCKS_RUN for the browser tests: its checkpoint through Loom's write path, the other blocks in one INSERT. */
 import { MANY_BLOCKS_RUN } from '../e2e/fixtures'
+import { command } from '../lib/clickhouse/query'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmSet } from '../lib/loom/working-memory'
 
 export async function seedManyBlocksRun(t0: Date) {
-  const { command } = await import('../lib/clickhouse/query')
-  const { tableNames } = await import('../lib/loom/tables')
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   const { blocks, ...run } = MANY_BLOCKS_RUN
   const at = (ms: number) => () => new Date(t0.getTime() + ms)
   await runBegin({ ...run, goal: `Keep notes in ${blocks.toLocaleString('en')} blocks` }, at(0))

@@ -7,6 +7,13 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { installRunRollup } from '../lib/loom/rollup-install'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmDelete, wmSet } from '../lib/loom/working-memory'
+import { runsAnalytics } from '../lib/queries/analytics'
+import type { RunsFilter as Filter } from '../lib/run-set/filter'
+import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { loadGeneratedRuns } from './helpers/generated-runs'
 
@@ -16,13 +23,11 @@ const ANCHOR = Date.parse('2026-11-20T12:00:00.000Z')
 const at = (iso: string) => () => new Date(iso)
 const ctx = (iso: string, actor = 'agent') => ({ actor, sourceTrace: 'p/1', now: at(iso) })
 
-type Analytics = Awaited<ReturnType<typeof import('../lib/queries/analytics').runsAnalytics>>
-type Filter = import('../lib/run-set/filter').RunsFilter
-let analytics: (f: Filter, direct: boolean) => Promise<Analytics>
 let exec: (sql: string) => Promise<void>
 let select: <T>(sql: string) => Promise<T[]>
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z')
+const analytics = (f: Filter, direct: boolean) => runsAnalytics(f, undefined, NOW, { direct })
 
 /** Filters the rollup serves, over the generated data and the hand-written runs (org "edge"). */
 function servedFilters(gen: { org: string; namespace: string; agent: string }): Filter[] {
@@ -53,10 +58,7 @@ async function compare(f: Filter) {
 let sample: { org: string; namespace: string; agent: string }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const q = await import('../lib/queries/analytics')
-  analytics = (f, direct) => q.runsAnalytics(f, undefined, NOW, { direct })
   // ~2,000 runs through the materialized views (the rollup is installed at start-up, before the load).
   ;({ exec, select } = await loadGeneratedRuns(
     { runs: 2000, versions: 10_000, turns: 200, memories: 200, searches: 200 },
@@ -67,8 +69,6 @@ before(async () => {
     'SELECT org, namespace, agent FROM loom.runs GROUP BY org, namespace, agent ORDER BY count() DESC, org, namespace, agent LIMIT 1',
   )
 
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet, wmDelete } = await import('../lib/loom/working-memory')
   const who = (agent: string, runId: string) => ({ org: 'edge', namespace: 'ns', agent, userId: 'u', sessionId: 's', runId })
   // A checkpoint-only run that begins later: counted as unknown, then as running from its begin.
   const late = who('late', 'late-1')
@@ -97,7 +97,6 @@ before(async () => {
   await wmSet({ ...cleared, blockKey: 'checkpoint' }, '{"done": 2}', ctx('2026-11-20T11:01:00.000Z'))
   await wmDelete({ ...cleared, blockKey: 'checkpoint' }, ctx('2026-11-20T11:02:00.000Z', 'operator:alice'))
   // An older run row arriving after a newer one (a late insert): the newer version stands.
-  const { tableNames } = await import('../lib/loom/tables')
   const runsTable = tableNames().runs
   await exec(`INSERT INTO ${runsTable} (org, namespace, agent, user_id, session_id, run_id, goal, status, attempt, started_at, last_begin_at, cost_usd, duration_ms, version)
     VALUES ('edge', 'ns', 'ooo', 'u', 's', 'ooo-1', 'out of order', 'succeeded', 1, '2026-11-21 00:00:00.000', '2026-11-21 00:00:00.000', 50000, 3600000, 5)`)
@@ -125,8 +124,6 @@ describe('analytics from the run rollup', () => {
   })
 
   test('follow writes made after start-up', async () => {
-    const { runComplete } = await import('../lib/loom/runs')
-    const { wmSet } = await import('../lib/loom/working-memory')
     const late = { org: 'edge', namespace: 'ns', agent: 'late', userId: 'u', sessionId: 's', runId: 'late-1' }
     await runComplete({ ...late, status: 'cancelled', turns: 1, costUsd: 70000 }, at('2026-11-19T14:00:00.000Z'))
     await wmSet({ ...late, sessionId: 's3', blockKey: 'checkpoint' }, '123456789', ctx('2026-11-19T14:01:00.000Z'), { charLimit: 10 })
@@ -138,7 +135,6 @@ describe('analytics from the run rollup', () => {
   })
 
   test('are rebuilt from the rows with the same answers', async () => {
-    const { installRunRollup } = await import('../lib/loom/rollup-install')
     const report = await installRunRollup({ rebuild: true })
     assert.equal(report.backfilled, true)
     for (const f of servedFilters(sample)) await compare(f)

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { command } from '../lib/clickhouse/query'
+import { runIndexNames } from '../lib/loom/run-index-ddl'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmDelete, wmSet } from '../lib/loom/working-memory'
+import { runIndexReady } from '../lib/queries/run-index'
+import { ensureReady } from '../lib/server/ready'
+import { GET as analyticsRoute } from '../app/api/runs/analytics/route'
+import { GET as changesRoute } from '../app/api/runs/changes/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -34,18 +42,8 @@ const L1 = who('live', 'l-agent-1', 'l1')
 const L2 = who('live', 'l-agent-2', 'l2')
 const L3 = who('live', 'l-agent-2', 'l3')
 
-async function load() {
-  const analytics = await import('../app/api/runs/analytics/route')
-  const changes = await import('../app/api/runs/changes/route')
-  return { analytics: analytics.GET, changes: changes.GET }
-}
-let routes: Awaited<ReturnType<typeof load>>
-
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmDelete, wmSet } = await import('../lib/loom/working-memory')
   const cp = (w: Who, content: string, iso: string, charLimit = 100) =>
     wmSet({ ...w, blockKey: 'checkpoint' }, content, { actor: w.agent, sourceTrace: 'h/1', now: at(iso) }, { charLimit })
 
@@ -91,13 +89,12 @@ before(async () => {
   await wmSet({ ...L3, blockKey: 'checkpoint' }, 'first', { actor: 'l', sourceTrace: 'h', now: t(0) })
   await runComplete({ ...L1, status: 'succeeded' }, t(5 * MIN))
   await wmSet({ ...L3, blockKey: 'checkpoint' }, 'second', { actor: 'l', sourceTrace: 'h', now: t(6 * MIN) })
-  routes = await load()
 })
 
 const RANGE = 'from=2026-11-20T00:00:00Z&to=2026-11-21T23:59:59Z'
 
 async function analytics(query: string) {
-  const res = await call(routes.analytics, `/api/runs/analytics?${query}`)
+  const res = await call(analyticsRoute, `/api/runs/analytics?${query}`)
   assert.equal(res.status, 200, JSON.stringify(res.body))
   return res.body
 }
@@ -252,14 +249,11 @@ describe('GET /api/runs/analytics', () => {
     const fromIndex = await Promise.all(filters.map((f) => analytics(f)))
     assert.ok(fromIndex[0].totals.runs >= 9, `the fixture has runs (${fromIndex[0].totals.runs})`)
     // Hide the index (its marker table) from the app: the analytics fall back to the union query.
-    const { command } = await import('../lib/clickhouse/query')
-    const { runIndexNames } = await import('../lib/loom/run-index-ddl')
     const meta = runIndexNames('loom_runs').meta
     const forget = () => delete (globalThis as { __loomRunsTables?: unknown }).__loomRunsTables
     await command(`RENAME TABLE ${meta} TO ${meta}_hidden`)
     forget()
     try {
-      const { runIndexReady } = await import('../lib/queries/run-index')
       assert.equal(await runIndexReady(), false)
       const fromUnion = await Promise.all(filters.map((f) => analytics(f)))
       // The first filters are answered from the rollup with the index, by the queries without it.
@@ -283,7 +277,7 @@ describe('GET /api/runs/analytics', () => {
   ]
   for (const [query, field] of bad) {
     test(`400 naming ${field} for ${query.slice(0, 50)}`, async () => {
-      const res = await call(routes.analytics, `/api/runs/analytics?${query}`)
+      const res = await call(analyticsRoute, `/api/runs/analytics?${query}`)
       assert.equal(res.status, 400)
       assert.equal(res.body.error.code, 'invalid')
       assert.equal(res.body.error.field, field)
@@ -295,7 +289,7 @@ describe('GET /api/runs/analytics', () => {
 describe('GET /api/runs/changes', () => {
   const since = (ms: number) => encodeURIComponent(new Date(T0 + ms).toISOString())
   async function changes(query: string) {
-    const res = await call(routes.changes, `/api/runs/changes?${query}`)
+    const res = await call(changesRoute, `/api/runs/changes?${query}`)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     return res.body
   }
@@ -340,7 +334,6 @@ describe('GET /api/runs/changes', () => {
   })
 
   test('a new write after the watermark shows up on the next poll', async () => {
-    const { wmSet } = await import('../lib/loom/working-memory')
     const first = await changes('org=live&agent=l-agent-1')
     await wmSet({ ...L1, blockKey: 'notes' }, 'late note', { actor: 'l', sourceTrace: 'h' })
     const next = await changes(`org=live&agent=l-agent-1&since=${encodeURIComponent(first.since)}`)
@@ -353,7 +346,7 @@ describe('GET /api/runs/changes', () => {
     ['since=2026-11-25T10:00:00Z&status=nope', 'status'],
   ] as const) {
     test(`400 naming ${field} for ${query}`, async () => {
-      const res = await call(routes.changes, `/api/runs/changes?${query}`)
+      const res = await call(changesRoute, `/api/runs/changes?${query}`)
       assert.equal(res.status, 400)
       assert.equal(res.body.error.field, field)
       assert.match(res.body.error.message, new RegExp(field))

@@ -10,7 +10,7 @@ import { peerStamp, PEER_HEADER } from '../lib/server/peer'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
-import { apiRoutes } from './helpers/api-routes'
+import { apiRoutes as routes } from './helpers/api-routes'
 
 useFreshEngine('api-auth', {
   LOOM_RUNS_SESSION_SECRET: 'a-test-secret-that-is-at-least-32-characters',
@@ -18,7 +18,6 @@ useFreshEngine('api-auth', {
 })
 
 const BLOCK = { org: 'o', namespace: 'n', agent: 'a', runId: 'r1', blockKey: 'checkpoint' }
-let routes: Awaited<ReturnType<typeof apiRoutes>>
 
 /** Headers of a request whose socket peer is `ip`, as the request gate would stamp them. */
 function from(ip: string, extra: Record<string, string> = {}, host = '127.0.0.1:3000') {
@@ -51,7 +50,6 @@ before(async () => {
   ])
   await ensureReady()
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'v1', { actor: 'a', sourceTrace: 't' })
-  routes = await apiRoutes()
 })
 
 beforeEach(() => {

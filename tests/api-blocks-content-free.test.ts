@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { createMissingSchema } from '../lib/loom/init'
+import { runBegin } from '../lib/loom/runs'
+import { wmDelete, wmSet } from '../lib/loom/working-memory'
+import { runBlocks, runBlockSummaries } from '../lib/queries/working-memory'
+import { GET as blocksRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
 useFreshEngine('api-blocks-content-free')
 
 const RUN = { org: 'acme', namespace: 'prod', agent: 'picker-agent', runId: 'run-many-blocks' }
-type Handler = Parameters<typeof call>[0]
-let blocksRoute: Handler
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { runBegin } = await import('../lib/loom/runs')
-  const { wmDelete, wmSet } = await import('../lib/loom/working-memory')
   await runBegin({ ...RUN, userId: 'u1', sessionId: 's1', goal: 'many blocks' })
   const ctx = { actor: RUN.agent, sourceTrace: 'h/1' }
   const at = (userId: string, sessionId: string, blockKey: string) => ({ ...RUN, userId, sessionId, blockKey })
@@ -26,8 +26,6 @@ before(async () => {
   await wmDelete(at('u1', 's1', 'scratch'), ctx)
   await wmSet(at('u2', 's9', 'checkpoint'), 'item-1', ctx)
   await wmSet(at('', '', 'empty'), '', ctx)
-  const base = '../app/api/runs/[org]/[namespace]/[agent]/[runId]'
-  blocksRoute = (await import(`${base}/blocks/route`)).GET
 })
 
 describe('GET R/blocks?content=none', () => {
@@ -53,7 +51,6 @@ describe('GET R/blocks?content=none', () => {
   })
 
   test('both lists, formatted by ClickHouse, equal the blocks as the query module reads and types them', async () => {
-    const { runBlocks, runBlockSummaries } = await import('../lib/queries/working-memory')
     const full = await call(blocksRoute, '/x', RUN)
     assert.equal(full.headers['content-type'], 'application/json')
     assert.deepEqual(full.body, JSON.parse(JSON.stringify({ blocks: await runBlocks(RUN) })))

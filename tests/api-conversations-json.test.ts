@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
+import { conversationAppend, conversationCreate } from '../lib/loom/conversations'
+import { createMissingSchema } from '../lib/loom/init'
+import { runBegin } from '../lib/loom/runs'
+import { runConversations } from '../lib/queries/conversations'
+import { GET as conversationsRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/conversations/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
 useFreshEngine('api-conversations-json')
 
 const RUN = { org: 'acme', namespace: 'prod', agent: 'talker', runId: 'run-talk' }
-type Handler = Parameters<typeof call>[0]
-let conversationsRoute: Handler
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { runBegin } = await import('../lib/loom/runs')
-  const { conversationAppend, conversationCreate } = await import('../lib/loom/conversations')
   const identity = { ...RUN, userId: 'u1', sessionId: 's1' }
   await runBegin({ ...identity, goal: 'talk' })
   const t0 = Date.parse('2026-11-20T10:00:00.000Z')
@@ -33,12 +33,9 @@ before(async () => {
   for (const [conversationId, role, content, toolName] of turns) {
     await conversationAppend({ ...identity, conversationId, role, content, toolName, inputTokens: 12, outputTokens: 3, costUsd: 0.00042 }, at((ms += 100)))
   }
-  const base = '../app/api/runs/[org]/[namespace]/[agent]/[runId]'
-  conversationsRoute = (await import(`${base}/conversations/route`)).GET
 })
 
 test('GET R/conversations, written by ClickHouse, equals what the query module reads and types', async () => {
-  const { runConversations } = await import('../lib/queries/conversations')
   const res = await call(conversationsRoute, '/x', RUN)
   assert.equal(res.status, 200)
   assert.equal(res.headers['content-type'], 'application/json')
@@ -54,7 +51,6 @@ test('GET R/conversations, written by ClickHouse, equals what the query module r
 test('an unknown run is a 404; a known run without conversations answers an empty list', async () => {
   const missing = await call(conversationsRoute, '/x', { ...RUN, runId: 'nope' })
   assert.equal(missing.status, 404)
-  const { runBegin } = await import('../lib/loom/runs')
   await runBegin({ ...RUN, runId: 'run-quiet', userId: '', sessionId: '', goal: 'quiet' })
   const quiet = await call(conversationsRoute, '/x', { ...RUN, runId: 'run-quiet' })
   assert.equal(quiet.status, 200)

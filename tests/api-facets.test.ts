@@ -1,19 +1,24 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { command } from '../lib/clickhouse/query'
+import { runFacetsDdl, runFacetsNames } from '../lib/loom/facets-ddl'
+import { installRunFacets } from '../lib/loom/facets-install'
+import { runBegin } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmSet } from '../lib/loom/working-memory'
+import { indexNames, runIndexReady } from '../lib/queries/run-index'
+import { existingTables } from '../lib/queries/schema-presence'
+import { ensureReady } from '../lib/server/ready'
+import { GET as facets } from '../app/api/runs/facets/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
 useFreshEngine('api-facets')
 
-type Route = Parameters<typeof call>[0]
-let facets: Route
 const T0 = new Date('2026-11-20T10:00:00.000Z')
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { runBegin } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   // acme: 5 runs (prod/invoicer r1, r2 and cp-only; prod/Accountant r3; staging/invoicer r4); ACORN: 2; globex: 1.
   const begin = (org: string, namespace: string, agent: string, runId: string) =>
     runBegin({ org, namespace, agent, userId: '', sessionId: '', runId, goal: `goal of ${runId}` }, () => T0)
@@ -30,7 +35,6 @@ before(async () => {
   await wmSet({ org: 'acme', namespace: 'prod', agent: 'invoicer', userId: 'u', sessionId: 's', runId: 'cp-only', blockKey: 'checkpoint' }, 'x', ctx)
   await wmSet({ org: 'acme', namespace: 'prod', agent: 'invoicer', userId: '', sessionId: '', runId: 'r1', blockKey: 'checkpoint' }, 'y', ctx)
   await wmSet({ org: 'ACORN', namespace: 'prod', agent: 'ranker', userId: '', sessionId: '', runId: 'cp-2', blockKey: 'checkpoint' }, 'z', ctx)
-  facets = (await import('../app/api/runs/facets/route')).GET as Route
 })
 
 const get = (qs: string) => call(facets, `/api/runs/facets?${qs}`)
@@ -91,15 +95,12 @@ const forgetTables = () => {
 
 describe('read from the facets table', () => {
   before(async () => {
-    const { installRunFacets } = await import('../lib/loom/facets-install')
     await installRunFacets()
     forgetTables()
-    const { existingTables } = await import('../lib/queries/schema-presence')
     assert.ok((await existingTables()).has('loom_runs.run_index_facets_meta_v1'))
   })
 
   test('a run written after the install is counted by the views', async () => {
-    const { runBegin } = await import('../lib/loom/runs')
     await runBegin({ org: 'zulu', namespace: 'prod', agent: 'late', userId: '', sessionId: '', runId: 'later', goal: 'g' }, () => T0)
     assert.deepEqual((await get('field=org&prefix=z')).body, { values: [{ value: 'zulu', runs: 1 }] })
   })
@@ -109,12 +110,8 @@ describe('read from the facets table', () => {
 
 describe('read from the run index when the facets table is not installed', () => {
   before(async () => {
-    const { command } = await import('../lib/clickhouse/query')
-    const { runFacetsDdl, runFacetsNames } = await import('../lib/loom/facets-ddl')
-    const { tableNames } = await import('../lib/loom/tables')
     for (const name of runFacetsDdl(tableNames(), runFacetsNames('loom_runs')).drop) await command(`DROP TABLE IF EXISTS ${name}`)
     forgetTables()
-    const { runIndexReady } = await import('../lib/queries/run-index')
     assert.equal(await runIndexReady(), true)
   })
   checks('run index')
@@ -122,8 +119,6 @@ describe('read from the run index when the facets table is not installed', () =>
 
 describe("read from Loom's tables when neither is installed", () => {
   before(async () => {
-    const { command } = await import('../lib/clickhouse/query')
-    const { indexNames } = await import('../lib/queries/run-index')
     await command(`DROP TABLE IF EXISTS ${indexNames().meta}`)
     forgetTables()
   })

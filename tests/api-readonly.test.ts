@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { createMissingSchema } from '../lib/loom/init'
+import * as wm from '../lib/loom/working-memory'
+import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
+import * as restore from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -7,13 +11,9 @@ useFreshEngine('api-readonly', { LOOM_RUNS_READ_ONLY: '1' })
 
 test('read-only mode refuses every write route with 403 and changes nothing', async () => {
   // Read-only mode creates nothing at start; the test prepares the tables itself.
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const wm = await import('../lib/loom/working-memory')
   const ref = { org: 'o', namespace: 'n', agent: 'a', runId: 'r1', blockKey: 'checkpoint', userId: '', sessionId: '' }
   await wm.wmSet(ref, 'v1', { actor: 'a', sourceTrace: 't' })
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
-  const restore = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route')
   const path = { org: 'o', namespace: 'n', agent: 'a', runId: 'r1', blockKey: 'checkpoint' }
   const results = [
     await call(block.PUT, '/x', path, { method: 'PUT', body: { content: 'x', expectedVersion: '1', reason: 'r' } }),

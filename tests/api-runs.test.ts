@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
+import { ensureReady } from '../lib/server/ready'
+import { GET as healthRoute } from '../app/api/health/route'
+import { GET as runsRoute } from '../app/api/runs/route'
+import { GET as runRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/route'
+import { GET as blocksRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -9,21 +16,10 @@ const SAME_START = new Date('2026-11-20T10:00:00.000Z')
 const ORG = 'acme'
 const NS = 'prod'
 
-async function load() {
-  const runs = await import('../app/api/runs/route')
-  const run = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/route')
-  const blocks = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/route')
-  const health = await import('../app/api/health/route')
-  return { runs: runs.GET, run: run.GET, blocks: blocks.GET, health: health.GET }
-}
-
-let routes: Awaited<ReturnType<typeof load>>
+const routes = { runs: runsRoute, run: runRoute, blocks: blocksRoute, health: healthRoute }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   // 120 runs that share one start time: only the tie-breakers order them.
   for (let i = 0; i < 120; i++) {
     const agent = `agent-${i % 3}`
@@ -39,7 +35,6 @@ before(async () => {
   await wmSet({ ...done, blockKey: 'checkpoint' }, 'item-1 item-2', { actor: 'finisher', sourceTrace: 'h/1', now: () => new Date('2026-11-22T09:01:00.000Z') })
   await wmSet({ ...done, blockKey: 'notes' }, 'hello', { actor: 'finisher', sourceTrace: 'h/1', now: () => new Date('2026-11-22T09:01:00.000Z') })
   await runComplete({ ...done, status: 'succeeded', reflection: { lesson: 'ok' }, turns: 3, costUsd: 0.25 }, () => new Date('2026-11-22T09:05:00.000Z'))
-  routes = await load()
 })
 
 describe('GET /api/health', () => {

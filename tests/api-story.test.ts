@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { command, insertRows } from '../lib/clickhouse/query'
+import type { DemoRuns } from '../lib/demo/scenarios'
+import { seedDemo } from '../lib/demo/seed'
+import { createMissingSchema } from '../lib/loom/init'
+import { tableNames } from '../lib/loom/tables'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { apiRoutes } from './helpers/api-routes'
@@ -7,10 +12,10 @@ import { apiRoutes } from './helpers/api-routes'
 useFreshEngine('api-story')
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
-type Runs = import('../lib/demo/scenarios').DemoRuns
-let runs: Runs
-type StoryRoute = 'timeline' | 'conversations' | 'memories' | 'searches' | 'blobs' | 'exportDoc'
-let routes: Pick<Awaited<ReturnType<typeof apiRoutes>>, StoryRoute>
+let runs: DemoRuns
+const { timeline, conversations, memories, searches, blobs, exportDoc } = apiRoutes
+/** The routes that tell a run's story. */
+const routes = { timeline, conversations, memories, searches, blobs, exportDoc }
 
 const path = (r: { org: string; namespace: string; agent: string; runId: string }) => ({
   org: r.org,
@@ -20,13 +25,9 @@ const path = (r: { org: string; namespace: string; agent: string; runId: string 
 })
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { seedDemo } = await import('../lib/demo/seed')
   const summary = await seedDemo({ seed: 42, now: NOW })
   runs = summary.scenarioRuns
-  const { timeline, conversations, memories, searches, blobs, exportDoc } = await apiRoutes()
-  routes = { timeline, conversations, memories, searches, blobs, exportDoc }
 })
 
 describe('timeline', () => {
@@ -49,8 +50,6 @@ describe('timeline', () => {
   })
 
   test('a run with more events than the cap says it is truncated', async () => {
-    const { command } = await import('../lib/clickhouse/query')
-    const { tableNames } = await import('../lib/loom/tables')
     // 10 050 turns in one run, generated inside ClickHouse.
     await command(`INSERT INTO ${tableNames().turns} (org, namespace, agent, user_id, session_id, conversation_id, run_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at)
       SELECT 'big', 'prod', 'chatty', '', '', 'conv-big', 'run-big', number, 'assistant', concat('turn ', toString(number)), '', 10, 5, 0.0001,
@@ -74,8 +73,6 @@ describe('timeline', () => {
 
 describe('conversations, memories, searches, blobs', () => {
   test('turns come back ordered by turn_index even when inserted out of order', async () => {
-    const { insertRows } = await import('../lib/clickhouse/query')
-    const { tableNames } = await import('../lib/loom/tables')
     const base = { org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: '', conversation_id: 'c1', run_id: 'r-order', tool_name: '', input_tokens: 0, output_tokens: 0, cost_usd: 0, created_at: '2026-11-20 00:00:00.000' }
     await insertRows(tableNames().conversations, [{ org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: '', conversation_id: 'c1', run_id: 'r-order', title: 'T', created_at: '2026-11-20 00:00:00.000' }])
     for (const i of [2, 0, 3, 1]) await insertRows(tableNames().turns, [{ ...base, turn_index: i, role: i % 2 ? 'assistant' : 'user', content: `t${i}` }])

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { z } from 'zod'
 import { useFreshEngine } from './helpers/engine'
 import { param, sql } from '../lib/clickhouse/sql'
 import { historyCount } from './helpers/history-rows'
@@ -9,6 +10,9 @@ import * as wm from '../lib/loom/working-memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { ensureReady } from '../lib/server/ready'
+import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
+import { POST as restoreRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'
+import { GET as auditRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
 
 useFreshEngine('api-writes')
 
@@ -17,16 +21,8 @@ const LIVE = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-live'
 const BLOCK = { ...RUN, blockKey: 'checkpoint' }
 const REF = { ...BLOCK, userId: '', sessionId: '' }
 
-type Routes = Awaited<ReturnType<typeof load>>
-let r: Routes
+const r = { get: block.GET, put: block.PUT, del: block.DELETE, restore: restoreRoute, audit: auditRoute }
 let tables: ReturnType<typeof tableNames>
-
-async function load() {
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
-  const restore = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route')
-  const audit = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route')
-  return { get: block.GET, put: block.PUT, del: block.DELETE, restore: restore.POST, audit: audit.GET }
-}
 
 function rowCount(): Promise<number> {
   return historyCount(sql`org = ${param('org', 'String', 'acme')}`)
@@ -42,7 +38,6 @@ before(async () => {
   // A run that is still going and checkpointed a moment ago.
   await runBegin({ ...LIVE, userId: '', sessionId: '', goal: 'live' })
   await wm.wmSet({ ...LIVE, blockKey: 'checkpoint', userId: '', sessionId: '' }, 'a', agent)
-  r = await load()
 })
 
 const put = (body: unknown, headers: Record<string, string> = {}, path: Record<string, string> = BLOCK) =>
@@ -84,7 +79,6 @@ describe('edit, clear, restore', () => {
     const winner = results.find((x) => x.status === 200)!
     assert.equal(winner.body.block.version, '5')
     assert.equal(await wm.wmGet(REF), winner.body.block.content)
-    const { z } = await import('zod')
     const ties = await q.queryRows(
       `SELECT version, count() AS n FROM ${tables.history} WHERE run_id = 'run-w1' AND block_key = 'checkpoint' GROUP BY version HAVING n > 1`,
       {},

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { command, insertRows } from '../lib/clickhouse/query'
+import { runBegin } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import * as wm from '../lib/loom/working-memory'
+import { ensureReady } from '../lib/server/ready'
+import { GET } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -11,15 +17,9 @@ const PATH = { ...RUN, blockKey: 'checkpoint' }
 const T0 = Date.parse('2026-11-20T10:00:00.000Z')
 const at = (s: number) => () => new Date(T0 + s * 1000)
 
-let GET: (req: import('next/server').NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { command, insertRows } = await import('../lib/clickhouse/query')
-  const { tableNames } = await import('../lib/loom/tables')
-  const wm = await import('../lib/loom/working-memory')
-  const { runBegin } = await import('../lib/loom/runs')
   const t = tableNames()
   // Keep every physical version: no background merge may collapse them during the test.
   await command(`SYSTEM STOP MERGES ${t.workingMemory}`)
@@ -45,7 +45,6 @@ before(async () => {
   await wm.wmSet({ ...REF, sessionId: 's2' }, 'item-9', { ...b, now: at(3700) })
   // A checkpoint that points at a blob that was never written.
   await wm.wmSet({ ...REF, blockKey: 'state' }, JSON.stringify({ blob_key: 'blob-gone', cursor: 3 }), { ...a, now: at(40) })
-  GET = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')).GET
 })
 
 describe('GET R/blocks/{blockKey}', () => {
@@ -100,7 +99,6 @@ describe('GET R/blocks/{blockKey}', () => {
   })
 
   test('a tombstone: resume returns None while the block is still reported', async () => {
-    const wm = await import('../lib/loom/working-memory')
     await wm.wmDelete({ ...REF, sessionId: 's2' }, { actor: 'batch', sourceTrace: 'host-b/pid-2', now: at(3800) })
     const res = await call(GET, '/x?userId=u1&sessionId=s2', PATH)
     assert.equal(res.body.block.isDeleted, true)

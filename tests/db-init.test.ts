@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { z } from 'zod'
+import { setupNotice } from '../components/runs/setup-notice-model'
+import { queryRows } from '../lib/clickhouse/query'
+import { getConfig } from '../lib/config'
+import { runDbInit } from '../lib/loom/db-init'
+import { runIndexNames } from '../lib/loom/run-index-ddl'
+import { tableNames } from '../lib/loom/tables'
+import { getHealth } from '../lib/queries/health'
+import { runIndexReady } from '../lib/queries/run-index'
 import { useFreshEngine } from './helpers/engine'
 
 // A fresh data directory stands in for a server nothing was installed on yet: the init command
@@ -7,8 +16,6 @@ import { useFreshEngine } from './helpers/engine'
 useFreshEngine('db-init')
 
 async function tablesNow(): Promise<string[]> {
-  const { z } = await import('zod')
-  const { queryRows } = await import('../lib/clickhouse/query')
   const rows = await queryRows(
     "SELECT concat(database, '.', name) AS name FROM system.tables WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema') ORDER BY name",
     {},
@@ -18,22 +25,17 @@ async function tablesNow(): Promise<string[]> {
 }
 
 async function init(options: { history?: boolean; runIndex?: boolean; dryRun?: boolean }) {
-  const { runDbInit } = await import('../lib/loom/db-init')
   const lines: string[] = []
   const report = await runDbInit({ history: true, runIndex: true, dryRun: false, ...options, log: (l) => lines.push(l) })
   return { report, text: lines.join('\n') }
 }
 
 async function names() {
-  const { tableNames } = await import('../lib/loom/tables')
-  const { runIndexNames } = await import('../lib/loom/run-index-ddl')
-  const { getConfig } = await import('../lib/config')
   return { t: tableNames(), ix: runIndexNames(getConfig().databases.runs) }
 }
 
 describe('the setup notice', () => {
   test('names each missing part, and comes back when a dismissed set changes', async () => {
-    const { setupNotice } = await import('../components/runs/setup-notice-model')
     const both = { runIndex: false, history: false, command: 'npm run db:init' }
     assert.equal(setupNotice(undefined, null), null)
     assert.equal(setupNotice({ ...both, runIndex: true, history: true }, null), null)
@@ -68,7 +70,6 @@ describe('db:init', () => {
     for (const name of [t.history, t.historyView, ix.runs, ix.meta]) assert.ok(!have.has(name), `${name} not created`)
     assert.equal(report.runIndex, null)
     // What the runs page's setup notice reads: both parts missing.
-    const { getHealth } = await import('../lib/queries/health')
     assert.deepEqual((await getHealth()).setup, { runIndex: false, history: false, command: 'npm run db:init' })
     assert.match(text, /npm run history:install/)
     assert.match(text, /npm run index:install/)
@@ -84,9 +85,7 @@ describe('db:init', () => {
     }
     assert.ok(report.existing.includes(t.workingMemory), 'Loom tables from the first run are kept')
     assert.equal(report.runIndex?.backfilled, true)
-    const { runIndexReady } = await import('../lib/queries/run-index')
     assert.equal(await runIndexReady(), true)
-    const { getHealth } = await import('../lib/queries/health')
     assert.deepEqual((await getHealth()).setup, { runIndex: true, history: true, command: 'npm run db:init' })
   })
 

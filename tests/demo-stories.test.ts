@@ -1,17 +1,25 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import { queryRows } from '../lib/clickhouse/query'
+import * as sc from '../lib/demo/scenarios'
+import type { DemoSummary } from '../lib/demo/seed'
 import { ownerColumns } from '../lib/loom/identity'
+import * as runsMod from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import * as wm from '../lib/loom/working-memory'
 import { useFreshEngine } from './helpers/engine'
 import { blockHistory } from './helpers/history-rows'
 import { checkpointOf, DAY, ms, NOW, seededDemo, words } from './helpers/seeded-demo'
 
 useFreshEngine('demo-stories', { LOOM_RUNS_DEMO: '1' })
 
-let { sc, wm, runsMod, t, summary, rows } = {} as Awaited<ReturnType<typeof seededDemo>>
+let summary: DemoSummary
+let t: ReturnType<typeof tableNames>
 
 before(async () => {
-  ;({ sc, wm, runsMod, t, summary, rows } = await seededDemo())
+  summary = await seededDemo()
+  t = tableNames()
 })
 
 describe('the demo stories', () => {
@@ -99,7 +107,7 @@ describe('the demo stories', () => {
   test('d) state in a blob: the checkpoint holds blob_key and cursor; one blob already expired', async () => {
     const blobRow = z.object({ blob_key: z.string(), expires_at: z.string(), size_bytes: z.coerce.number() })
     const blobs = (run: { org: string; namespace: string; agent: string; runId: string }) =>
-      rows(
+      queryRows(
         `SELECT blob_key, toString(expires_at) AS expires_at, size_bytes FROM ${t.contextBlobs}
          WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} AND run_id = {run:String} ORDER BY created_at`,
         { org: run.org, ns: run.namespace, agent: run.agent, run: run.runId },
@@ -139,7 +147,7 @@ describe('the demo stories', () => {
   })
 
   test('e) operator edit and clear: working-memory rows by operator:alice and two audit rows', async () => {
-    const audit = await rows(
+    const audit = await queryRows(
       `SELECT operator, action, reason, org, namespace, agent, user_id, session_id, run_id, block_key,
               before_version, after_version, before_content, after_content, request_id, toString(at) AS at
        FROM ${t.audit} ORDER BY at`,
@@ -206,7 +214,7 @@ describe('the demo stories', () => {
   test('f) conversations, searches and memories; the reader run uses memories the writer run wrote', async () => {
     const writer = sc.DEMO_RUNS.researchWriter
     const reader = sc.DEMO_RUNS.researchReader
-    const turns = await rows(
+    const turns = await queryRows(
       `SELECT turn_index, role, tool_name, input_tokens, output_tokens, cost_usd FROM ${t.turns}
        WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} AND run_id = {run:String} ORDER BY turn_index`,
       { org: writer.org, ns: writer.namespace, agent: writer.agent, run: writer.runId },
@@ -231,7 +239,7 @@ describe('the demo stories', () => {
     assert.ok(Math.abs(writerRow!.cost_usd - turns.reduce((a, x) => a + x.cost_usd, 0)) < 1e-9)
     assert.ok(writerRow!.cost_usd > 0)
 
-    const searches = await rows(
+    const searches = await queryRows(
       `SELECT run_id, query, result_keys, result_scores FROM ${t.searchTrace}
        WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} ORDER BY event_time`,
       { org: reader.org, ns: reader.namespace, agent: reader.agent },
@@ -250,7 +258,7 @@ describe('the demo stories', () => {
     assert.ok(readerRow.memories_used.length < hits.size, 'only some hits are used')
     assert.equal(typeof JSON.parse(readerRow.reflection).summary, 'string')
 
-    const memories = await rows(
+    const memories = await queryRows(
       `SELECT memory_key, run_id, version FROM ${t.memory} FINAL
        WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String}`,
       { org: reader.org, ns: reader.namespace, agent: reader.agent },
@@ -266,7 +274,7 @@ describe('the demo stories', () => {
   })
 
   test('g) orgs, namespaces, statuses, a live running run, checkpoint-only runs, the odd run_id', async () => {
-    const all = await rows(
+    const all = await queryRows(
       `SELECT org, namespace, agent, run_id, status, toString(started_at) AS started_at FROM ${t.runs} FINAL`,
       {},
       z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), status: z.string(), started_at: z.string() }),

@@ -3,6 +3,14 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import { queryRows } from '../lib/clickhouse/query'
+import { liveDemoRun, startLiveDemo } from '../lib/demo/live'
+import * as sc from '../lib/demo/scenarios'
+import type { DemoSummary } from '../lib/demo/seed'
+import * as runsMod from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import * as wm from '../lib/loom/working-memory'
+import { digestDemoTables } from './helpers/demo-digest'
 import { useFreshEngine } from './helpers/engine'
 import { checkpointOf, DAY, ms, NOW, SEED, seededDemo } from './helpers/seeded-demo'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
@@ -10,7 +18,8 @@ import { SERVER_NODE_ARGS } from '../scripts/server-node'
 // LOOM_RUNS_DEMO=1 so that the live demo (embedded demo only) can be exercised at the end.
 useFreshEngine('demo', { LOOM_RUNS_DEMO: '1' })
 
-let { sc, wm, runsMod, t, summary, rows } = {} as Awaited<ReturnType<typeof seededDemo>>
+let summary: DemoSummary
+let t: ReturnType<typeof tableNames>
 let secondSeeding: Promise<string>
 
 /** Seeds a second, independent engine in a child process with the same seed and now. */
@@ -36,7 +45,8 @@ function seedInChild(): Promise<string> {
 before(async () => {
   secondSeeding = seedInChild()
   secondSeeding.catch(() => undefined)
-  ;({ sc, wm, runsMod, t, summary, rows } = await seededDemo())
+  summary = await seededDemo()
+  t = tableNames()
 })
 
 describe('scenario plan', () => {
@@ -57,7 +67,7 @@ describe('scenario plan', () => {
 describe('seeded demo', () => {
   test('the runs table holds exactly the planned run ids (determinism)', async (ctx) => {
     ctx.diagnostic(`seedDemo took ${summary.elapsedMs} ms (a second seeding ran concurrently in a child process)`)
-    const ids = await rows(`SELECT DISTINCT run_id FROM ${t.runs} ORDER BY run_id`, {}, z.object({ run_id: z.string() }))
+    const ids = await queryRows(`SELECT DISTINCT run_id FROM ${t.runs} ORDER BY run_id`, {}, z.object({ run_id: z.string() }))
     assert.deepEqual(
       ids.map((r) => r.run_id),
       sc.runsTableRunIds(sc.DEMO_RUNS),
@@ -68,7 +78,6 @@ describe('seeded demo', () => {
   })
 
   test('a second seeding with the same seed and now writes identical tables', async () => {
-    const { digestDemoTables } = await import('./helpers/demo-digest')
     const mine = await digestDemoTables()
     const theirs = JSON.parse(await secondSeeding) as typeof mine
     assert.deepEqual(theirs, mine)
@@ -79,7 +88,7 @@ describe('seeded demo', () => {
   })
 
   test('the summary matches what is in the tables', async () => {
-    const [counts] = await rows(
+    const [counts] = await queryRows(
       `SELECT
          (SELECT count() FROM ${t.history}) AS wm,
          (SELECT countIf(is_deleted = 1) FROM ${t.history}) AS tombstones,
@@ -101,7 +110,7 @@ describe('seeded demo', () => {
   })
 
   test('every timestamp lies in the 7 days before now', async () => {
-    const [span] = await rows(
+    const [span] = await queryRows(
       `SELECT
          (SELECT toString(min(updated_at)) FROM ${t.history}) AS wm_min,
          (SELECT toString(max(updated_at)) FROM ${t.history}) AS wm_max,
@@ -120,7 +129,6 @@ describe('seeded demo', () => {
   })
 
   test('the live demo resumes the running run as a new process and keeps checkpointing', async () => {
-    const { startLiveDemo, liveDemoRun } = await import('../lib/demo/live')
     const run = sc.DEMO_RUNS.running
     const ref = checkpointOf(run)
     const before = await wm.wmLatestRow(ref)

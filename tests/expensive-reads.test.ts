@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { insertRows, withQueryStats } from '../lib/clickhouse/query'
+import { runBegin } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmSet } from '../lib/loom/working-memory'
+import { EXPORT_PAGE_BLOCKS, exportRunStream } from '../lib/queries/export'
+import { keepCap, SEARCHES_CAP } from '../lib/queries/list-cut'
+import { ensureReady } from '../lib/server/ready'
 import { SharedResult } from '../lib/server/shared-result'
+import { GET as blobsRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blobs/route'
+import { GET as exportRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/export/route'
+import { GET as searchesRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/searches/route'
+import { GET as schemaRoute } from '../app/api/schema/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -18,11 +29,7 @@ const BLOCKS = 1_203
 const who = { actor: 'many-blocks', sourceTrace: 'host-a/pid-1' }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { insertRows } = await import('../lib/clickhouse/query')
-  const { tableNames } = await import('../lib/loom/tables')
-  const { wmSet } = await import('../lib/loom/working-memory')
   const base = { ...RUN, user_id: '', session_id: '', run_id: RUN.runId, char_limit: 4096, is_deleted: 0, actor: who.actor, source_trace: who.sourceTrace }
   const at = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0, i)).toISOString().replace('T', ' ').replace('Z', '')
   // Many small blocks in one insert (the write path is tested elsewhere); three versions of one of them.
@@ -37,8 +44,6 @@ before(async () => {
 
 describe('export of a run with thousands of blocks', () => {
   test('is one whole document, every block with all its versions, in a number of queries bounded by pages', async () => {
-    const { withQueryStats } = await import('../lib/clickhouse/query')
-    const { exportRunStream, EXPORT_PAGE_BLOCKS } = await import('../lib/queries/export')
     const [text, stats] = await withQueryStats(async () => new Response(await exportRunStream(RUN)).text())
     const doc = JSON.parse(text)
     assert.equal(doc.blocks.length, BLOCKS + 1)
@@ -61,12 +66,11 @@ describe('export of a run with thousands of blocks', () => {
   })
 
   test('through the route: a streamed download; an unknown run is 404 before any byte', async () => {
-    const route = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/export/route')).GET
-    const ok = await call(route, '/x', RUN)
+    const ok = await call(exportRoute, '/x', RUN)
     assert.equal(ok.status, 200)
     assert.match(ok.headers['content-disposition'] ?? '', /attachment; filename="loom-run-run-many-blocks.json"/)
     assert.equal(ok.body.blockDetails.length, BLOCKS + 1)
-    const missing = await call(route, '/x', { ...RUN, runId: 'no-such-run' })
+    const missing = await call(exportRoute, '/x', { ...RUN, runId: 'no-such-run' })
     assert.equal(missing.status, 404)
   })
 })
@@ -75,10 +79,6 @@ describe('capped lists say they were cut', () => {
   const SEARCH_RUN = { org: 'big', namespace: 'export', agent: 'searcher', runId: 'run-many-searches' }
 
   test('a run with one search more than the cap: the first 5,000 come back, with a cut named in the answer and the export', async () => {
-    const { insertRows } = await import('../lib/clickhouse/query')
-    const { tableNames } = await import('../lib/loom/tables')
-    const { SEARCHES_CAP } = await import('../lib/queries/list-cut')
-    const { runBegin } = await import('../lib/loom/runs')
     await runBegin({ ...SEARCH_RUN, userId: '', sessionId: '', goal: 'search a lot' })
     const rows = Array.from({ length: SEARCHES_CAP + 1 }, (_, i) => ({
       ...SEARCH_RUN,
@@ -96,22 +96,19 @@ describe('capped lists say they were cut', () => {
       event_time: new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString().replace('T', ' ').replace('Z', ''),
     }))
     await insertRows(tableNames().searchTrace, rows)
-    const route = (await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/searches/route')).GET
-    const res = await call(route, '/x', SEARCH_RUN)
+    const res = await call(searchesRoute, '/x', SEARCH_RUN)
     assert.equal(res.status, 200)
     assert.equal(res.body.searches.length, SEARCHES_CAP)
     assert.deepEqual(res.body.cuts, [{ list: 'searches', limit: SEARCHES_CAP }])
     assert.equal(res.body.searches[SEARCHES_CAP - 1].query, `q ${SEARCHES_CAP - 1}`)
-    const { exportRunStream } = await import('../lib/queries/export')
     const doc = JSON.parse(await new Response(await exportRunStream(SEARCH_RUN)).text())
     assert.deepEqual(doc.cuts, [{ list: 'searches.searches', limit: SEARCHES_CAP }])
     // A list under its cap says nothing.
-    const blobs = await call((await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blobs/route')).GET, '/x', RUN)
+    const blobs = await call(blobsRoute, '/x', RUN)
     assert.deepEqual(blobs.body.cuts ?? [], [])
   })
 
   test('keepCap keeps the first rows and records the cut only past the cap', async () => {
-    const { keepCap } = await import('../lib/queries/list-cut')
     const cuts: { list: string; limit: number }[] = []
     assert.deepEqual(keepCap([1, 2, 3], 3, 'a', cuts), [1, 2, 3])
     assert.deepEqual(cuts, [])
@@ -122,16 +119,15 @@ describe('capped lists say they were cut', () => {
 
 describe('the schema report', () => {
   test('is computed once for concurrent viewers and then served from the cache; a refresh is honoured at most every 10 s', async () => {
-    const route = (await import('../app/api/schema/route')).GET
-    const [a, b, c] = await Promise.all([call(route, '/api/schema'), call(route, '/api/schema'), call(route, '/api/schema')])
+    const [a, b, c] = await Promise.all([call(schemaRoute, '/api/schema'), call(schemaRoute, '/api/schema'), call(schemaRoute, '/api/schema')])
     assert.equal(a.status, 200)
     assert.equal(new Set([a.body.checkedAt, b.body.checkedAt, c.body.checkedAt]).size, 1, 'one computation shared')
-    const later = await call(route, '/api/schema')
+    const later = await call(schemaRoute, '/api/schema')
     assert.equal(later.body.cached, true)
     assert.equal(later.body.checkedAt, a.body.checkedAt)
-    const refreshed = await call(route, '/api/schema?refresh=1')
+    const refreshed = await call(schemaRoute, '/api/schema?refresh=1')
     assert.equal(refreshed.body.checkedAt, a.body.checkedAt, 'too soon to read again')
-    const bad = await call(route, '/api/schema?refresh=yes')
+    const bad = await call(schemaRoute, '/api/schema?refresh=yes')
     assert.equal(bad.status, 400)
     assert.equal(bad.body.error.field, 'refresh')
   })

@@ -13,7 +13,7 @@ import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmLatestRow, wmSet } from '../lib/loom/working-memory'
 import { invalidateReadCache } from '../lib/server/read-cache'
 import { call } from './helpers/routes'
-import { apiRoutes } from './helpers/api-routes'
+import { apiRoutes as r } from './helpers/api-routes'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 // Remote mode, against a ClickHouse-HTTP peer (tests/helpers/clickhouse-http-peer.ts) on a port
@@ -73,7 +73,6 @@ function stopPeer(peer: Peer): Promise<Exit> {
 }
 
 let peer: Peer
-let r: Awaited<ReturnType<typeof apiRoutes>>
 
 before(async () => {
   peer = await startPeer()
@@ -83,7 +82,6 @@ before(async () => {
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1', { ...AGENT, now: () => new Date('2026-11-25T10:01:00.000Z') })
   await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1 step-2', { ...AGENT, now: () => new Date('2026-11-25T10:02:00.000Z') })
   await runComplete({ ...REF, status: 'succeeded', turns: 2 }, () => new Date('2026-11-25T10:05:00.000Z'))
-  r = await apiRoutes()
 })
 
 after(async () => {

@@ -2,6 +2,11 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { test } from 'node:test'
+import { z } from 'zod'
+import { queryRows } from '../lib/clickhouse/query'
+import { errorResponse } from '../lib/http/handler'
+import { GET as health } from '../app/api/health/route'
+import { GET as runs } from '../app/api/runs/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
@@ -26,8 +31,6 @@ function holdDataDir(): Promise<() => Promise<void>> {
 
 test('data directory locked by another process → 503, then recovers when it is released', async () => {
   const release = await holdDataDir()
-  const runs = (await import('../app/api/runs/route')).GET
-  const health = (await import('../app/api/health/route')).GET
   try {
     for (const h of [runs, health]) {
       const res = await call(h, '/api/runs')
@@ -44,9 +47,6 @@ test('data directory locked by another process → 503, then recovers when it is
 })
 
 test('a query over its time budget → 504 with the contract body', async () => {
-  const { queryRows } = await import('../lib/clickhouse/query')
-  const { errorResponse } = await import('../lib/http/handler')
-  const { z } = await import('zod')
   const err = await queryRows('SELECT sleep(2) AS s', {}, z.object({ s: z.coerce.number() }), { settings: { max_execution_time: 1 } }).then(
     () => null,
     (e: unknown) => e,
@@ -59,8 +59,6 @@ test('a query over its time budget → 504 with the contract body', async () => 
 })
 
 test('a query that times out part way leaves nothing behind: the next queries get only their own rows', async () => {
-  const { queryRows } = await import('../lib/clickhouse/query')
-  const { z } = await import('zod')
   const n = z.object({ n: z.coerce.number() })
   // Streams rows for ~100 s in blocks of 10; the budget stops it after 1 s with some rows produced.
   const slow = queryRows('SELECT number AS n, sleepEachRow(0.001) AS s FROM numbers(100000) SETTINGS max_block_size = 10', {}, n, {

@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import fc from 'fast-check'
+import { z } from 'zod'
+import { queryRows } from '../lib/clickhouse/query'
+import { runBegin } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import * as wm from '../lib/loom/working-memory'
+import { ensureReady } from '../lib/server/ready'
+import { GET as runsRoute } from '../app/api/runs/route'
+import { GET as runRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/route'
+import { GET as auditRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
+import { GET as blocksRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/route'
+import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
+import { POST as restoreRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'
+import { GET as timelineRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/timeline/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -17,20 +30,14 @@ const hostileText = fc.oneof(
   fc.string({ unit: fc.constantFrom('/', '%', '"', "'", '\\', '\n', '\t', '\u0000', 'ü', '.', ' '), maxLength: 12 }),
 )
 
-let routes: Awaited<ReturnType<typeof load>>
-let snapshot: () => Promise<string>
-
-async function load() {
-  const base = '../app/api/runs/[org]/[namespace]/[agent]/[runId]'
-  return {
-    runs: (await import('../app/api/runs/route')).GET,
-    run: (await import(`${base}/route`)).GET,
-    blocks: (await import(`${base}/blocks/route`)).GET,
-    block: await import(`${base}/blocks/[blockKey]/route`),
-    restore: (await import(`${base}/blocks/[blockKey]/restore/route`)).POST,
-    timeline: (await import(`${base}/timeline/route`)).GET,
-    audit: (await import(`${base}/audit/route`)).GET,
-  }
+const routes = {
+  runs: runsRoute,
+  run: runRoute,
+  blocks: blocksRoute,
+  block,
+  restore: restoreRoute,
+  timeline: timelineRoute,
+  audit: auditRoute,
 }
 
 function assertContract(res: { status: number; body: { error?: { code?: string; message?: string } } }, allowed: number[]) {
@@ -42,31 +49,26 @@ function assertContract(res: { status: number; body: { error?: { code?: string; 
   }
 }
 
-before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
-  await ensureReady()
-  const wm = await import('../lib/loom/working-memory')
-  const { runBegin } = await import('../lib/loom/runs')
-  await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'hostile fixture' })
-  await wm.wmSet({ ...RUN, userId: '', sessionId: '', blockKey: 'checkpoint' }, 'item-1', { actor: 'batch', sourceTrace: 'h/1' })
-  const { queryRows } = await import('../lib/clickhouse/query')
-  const { tableNames } = await import('../lib/loom/tables')
-  const { z } = await import('zod')
+/** Every table's row count and content hash: equal snapshots mean no data changed. */
+async function snapshot(): Promise<string> {
   const t = tableNames()
   const all = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
-  snapshot = async () => {
-    const parts: string[] = []
-    for (const table of all) {
-      const [row] = await queryRows(
-        `SELECT count() AS n, toString(coalesce(sum(cityHash64(*)), 0)) AS h FROM ${table}`,
-        {},
-        z.object({ n: z.coerce.number(), h: z.string() }),
-      )
-      parts.push(`${table}:${row.n}:${row.h}`)
-    }
-    return parts.join('\n')
+  const parts: string[] = []
+  for (const table of all) {
+    const [row] = await queryRows(
+      `SELECT count() AS n, toString(coalesce(sum(cityHash64(*)), 0)) AS h FROM ${table}`,
+      {},
+      z.object({ n: z.coerce.number(), h: z.string() }),
+    )
+    parts.push(`${table}:${row.n}:${row.h}`)
   }
-  routes = await load()
+  return parts.join('\n')
+}
+
+before(async () => {
+  await ensureReady()
+  await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'hostile fixture' })
+  await wm.wmSet({ ...RUN, userId: '', sessionId: '', blockKey: 'checkpoint' }, 'item-1', { actor: 'batch', sourceTrace: 'h/1' })
 })
 
 describe('hostile input never gets a 5xx and never changes data', () => {

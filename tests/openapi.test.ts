@@ -3,6 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020'
+import { getConfig } from '../lib/config'
+import { seedDemo } from '../lib/demo/seed'
+import { createMissingSchema } from '../lib/loom/init'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -72,9 +75,7 @@ async function check(p: string, method: string, url: string, params: Record<stri
 }
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true, runIndex: true })
-  const { seedDemo } = await import('../lib/demo/seed')
   await seedDemo({ seed: 42, now: NOW })
   routes = {}
   for (const r of routeFiles()) {
@@ -110,7 +111,6 @@ describe('GET /api/openapi.json', () => {
     assert.equal(res.status, 421)
     assert.ok(validatorFor('/api/openapi.json', 'GET', 421)(res.body))
     const text = JSON.stringify(doc)
-    const { getConfig } = await import('../lib/config')
     assert.ok(!text.includes(getConfig().dataDir), 'no data directory in the document')
   })
 

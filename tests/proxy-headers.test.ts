@@ -2,13 +2,13 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { NextRequest } from 'next/server'
 import { peerStamp, PEER_HEADER } from '../lib/server/peer'
+import { proxy } from '../proxy'
 import { useFreshEngine } from './helpers/engine'
 
 // One trusted proxy in front, on loopback, as a reverse proxy on the same machine would be.
 useFreshEngine('proxy-headers', { LOOM_RUNS_TRUSTED_PROXIES: '1', LOOM_RUNS_ALLOWED_HOSTS: 'loom.example.com' })
 
 async function run(headers: Record<string, string>, path = '/') {
-  const { proxy } = await import('../proxy')
   const req = new NextRequest(new URL(path, 'http://127.0.0.1:3000'), {
     headers: { [PEER_HEADER]: peerStamp({ address: '127.0.0.1', localPort: 3000, encrypted: false }), ...headers },
   })

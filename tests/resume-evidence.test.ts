@@ -1,31 +1,26 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import type { DemoRuns as Runs } from '../lib/demo/scenarios'
+import { seedDemo } from '../lib/demo/seed'
+import { createMissingSchema } from '../lib/loom/init'
+import { GET as block } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
+import { POST as restore } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'
+import { GET as timeline } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/timeline/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
 useFreshEngine('resume-evidence')
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
-type Runs = import('../lib/demo/scenarios').DemoRuns
 let runs: Runs
-type Handler = Parameters<typeof call>[0]
-let timeline: Handler
-let block: Handler
-let restore: Handler
 
 const path = (r: { org: string; namespace: string; agent: string; runId: string }) => ({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId })
 const detail = (r: Runs['batch'], sessionId = r.sessionId) =>
   call(block, `/x?userId=${encodeURIComponent(r.userId)}&sessionId=${encodeURIComponent(sessionId)}`, { ...path(r), blockKey: 'checkpoint' })
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { seedDemo } = await import('../lib/demo/seed')
   runs = (await seedDemo({ seed: 42, now: NOW })).scenarioRuns
-  const base = '../app/api/runs/[org]/[namespace]/[agent]/[runId]'
-  timeline = (await import(`${base}/timeline/route`)).GET
-  block = (await import(`${base}/blocks/[blockKey]/route`)).GET
-  restore = (await import(`${base}/blocks/[blockKey]/restore/route`)).POST
 })
 
 describe('the demo runs, told from the evidence', () => {

@@ -6,17 +6,19 @@
  */
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
+import type { RunSummary } from '../lib/api/types'
+import { getBlockDetail } from '../lib/queries/block-detail'
+import { listRuns } from '../lib/queries/runs'
+import { isResume } from '../lib/resume/detect'
+import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('run-flags-demo', { LOOM_RUNS_DEMO: '1' })
 
-type RunSummary = import('../lib/api/types').RunSummary
 let runs: RunSummary[] = []
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { listRuns } = await import('../lib/queries/runs')
   const page = await listRuns({ filter: {}, limit: 200 })
   assert.equal(page.nextCursor, null, 'the demo fits one page of 200')
   runs = page.runs
@@ -29,8 +31,6 @@ test('the demo has a run for most flags, and most runs have none', () => {
 })
 
 test("each run's flags match its checkpoint's block detail and its run row", async () => {
-  const { getBlockDetail } = await import('../lib/queries/block-detail')
-  const { isResume } = await import('../lib/resume/detect')
   for (const r of runs) {
     const name = `${r.org}/${r.namespace}/${r.agent}/${r.runId}`
     const cp = r.checkpoint

@@ -7,6 +7,20 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import { decodeCursor } from '../lib/api/cursor'
+import { command, insertRows, queryRows } from '../lib/clickhouse/query'
+import { getConfig } from '../lib/config'
+import { contextOffload } from '../lib/loom/context-blobs'
+import { flagIndexNames } from '../lib/loom/flags-ddl'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmSet } from '../lib/loom/working-memory'
+import { flagsOfRuns, runKey } from '../lib/queries/run-flags'
+import { getRunDetail } from '../lib/queries/run-detail'
+import { listRuns } from '../lib/queries/runs'
+import { ensureReady } from '../lib/server/ready'
+import { RUN_FLAGS } from '../lib/triage/flags'
+import { GET as runsRoute } from '../app/api/runs/route'
 import { call } from './helpers/routes'
 import { useFreshEngine } from './helpers/engine'
 
@@ -19,123 +33,98 @@ const at = (offsetMs: number) => () => new Date(T0 + offsetMs)
 const S = 1000
 const MIN = 60 * S
 
-type Loom = {
-  runBegin: typeof import('../lib/loom/runs').runBegin
-  runComplete: typeof import('../lib/loom/runs').runComplete
-  wmSet: typeof import('../lib/loom/working-memory').wmSet
-  contextOffload: typeof import('../lib/loom/context-blobs').contextOffload
-}
-let loom: Loom
-let flagsOf: (agent: string, runId: string, nowMs?: number) => Promise<string[]>
-
-let listRuns: typeof import('../lib/queries/runs').listRuns
-let decodeCursor: typeof import('../lib/api/cursor').decodeCursor
-
 const run = (agent: string, runId: string, userId = 'u', sessionId = 's') => ({ org: ORG, namespace: NS, agent, userId, sessionId, runId })
 const cp = (r: ReturnType<typeof run>) => ({ ...r, blockKey: 'checkpoint' })
 const agentCtx = (trace: string, offsetMs: number) => ({ actor: 'agent', sourceTrace: trace, now: at(offsetMs) })
 
-/** The run index's candidates table, and the query functions to read and change it directly. */
-async function candidatesTable() {
-  const { command, queryRows } = await import('../lib/clickhouse/query')
-  const { getConfig } = await import('../lib/config')
-  const { flagIndexNames } = await import('../lib/loom/flags-ddl')
-  return { command, queryRows, ix: flagIndexNames(getConfig().databases.runs) }
+/** The run index's flag tables (the candidates table among them), read and changed directly with the query functions. */
+function flagIndex() {
+  return flagIndexNames(getConfig().databases.runs)
+}
+
+async function flagsOf(agent: string, runId: string, nowMs = T0 + 5 * MIN): Promise<string[]> {
+  const key = { org: ORG, namespace: NS, agent, run_id: runId }
+  const m = await flagsOfRuns([key], true, undefined, new Date(nowMs))
+  return m.get(runKey(key)) ?? []
 }
 
 /** Checkpoints at the given offsets from `start`, all by one process. */
 async function checkpoints(r: ReturnType<typeof run>, trace: string, offsets: number[]) {
-  for (const [i, o] of offsets.entries()) await loom.wmSet(cp(r), `{"done": ${i + 1}}`, agentCtx(trace, o))
+  for (const [i, o] of offsets.entries()) await wmSet(cp(r), `{"done": ${i + 1}}`, agentCtx(trace, o))
 }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const runs = await import('../lib/loom/runs')
-  const wm = await import('../lib/loom/working-memory')
-  const blobs = await import('../lib/loom/context-blobs')
-  loom = { runBegin: runs.runBegin, runComplete: runs.runComplete, wmSet: wm.wmSet, contextOffload: blobs.contextOffload }
-  const q = await import('../lib/queries/runs')
-  const flags = await import('../lib/queries/run-flags')
-  listRuns = q.listRuns
-  decodeCursor = (await import('../lib/api/cursor')).decodeCursor
-  flagsOf = async (agent, runId, nowMs = T0 + 5 * MIN) => {
-    const key = { org: ORG, namespace: NS, agent, run_id: runId }
-    const m = await flags.flagsOfRuns([key], true, undefined, new Date(nowMs))
-    return m.get(flags.runKey(key)) ?? []
-  }
 })
 
 describe('each flag, on and off', () => {
   test('a run that began once, checkpointed steadily by one process and succeeded has no flags', async () => {
     const r = run('plain', 'p-1')
-    await loom.runBegin({ ...r, goal: 'plain' }, at(0))
+    await runBegin({ ...r, goal: 'plain' }, at(0))
     await checkpoints(r, 'host-a/1', [10 * S, 20 * S, 30 * S, 40 * S])
-    await loom.runComplete({ ...r, status: 'succeeded' }, at(50 * S))
+    await runComplete({ ...r, status: 'succeeded' }, at(50 * S))
     assert.deepEqual(await flagsOf('plain', 'p-1'), [])
   })
 
   test('resumed: a second begin (attempt 2)', async () => {
     const r = run('resumer', 'r-attempt')
-    await loom.runBegin({ ...r, goal: 'g' }, at(0))
+    await runBegin({ ...r, goal: 'g' }, at(0))
     await checkpoints(r, 'host-a/1', [10 * S, 20 * S])
     assert.deepEqual(await flagsOf('resumer', 'r-attempt'), [])
-    await loom.runBegin({ ...r, goal: 'g' }, at(30 * S))
+    await runBegin({ ...r, goal: 'g' }, at(30 * S))
     assert.deepEqual(await flagsOf('resumer', 'r-attempt'), ['resumed'])
   })
 
   test('resumed: another process wrote the checkpoint (attempt 1), not an operator', async () => {
     const r = run('resumer', 'r-process')
-    await loom.runBegin({ ...r, goal: 'g' }, at(0))
+    await runBegin({ ...r, goal: 'g' }, at(0))
     await checkpoints(r, 'host-a/1', [10 * S, 20 * S])
     // An operator's edit from another trace is not a resume.
-    await loom.wmSet(cp(r), '{"done": 5}', { actor: 'operator:alice', sourceTrace: 'console/1', now: at(25 * S) })
-    await loom.runComplete({ ...r, status: 'succeeded' }, at(26 * S))
+    await wmSet(cp(r), '{"done": 5}', { actor: 'operator:alice', sourceTrace: 'console/1', now: at(25 * S) })
+    await runComplete({ ...r, status: 'succeeded' }, at(26 * S))
     assert.deepEqual(await flagsOf('resumer', 'r-process'), [])
-    await loom.wmSet(cp(r), '{"done": 6}', agentCtx('host-b/2', 30 * S))
+    await wmSet(cp(r), '{"done": 6}', agentCtx('host-b/2', 30 * S))
     assert.deepEqual(await flagsOf('resumer', 'r-process'), ['resumed'])
   })
 
   test('resumed: a long gap by the same process (over max(8 × median, 60 s)); a shorter one is not', async () => {
     const long = run('gapper', 'g-long')
-    await loom.runBegin({ ...long, goal: 'g' }, at(0))
+    await runBegin({ ...long, goal: 'g' }, at(0))
     await checkpoints(long, 'host-a/1', [10 * S, 20 * S, 30 * S, 40 * S, 40 * S + 30 * MIN])
-    await loom.runComplete({ ...long, status: 'succeeded' }, at(41 * MIN))
+    await runComplete({ ...long, status: 'succeeded' }, at(41 * MIN))
     assert.deepEqual(await flagsOf('gapper', 'g-long'), ['resumed'])
 
     const short = run('gapper', 'g-short')
-    await loom.runBegin({ ...short, goal: 'g' }, at(0))
+    await runBegin({ ...short, goal: 'g' }, at(0))
     await checkpoints(short, 'host-a/1', [10 * S, 20 * S, 30 * S, 40 * S, 95 * S])
-    await loom.runComplete({ ...short, status: 'succeeded' }, at(100 * S))
+    await runComplete({ ...short, status: 'succeeded' }, at(100 * S))
     assert.deepEqual(await flagsOf('gapper', 'g-short'), [], '55 s is under max(8 × 10 s, 60 s)')
   })
 
   test('near_limit: a checkpoint at ≥ 90% of char_limit; off when a smaller one follows', async () => {
     const r = run('sizer', 'n-1')
-    await loom.runBegin({ ...r, goal: 'g' }, at(0))
-    await loom.wmSet(cp(r), 'x'.repeat(89), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
+    await runBegin({ ...r, goal: 'g' }, at(0))
+    await wmSet(cp(r), 'x'.repeat(89), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
     assert.deepEqual(await flagsOf('sizer', 'n-1'), [], '89% is under the threshold')
-    await loom.wmSet(cp(r), 'x'.repeat(90), agentCtx('host-a/1', 20 * S))
+    await wmSet(cp(r), 'x'.repeat(90), agentCtx('host-a/1', 20 * S))
     assert.deepEqual(await flagsOf('sizer', 'n-1'), ['near_limit'])
-    await loom.wmSet(cp(r), 'x'.repeat(10), agentCtx('host-a/1', 30 * S))
+    await wmSet(cp(r), 'x'.repeat(10), agentCtx('host-a/1', 30 * S))
     assert.deepEqual(await flagsOf('sizer', 'n-1'), [])
   })
 
   test('tie: two rows share a version of one block', async () => {
     const r = run('tier', 't-1')
-    await loom.runBegin({ ...r, goal: 'g' }, at(0))
+    await runBegin({ ...r, goal: 'g' }, at(0))
     await checkpoints(r, 'host-a/1', [10 * S, 20 * S])
     assert.deepEqual(await flagsOf('tier', 't-1'), [])
     // Two writers that both read version 2 and wrote 3 (what Loom's unchecked set allows).
-    const { insertRows } = await import('../lib/clickhouse/query')
-    const { tableNames } = await import('../lib/loom/tables')
     const row = (content: string, trace: string) => ({
       org: ORG, namespace: NS, agent: 'tier', user_id: 'u', session_id: 's', run_id: 't-1', block_key: 'notes',
       content, char_limit: 4096, version: '3', is_deleted: 0, actor: 'agent', source_trace: trace, updated_at: '2026-11-20 08:00:30.000',
     })
     await insertRows(tableNames().workingMemory, [row('from a', 'host-a/1')])
     const tieCandidates = async () => {
-      const { queryRows, ix } = await candidatesTable()
+      const ix = flagIndex()
       const rows = await queryRows(
         `SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = 'tie' AND org = {org:String} AND agent = 'tier'`,
         { org: ORG },
@@ -154,69 +143,69 @@ describe('each flag, on and off', () => {
 
   test('missing_blob: the checkpoint names a blob_key with no blob row; off once the blob is there', async () => {
     const r = run('offloader', 'b-1')
-    await loom.runBegin({ ...r, goal: 'g' }, at(0))
-    await loom.wmSet(cp(r), '{"blob_key": "blob-late", "cursor": 3}', agentCtx('host-a/1', 10 * S))
+    await runBegin({ ...r, goal: 'g' }, at(0))
+    await wmSet(cp(r), '{"blob_key": "blob-late", "cursor": 3}', agentCtx('host-a/1', 10 * S))
     assert.deepEqual(await flagsOf('offloader', 'b-1'), ['missing_blob'])
-    await loom.contextOffload({ ...r, summary: 's', content: 'big', ttlSeconds: 86_400 * 365, blobKey: 'blob-late' }, at(20 * S))
+    await contextOffload({ ...r, summary: 's', content: 'big', ttlSeconds: 86_400 * 365, blobKey: 'blob-late' }, at(20 * S))
     assert.deepEqual(await flagsOf('offloader', 'b-1'), [])
     // A checkpoint that is not JSON names no blob.
-    await loom.wmSet(cp(r), 'plain text with blob_key in it', agentCtx('host-a/1', 30 * S))
+    await wmSet(cp(r), 'plain text with blob_key in it', agentCtx('host-a/1', 30 * S))
     assert.deepEqual(await flagsOf('offloader', 'b-1'), [])
   })
 
   test('crash_loop: attempt 3 and not succeeded; off when it succeeds', async () => {
     const r = run('looper', 'c-1')
-    for (const i of [0, 1, 2]) await loom.runBegin({ ...r, goal: 'g' }, at(i * 10 * S))
+    for (const i of [0, 1, 2]) await runBegin({ ...r, goal: 'g' }, at(i * 10 * S))
     assert.deepEqual(await flagsOf('looper', 'c-1'), ['resumed', 'crash_loop'])
-    await loom.runComplete({ ...r, status: 'failed' }, at(40 * S))
+    await runComplete({ ...r, status: 'failed' }, at(40 * S))
     assert.deepEqual(await flagsOf('looper', 'c-1'), ['resumed', 'crash_loop'])
-    await loom.runBegin({ ...r, goal: 'g' }, at(50 * S))
-    await loom.runComplete({ ...r, status: 'succeeded' }, at(60 * S))
+    await runBegin({ ...r, goal: 'g' }, at(50 * S))
+    await runComplete({ ...r, status: 'succeeded' }, at(60 * S))
     assert.deepEqual(await flagsOf('looper', 'c-1'), ['resumed'])
   })
 
   test('stalled: running with no write for max(15 min, 10 × median interval); off when it writes again', async () => {
     const fast = run('staller', 's-fast')
-    await loom.runBegin({ ...fast, goal: 'g' }, at(0))
+    await runBegin({ ...fast, goal: 'g' }, at(0))
     await checkpoints(fast, 'host-a/1', [1 * MIN, 2 * MIN, 3 * MIN])
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 17 * MIN), [], '14 minutes of silence is under the 15-minute floor')
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 19 * MIN), ['stalled'])
-    await loom.wmSet(cp(fast), '{"done": 4}', agentCtx('host-a/1', 18 * MIN))
+    await wmSet(cp(fast), '{"done": 4}', agentCtx('host-a/1', 18 * MIN))
     // A new write ends the stall (the 15-minute gap before it is a resume point: over 8 × 1 min).
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 19 * MIN), ['resumed'])
 
     // Checkpoints every 5 minutes: stalled only after 50 minutes.
     const slow = run('staller', 's-slow')
-    await loom.runBegin({ ...slow, goal: 'g' }, at(0))
+    await runBegin({ ...slow, goal: 'g' }, at(0))
     await checkpoints(slow, 'host-a/1', [5 * MIN, 10 * MIN, 15 * MIN, 20 * MIN])
     assert.deepEqual(await flagsOf('staller', 's-slow', T0 + 60 * MIN), [])
     assert.deepEqual(await flagsOf('staller', 's-slow', T0 + 71 * MIN), ['stalled'])
-    await loom.runComplete({ ...slow, status: 'failed' }, at(72 * MIN))
+    await runComplete({ ...slow, status: 'failed' }, at(72 * MIN))
     assert.deepEqual(await flagsOf('staller', 's-slow', T0 + 200 * MIN), [], 'a finished run is not stalled')
   })
 
   test('near_miss: a checkpoint under another session or agent with the same run_id', async () => {
     // Began under s1, resumed under s2: the checkpoint it wrote under s1 is invisible to s2.
     const first = run('reporter', 'm-1', 'u7', 's1')
-    await loom.runBegin({ ...first, goal: 'g' }, at(0))
+    await runBegin({ ...first, goal: 'g' }, at(0))
     await checkpoints(first, 'host-a/1', [10 * S])
     assert.deepEqual(await flagsOf('reporter', 'm-1'), [])
     const second = run('reporter', 'm-1', 'u7', 's2')
-    await loom.runBegin({ ...second, goal: 'g' }, at(20 * S))
+    await runBegin({ ...second, goal: 'g' }, at(20 * S))
     assert.deepEqual(await flagsOf('reporter', 'm-1'), ['resumed', 'near_miss'])
 
     // Another agent with the same run_id: the one without a checkpoint has a near miss.
     const a1 = run('agent-one', 'shared-id')
     const a2 = run('agent-two', 'shared-id')
-    await loom.runBegin({ ...a1, goal: 'g' }, at(0))
+    await runBegin({ ...a1, goal: 'g' }, at(0))
     await checkpoints(a1, 'host-a/1', [10 * S])
-    await loom.runBegin({ ...a2, goal: 'g' }, at(5 * S))
+    await runBegin({ ...a2, goal: 'g' }, at(5 * S))
     assert.deepEqual(await flagsOf('agent-one', 'shared-id'), [])
     assert.deepEqual(await flagsOf('agent-two', 'shared-id'), ['near_miss'])
   })
 
   test('near_miss candidates: a second identity marks the run as shared; racing first writes are caught through their arrivals', async () => {
-    const { command, queryRows, ix } = await candidatesTable()
+    const ix = flagIndex()
     const idsIn = async (kind: string) =>
       (
         await queryRows(`SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = {kind:String} AND org = {org:String} ORDER BY run_id`, { kind, org: ORG }, z.object({ run_id: z.string() }))
@@ -228,8 +217,6 @@ describe('each flag, on and off', () => {
     assert.ok((await idsIn('arrival')).includes('p-1'), 'its identity arrived with no other')
 
     // Two identities in one insert: shared at once.
-    const { insertRows } = await import('../lib/clickhouse/query')
-    const { tableNames } = await import('../lib/loom/tables')
     const row = (agent: string, session: string) => ({
       org: ORG, namespace: NS, agent, user_id: 'u', session_id: session, run_id: 'one-insert', block_key: 'checkpoint',
       content: '{"done": 1}', char_limit: 1000, version: 1, updated_at: '2026-11-20 09:00:00.000', actor: 'agent', source_trace: 'h/1', is_deleted: 0,
@@ -256,11 +243,11 @@ describe('each flag, on and off', () => {
   })
 
   test('near_limit and missing_blob candidates: the runs that ever wrote such a checkpoint, checked exactly when listed', async () => {
-    const { command, queryRows, ix } = await candidatesTable()
+    const ix = flagIndex()
     const r = run('marker', 'mk-1')
-    await loom.runBegin({ ...r, goal: 'g' }, at(0))
-    await loom.wmSet(cp(r), 'x'.repeat(95), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
-    await loom.wmSet(cp(r), '{"blob_key": "never-offloaded"}', agentCtx('host-a/1', 20 * S), { charLimit: 100 })
+    await runBegin({ ...r, goal: 'g' }, at(0))
+    await wmSet(cp(r), 'x'.repeat(95), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
+    await wmSet(cp(r), '{"blob_key": "never-offloaded"}', agentCtx('host-a/1', 20 * S), { charLimit: 100 })
     const marks = await queryRows(
       `SELECT DISTINCT kind FROM ${ix.candidates} WHERE kind IN ('near_limit', 'missing_blob') AND org = {org:String} AND agent = 'marker' ORDER BY kind`,
       { org: ORG },
@@ -274,14 +261,13 @@ describe('each flag, on and off', () => {
     // The candidates are what the filter reads: without its mark the run is not listed.
     await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind IN ('near_limit', 'missing_blob') AND org = {org:String} AND agent = 'marker' SETTINGS mutations_sync = 1`, { org: ORG })
     assert.deepEqual(await listed('missing_blob'), [])
-    await loom.wmSet(cp(r), '{"blob_key": "never-offloaded", "step": 2}', agentCtx('host-a/1', 30 * S), { charLimit: 100 })
+    await wmSet(cp(r), '{"blob_key": "never-offloaded", "step": 2}', agentCtx('host-a/1', 30 * S), { charLimit: 100 })
     assert.deepEqual(await listed('missing_blob'), ['mk-1'], 'the next such write marks it again')
   })
 
   test('RunSummary.flags in the list and the run detail agree', async () => {
     const page = await listRuns({ filter: { org: ORG, agent: 'looper' }, limit: 10 })
     assert.deepEqual(page.runs.map((r) => [r.runId, r.flags]), [['c-1', ['resumed']]])
-    const { getRunDetail } = await import('../lib/queries/run-detail')
     const detail = await getRunDetail({ org: ORG, namespace: NS, agent: 'reporter', runId: 'm-1' })
     // Still running, with no write for days (the list judges stalls by the clock, not the test's time).
     assert.deepEqual(detail.run.flags, ['resumed', 'near_miss', 'stalled'])
@@ -293,8 +279,8 @@ describe('flag filter', () => {
     // Five crash loops started at the same instant under different agents, two of them near a limit.
     for (const i of [1, 2, 3, 4, 5]) {
       const r = run(`tied-${i}`, 'loop')
-      for (const k of [0, 1, 2]) await loom.runBegin({ ...r, goal: 'tied' }, k === 0 ? at(3 * 3600_000) : at(3 * 3600_000 + k * S))
-      if (i % 2 === 0) await loom.wmSet(cp(r), 'y'.repeat(95), agentCtx('host-a/1', 3 * 3600_000 + 10 * S), { charLimit: 100 })
+      for (const k of [0, 1, 2]) await runBegin({ ...r, goal: 'tied' }, k === 0 ? at(3 * 3600_000) : at(3 * 3600_000 + k * S))
+      if (i % 2 === 0) await wmSet(cp(r), 'y'.repeat(95), agentCtx('host-a/1', 3 * 3600_000 + 10 * S), { charLimit: 100 })
     }
     const pages: string[][] = []
     let cursor: string | null = null
@@ -317,7 +303,6 @@ describe('flag filter', () => {
 
   test('every flag filter returns exactly the runs whose summary carries the flag', async () => {
     const all = await listRuns({ filter: { org: ORG }, limit: 200 })
-    const { RUN_FLAGS } = await import('../lib/triage/flags')
     for (const f of RUN_FLAGS) {
       const filtered = await listRuns({ filter: { org: ORG, flag: [f] }, limit: 200 })
       assert.deepEqual(
@@ -330,7 +315,6 @@ describe('flag filter', () => {
   })
 
   test('a bounded scan: pages that stop early say how far they looked, go on from there, and together hold every match', async () => {
-    const { RUN_FLAGS } = await import('../lib/triage/flags')
     const all = await listRuns({ filter: { org: ORG }, limit: 200 })
     assert.ok(all.runs.length > 6, `enough runs to cut (${all.runs.length})`)
     for (const f of RUN_FLAGS) {
@@ -363,11 +347,10 @@ describe('flag filter', () => {
   })
 
   test('GET /api/runs?flag= : repeatable, and an unknown flag is a 400 naming the field', async () => {
-    const { GET } = await import('../app/api/runs/route')
-    const ok = await call(GET, `/api/runs?org=${ORG}&flag=crash_loop&flag=near_limit`)
+    const ok = await call(runsRoute, `/api/runs?org=${ORG}&flag=crash_loop&flag=near_limit`)
     assert.equal(ok.status, 200)
     assert.deepEqual(ok.body.runs.map((r: { agent: string }) => r.agent), ['tied-4', 'tied-2'])
-    const bad = await call(GET, `/api/runs?flag=crash_loop&flag=bogus`)
+    const bad = await call(runsRoute, `/api/runs?flag=crash_loop&flag=bogus`)
     assert.equal(bad.status, 400)
     assert.equal(bad.body.error.field, 'flag')
     assert.match(bad.body.error.message, /flag must be one of resumed, near_miss/)

@@ -6,24 +6,29 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { z } from 'zod'
+import { decodeCursor } from '../lib/api/cursor'
+import { queryRows, selectRows } from '../lib/clickhouse/query'
+import { sql } from '../lib/clickhouse/sql'
+import { getConfig } from '../lib/config'
+import { runIndexNames } from '../lib/loom/run-index-ddl'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
+import { runIndexReady } from '../lib/queries/run-index'
+import { listRuns } from '../lib/queries/runs'
+import { workingMemoryRunScope } from '../lib/queries/wm-run-scope'
+import { runBlocks } from '../lib/queries/working-memory'
+import { indexRunsSql } from '../lib/run-set/index-runs'
+import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { loadGeneratedRuns } from './helpers/generated-runs'
 
 useFreshEngine('run-index')
 
-type Lib = {
-  listRuns: typeof import('../lib/queries/runs').listRuns
-  runIndexReady: typeof import('../lib/queries/run-index').runIndexReady
-  decodeCursor: typeof import('../lib/api/cursor').decodeCursor
-}
-let lib: Lib
-
 const ANCHOR = Date.parse('2026-11-20T12:00:00.000Z')
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  const { getConfig } = await import('../lib/config')
   // ~2,500 runs through the materialized views (the index is installed before the load).
   const { exec } = await loadGeneratedRuns(
     { runs: 2500, versions: 12_000, turns: 500, memories: 500, searches: 500 },
@@ -31,8 +36,6 @@ before(async () => {
     700,
   )
 
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   const at = (iso: string) => () => new Date(iso)
   const ctx = (iso: string, actor = 'edge') => ({ actor, sourceTrace: 'h/1', now: at(iso) })
   // Ties on started_at across orgs, namespaces and agents, with names whose UTF-8 and UTF-16 orders differ.
@@ -62,26 +65,20 @@ before(async () => {
   await runBegin({ ...late, goal: 'began after its checkpoint' }, at('2026-11-19T11:10:00.000Z'))
   // What a run row written at the same moment as the run's first checkpoint can leave behind:
   // a first-write entry and an orphan record with no later mark (the lookups raced).
-  const { runIndexNames } = await import('../lib/loom/run-index-ddl')
   const ix = runIndexNames(getConfig().databases.runs)
   await exec(`INSERT INTO ${ix.orphans} SELECT 'edge', 'ns', 'multi', 'multi-1', toDateTime64('2026-11-18 00:00:00', 3, 'UTC'),
       argMaxState(('u9', 's9'), (toDateTime64('2026-11-18 00:00:00', 3, 'UTC'), toUInt64(1))), toUInt8(0)`)
   await exec(`INSERT INTO ${ix.runs} (org, namespace, agent, run_id, status, started_at, version, kind)
       VALUES ('edge', 'ns', 'multi', 'multi-1', 'unknown', '2026-11-18 00:00:00.000', 0, 1)`)
-
-  const runs = await import('../lib/queries/runs')
-  const index = await import('../lib/queries/run-index')
-  const cursor = await import('../lib/api/cursor')
-  lib = { listRuns: runs.listRuns, runIndexReady: index.runIndexReady, decodeCursor: cursor.decodeCursor }
 })
 
-type Filter = Parameters<Lib['listRuns']>[0]['filter']
+type Filter = Parameters<typeof listRuns>[0]['filter']
 
 async function allPages(filter: Filter, limit: number, source: 'index' | 'union') {
   const pages: { runs: unknown[]; nextCursor: string | null }[] = []
   let cursor: string | null = null
   do {
-    const page = await lib.listRuns({ filter, cursor: cursor ? lib.decodeCursor(cursor)! : undefined, limit, source })
+    const page = await listRuns({ filter, cursor: cursor ? decodeCursor(cursor)! : undefined, limit, source })
     pages.push(page)
     cursor = page.nextCursor
     assert.ok(pages.length < 2000, 'pagination terminates')
@@ -95,7 +92,7 @@ function keys(pages: { runs: unknown[] }[]) {
 
 describe('run index', () => {
   test('is installed in embedded mode and used by default', async () => {
-    assert.equal(await lib.runIndexReady(), true)
+    assert.equal(await runIndexReady(), true)
   })
 
   test('every page equals the union query, with no duplicates or gaps', async () => {
@@ -105,7 +102,7 @@ describe('run index', () => {
     const all = keys(index)
     assert.ok(all.length > 2500, `listed ${all.length} runs`)
     assert.equal(new Set(all).size, all.length, 'no run twice')
-    assert.deepEqual(await lib.listRuns({ filter: {}, limit: 50 }), await lib.listRuns({ filter: {}, limit: 50, source: 'union' }))
+    assert.deepEqual(await listRuns({ filter: {}, limit: 50 }), await listRuns({ filter: {}, limit: 50, source: 'union' }))
   })
 
   const filters: [string, Filter][] = [
@@ -135,13 +132,9 @@ describe('run index', () => {
   }
 
   test('run-scoped working-memory reads through the index see exactly the run’s rows', async () => {
-    const { runBlocks } = await import('../lib/queries/working-memory')
-    const { queryRows } = await import('../lib/clickhouse/query')
-    const { workingMemoryRunScope } = await import('../lib/queries/wm-run-scope')
-    const { z } = await import('zod')
     assert.match((await workingMemoryRunScope({ org: 'o', namespace: 'n', agent: 'a', runId: 'r' })).sql, /run_index_sessions/)
-    const page = await lib.listRuns({ filter: {}, limit: 40, source: 'index' })
-    const edge = await lib.listRuns({ filter: { org: 'edge' }, limit: 40, source: 'index' })
+    const page = await listRuns({ filter: {}, limit: 40, source: 'index' })
+    const edge = await listRuns({ filter: { org: 'edge' }, limit: 40, source: 'index' })
     for (const r of [...page.runs, ...edge.runs]) {
       const ref = { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId }
       const viaIndex = await runBlocks(ref)
@@ -161,10 +154,6 @@ describe('run index', () => {
   })
 
   test('indexRunsSql (for aggregations) holds the same runs as the list', async () => {
-    const { indexRunsSql } = await import('../lib/run-set/index-runs')
-    const { selectRows } = await import('../lib/clickhouse/query')
-    const { sql } = await import('../lib/clickhouse/sql')
-    const { z } = await import('zod')
     for (const filter of [{}, { org: 'edge' }, { status: 'unknown' }, { status: 'failed', q: 'invoice' }, { from: new Date('2026-11-19T00:00:00Z') }] as Filter[]) {
       const rows = await selectRows(
         sql`SELECT org, namespace, agent, run_id FROM (${await indexRunsSql(filter, new Date())})`,
@@ -176,7 +165,7 @@ describe('run index', () => {
   })
 
   test('edge cases come out as the contract says', async () => {
-    const page = await lib.listRuns({ filter: { org: 'edge' }, limit: 200, source: 'index' })
+    const page = await listRuns({ filter: { org: 'edge' }, limit: 200, source: 'index' })
     const byId = new Map(page.runs.map((r) => [`${r.agent}/${r.runId}`, r]))
     assert.equal(page.runs.filter((r) => r.runId === 'multi-1').length, 1, 'a stale orphan never doubles a run')
     const multi = byId.get('multi/multi-1')!
@@ -189,7 +178,7 @@ describe('run index', () => {
     const late = page.runs.filter((r) => r.runId === 'late-begin')
     assert.deepEqual(late.map((r) => r.status), ['running'])
     assert.equal(late[0].checkpoint?.version, '1')
-    const running = await lib.listRuns({ filter: { org: 'edge', status: 'running' }, limit: 200, source: 'index' })
+    const running = await listRuns({ filter: { org: 'edge', status: 'running' }, limit: 200, source: 'index' })
     assert.ok(!running.runs.some((r) => r.runId === 'multi-1'), 'an older version never passes a status filter')
   })
 })

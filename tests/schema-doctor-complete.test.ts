@@ -5,28 +5,30 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { command } from '../lib/clickhouse/query'
+import { createMissingSchema, installRunIndex } from '../lib/loom/init'
+import { LOOM_COLUMNS } from '../lib/loom/schema-map'
+import { wmSet } from '../lib/loom/working-memory'
+import { getSchemaReport } from '../lib/queries/schema-report'
+import { schemaContract, tableSpecs } from '../lib/schema/contract'
+import { LOOM_TABLE_KEYS } from '../lib/tables/table-keys'
+import { GET as schemaRoute } from '../app/api/schema/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import type { SchemaReport } from '../lib/schema/types'
 
 useFreshEngine('schema-doctor-complete')
 
-let getSchemaReport: typeof import('../lib/queries/schema-report').getSchemaReport
 let withoutIndex: SchemaReport
 
 const notOk = (r: SchemaReport) =>
   r.tables.filter((t) => t.status !== 'ok').map((t) => ({ table: t.fullName, issues: t.issues.map((i) => i.message) }))
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
-  ;({ getSchemaReport } = await import('../lib/queries/schema-report'))
   await createMissingSchema({ history: true })
   withoutIndex = await getSchemaReport()
-  const { command } = await import('../lib/clickhouse/query')
   await command('SYSTEM STOP MERGES loom.working_memory')
-  const { installRunIndex } = await import('../lib/loom/init')
   await installRunIndex()
-  const { wmSet } = await import('../lib/loom/working-memory')
   const ref = { org: 'acme', namespace: 'prod', agent: 'a', userId: '', sessionId: '', runId: 'r1', blockKey: 'checkpoint' }
   for (let i = 1; i <= 3; i++) {
     await wmSet(ref, `done ${i}`, { actor: 'a', sourceTrace: 'h/1', now: () => new Date(`2026-11-20T10:0${i}:00.000Z`) })
@@ -50,7 +52,6 @@ describe('schema doctor on the schema the DDL creates', () => {
 
   test('everything installed: every object present and ok, nothing disabled', async () => {
     const report = await getSchemaReport()
-    const { schemaContract } = await import('../lib/schema/contract')
     const expected = schemaContract().objects.length
     // 7 Loom tables, audit, history table and view, and the run index (at least 4 tables, 4 views, its marker).
     assert.ok(expected >= 19, String(expected))
@@ -114,8 +115,7 @@ describe('schema doctor on the schema the DDL creates', () => {
   })
 
   test('GET /api/schema returns the report as JSON', async () => {
-    const route = await import('../app/api/schema/route')
-    const res = await call(route.GET, '/api/schema')
+    const res = await call(schemaRoute, '/api/schema')
     assert.equal(res.status, 200)
     assert.equal(res.body.status, 'ok')
     assert.equal(res.body.mode, 'embedded')
@@ -129,9 +129,6 @@ describe('schema doctor on the schema the DDL creates', () => {
 
 describe('the schema mapping knows the contract', () => {
   test("its list of each Loom table's columns is the contract's", async () => {
-    const { LOOM_COLUMNS } = await import('../lib/loom/schema-map')
-    const { LOOM_TABLE_KEYS } = await import('../lib/tables/table-keys')
-    const { schemaContract, tableSpecs } = await import('../lib/schema/contract')
     const specs = tableSpecs(schemaContract())
     for (const [name, key] of Object.entries(LOOM_TABLE_KEYS)) {
       const spec = specs.find((s) => s.key === key)

@@ -6,6 +6,16 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { command } from '../lib/clickhouse/query'
+import { auditTableDdl, historyDdl, loomTableDdl } from '../lib/loom/ddl'
+import { runFacetsDdl, runFacetsNames } from '../lib/loom/facets-ddl'
+import { runRollupDdl, runRollupNames } from '../lib/loom/rollup-ddl'
+import { RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from '../lib/loom/run-index-ddl'
+import { tableNames } from '../lib/loom/tables'
+import { getSchemaReport } from '../lib/queries/schema-report'
+import { parseCreateTable, parseEngine, splitTopLevel } from '../lib/schema/clickhouse-text'
+import { schemaContract, tableSpecs } from '../lib/schema/contract'
+import { GET as schemaRoute } from '../app/api/schema/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import type { SchemaReport, TableReport } from '../lib/schema/types'
@@ -26,9 +36,6 @@ const table = (r: SchemaReport, fullName: string): TableReport => {
 }
 
 before(async () => {
-  const { command } = await import('../lib/clickhouse/query')
-  const { loomTableDdl } = await import('../lib/loom/ddl')
-  const { tableNames } = await import('../lib/loom/tables')
   const t = tableNames()
   await command('CREATE DATABASE loomx')
   await command('CREATE DATABASE runsx')
@@ -70,7 +77,6 @@ before(async () => {
     batch_id String
   ) ENGINE = MergeTree ORDER BY at`)
   // The history table without its view; one table of the run index and an older meta table.
-  const { historyDdl } = await import('../lib/loom/ddl')
   await command(historyDdl(t)[0])
   await command(`CREATE TABLE runsx.run_index_sessions (org String, namespace String, run_id String, agent String, user_id String, session_id String)
     ENGINE = ReplacingMergeTree ORDER BY (org, namespace, run_id, agent, user_id, session_id)`)
@@ -89,10 +95,8 @@ before(async () => {
      VALUES ('acme', 'prod', 'a', 'u', 's', 'r1', 'notes', 'n', 1, 'a', 'h/1', now())`,
   )
 
-  const { getSchemaReport } = await import('../lib/queries/schema-report')
   report = await getSchemaReport()
-  const route = await import('../app/api/schema/route')
-  const res = await call(route.GET, '/api/schema')
+  const res = await call(schemaRoute, '/api/schema')
   assert.equal(res.status, 200, JSON.stringify(res.body))
   routeBody = res.body
 })
@@ -239,14 +243,10 @@ describe('schema doctor on a broken schema', () => {
   })
 
   test('run index: one of its objects and an older meta table: incomplete, not read', async () => {
-    const { runIndexDdl, runIndexNames, RUN_INDEX_SCHEMA_VERSION } = await import('../lib/loom/run-index-ddl')
-    const { tableNames } = await import('../lib/loom/tables')
     const ix = runIndexNames('runsx')
     assert.equal(report.runIndex.state, 'incomplete')
     assert.equal(report.runIndex.present, 1)
     // Every table and view of the DDL, plus the meta marker; the facets' and the rollup's objects and their markers too.
-    const { runFacetsDdl, runFacetsNames } = await import('../lib/loom/facets-ddl')
-    const { runRollupDdl, runRollupNames } = await import('../lib/loom/rollup-ddl')
     const facets = runFacetsDdl(tableNames(), runFacetsNames('runsx')).objects.length + 1
     const rollup = runRollupDdl(tableNames(), runRollupNames('runsx'), ix).objects.length + 1
     assert.equal(report.runIndex.expected, runIndexDdl(tableNames(), ix).objects.length + 1 + facets + rollup)
@@ -271,7 +271,6 @@ describe('schema doctor on a broken schema', () => {
 
 describe('engine and key parsing', () => {
   test('replicated and shared engines compare by family and version column', async () => {
-    const { parseEngine, splitTopLevel } = await import('../lib/schema/clickhouse-text')
     assert.deepEqual(parseEngine('SharedReplacingMergeTree', "SharedReplacingMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}', version) ORDER BY (a, b)"), {
       family: 'ReplacingMergeTree',
       args: ['version'],
@@ -284,10 +283,6 @@ describe('engine and key parsing', () => {
   })
 
   test('the DDL reader sees in each Loom CREATE TABLE what the contract spells out', async () => {
-    const { parseCreateTable } = await import('../lib/schema/clickhouse-text')
-    const { loomTableDdl, auditTableDdl, historyDdl } = await import('../lib/loom/ddl')
-    const { schemaContract, tableSpecs } = await import('../lib/schema/contract')
-    const { tableNames } = await import('../lib/loom/tables')
     const t = tableNames()
     const statements = [...loomTableDdl(t), { table: t.audit, sql: auditTableDdl(t) }, { table: t.history, sql: historyDdl(t)[0] }]
     const specs = new Map(tableSpecs(schemaContract()).map((s) => [s.fullName, s]))

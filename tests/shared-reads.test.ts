@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { z } from 'zod'
+import * as q from '../lib/clickhouse/query'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import * as wm from '../lib/loom/working-memory'
+import * as cache from '../lib/server/read-cache'
+import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
-import { apiRoutes } from './helpers/api-routes'
+import { apiRoutes as routes } from './helpers/api-routes'
 
 useFreshEngine('shared-reads')
 
@@ -10,9 +17,6 @@ const RUN = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-s1' }
 const OTHER = { org: 'globex', namespace: 'prod', agent: 'batch', runId: 'run-s2' }
 const BLOCK = { ...RUN, blockKey: 'checkpoint' }
 
-let q: typeof import('../lib/clickhouse/query')
-let cache: typeof import('../lib/server/read-cache')
-let routes: Awaited<ReturnType<typeof apiRoutes>>
 
 /** The SELECT statements sent to ClickHouse while `fn` runs. */
 async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
@@ -28,24 +32,17 @@ async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sent: s
 }
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  q = await import('../lib/clickhouse/query')
-  cache = await import('../lib/server/read-cache')
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const wm = await import('../lib/loom/working-memory')
   const agent = { actor: 'batch', sourceTrace: 'host-a/pid-1' }
   for (const r of [RUN, OTHER]) {
     await runBegin({ ...r, userId: '', sessionId: '', goal: `goal of ${r.runId}` })
     await wm.wmSet({ ...r, blockKey: 'checkpoint', userId: '', sessionId: '' }, 'item-1', agent)
     await runComplete({ ...r, status: r === RUN ? 'failed' : 'succeeded' })
   }
-  routes = await apiRoutes()
 })
 
 describe('single flight in the query layer', () => {
   test('N identical concurrent reads send one statement; other parameters send their own', async () => {
-    const { z } = await import('zod')
     const schema = z.object({ n: z.coerce.number() })
     const sql = 'SELECT {n:UInt32} + sleepEachRow(0.05) AS n FROM numbers(1)'
     const { result, sent } = await statements(() =>
@@ -56,7 +53,6 @@ describe('single flight in the query layer', () => {
   })
 
   test('a caller that goes away does not fail the others sharing its statement', async () => {
-    const { z } = await import('zod')
     const schema = z.object({ n: z.coerce.number() })
     const sql = 'SELECT {n:UInt32} + sleepEachRow(0.1) AS n FROM numbers(1)'
     const leaving = new AbortController()
@@ -68,12 +64,10 @@ describe('single flight in the query layer', () => {
   })
 
   test('a read that starts after a write never joins one that started before it', async () => {
-    const { z } = await import('zod')
-    const t = (await import('../lib/loom/tables')).tableNames()
+    const t = tableNames()
     const schema = z.object({ n: z.coerce.number() })
     const sql = `SELECT count() AS n FROM ${t.runs} WHERE org = {org:String}`
     const before = q.queryRows(sql, { org: 'initech' }, schema)
-    const { runBegin } = await import('../lib/loom/runs')
     await runBegin({ org: 'initech', namespace: 'prod', agent: 'a', runId: 'r-1', userId: '', sessionId: '', goal: 'g' })
     const after = await q.queryRows(sql, { org: 'initech' }, schema)
     await before
@@ -145,7 +139,6 @@ describe('shared answers for the list, analytics and run header', () => {
     cache.invalidateReadCache() // everything below is computed now, well within its time to live
     await call(routes.run, '/x', OTHER)
     await call(routes.runs, '/api/runs?status=succeeded')
-    const wm = await import('../lib/loom/working-memory')
     await wm.wmSet({ ...RUN, blockKey: 'notes', userId: '', sessionId: '' }, 'a note', { actor: 'batch', sourceTrace: 'host-a/pid-1' })
     assert.equal((await statements(() => call(routes.run, '/x', OTHER))).sent.length, 0, 'another run: still kept')
     assert.ok((await statements(() => call(routes.runs, '/api/runs?status=succeeded'))).sent.length > 0, 'lists: read again')

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { activeTime } from '../lib/queries/active-time'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
+import { runsAnalytics } from '../lib/queries/analytics'
+import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('slowest-active')
@@ -39,10 +43,7 @@ describe('activeTime (pure)', () => {
 
 describe('slowest runs rank by active time', () => {
   before(async () => {
-    const { ensureReady } = await import('../lib/server/ready')
     await ensureReady()
-    const { runBegin, runComplete } = await import('../lib/loom/runs')
-    const { wmSet } = await import('../lib/loom/working-memory')
     const cp = (runId: string, content: string, ms: number, trace: string, actor = 'worker') =>
       wmSet({ ...who(runId), blockKey: 'checkpoint' }, content, { actor, sourceTrace: trace, now: at(ms) })
 
@@ -63,7 +64,6 @@ describe('slowest runs rank by active time', () => {
   })
 
   test('the run that sat idle for days is not the slowest; its active and idle times are apart', async () => {
-    const { runsAnalytics } = await import('../lib/queries/analytics')
     const a = await runsAnalytics({ org: 'acme' })
     assert.deepEqual(
       a.slowest.map((r) => r.runId),

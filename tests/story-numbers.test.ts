@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { getClient } from '../lib/clickhouse/client'
+import { createMissingSchema } from '../lib/loom/init'
+import { memorySet } from '../lib/loom/memory'
+import { runBegin } from '../lib/loom/runs'
+import { logSearch } from '../lib/loom/search-trace'
+import { tableNames } from '../lib/loom/tables'
+import { runMemories } from '../lib/queries/memory'
+import { runSearches } from '../lib/queries/search-trace'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('story-numbers')
@@ -11,17 +19,11 @@ const t0 = Date.parse('2026-11-20T10:00:00.000Z')
 const at = (s: number) => () => new Date(t0 + s * 1000)
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { runBegin } = await import('../lib/loom/runs')
-  const { memorySet } = await import('../lib/loom/memory')
-  const { logSearch } = await import('../lib/loom/search-trace')
   await runBegin({ ...reader, goal: 'answer' }, at(100))
   // Two versions of one key by the reader, merged into one stored row.
   await memorySet({ ...reader, memoryKey: 'notes.draft', value: 'one', runId: reader.runId }, at(220))
   await memorySet({ ...reader, memoryKey: 'notes.draft', value: 'two', runId: reader.runId }, at(221))
-  const { getClient } = await import('../lib/clickhouse/client')
-  const { tableNames } = await import('../lib/loom/tables')
   await getClient().command({ query: `OPTIMIZE TABLE ${tableNames().memory} FINAL` })
   // From here on every version stays stored, so the test knows what is there.
   await getClient().command({ query: `SYSTEM STOP MERGES ${tableNames().memory}` })
@@ -38,7 +40,6 @@ before(async () => {
 
 describe('searches: a hit is attributed to whoever had written it at search time', () => {
   test('a write after the search is labelled later, not as the writer', async () => {
-    const { runSearches } = await import('../lib/queries/search-trace')
     const { searches } = await runSearches(reader)
     assert.equal(searches.length, 1)
     const [refund, fresh] = searches[0].hits
@@ -54,7 +55,6 @@ describe('searches: a hit is attributed to whoever had written it at search time
 
 describe('memories: counts say what is stored', () => {
   test('latest version number and the versions still stored are reported apart', async () => {
-    const { runMemories } = await import('../lib/queries/memory')
     const { written } = await runMemories(reader)
     const byKey = new Map(written.map((m) => [m.memoryKey, m]))
     const refund = byKey.get('policy.refund')!

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
+import { createMissingSchema } from '../lib/loom/init'
+import { runBegin } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
+import { runTimeline } from '../lib/queries/timeline'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('timeline-whole-states')
@@ -10,10 +14,7 @@ const notes = 'n'.repeat(2500)
 const state = (done: string[]) => JSON.stringify({ notes, done })
 
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { runBegin } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
   const t0 = Date.parse('2026-11-20T10:00:00.000Z')
   const at = (ms: number) => () => new Date(t0 + ms)
   const ref = { ...run, blockKey: 'checkpoint' }
@@ -33,7 +34,6 @@ before(async () => {
 
 describe('timeline resume summaries come from whole versions', () => {
   test('states that differ only past the cut payload are summarized from the whole versions', async () => {
-    const { runTimeline } = await import('../lib/queries/timeline')
     const res = { body: await runTimeline(run) }
     const cps = res.body.events.filter((e) => e.kind === 'checkpoint')
     assert.equal(cps.length, 3)
@@ -46,7 +46,6 @@ describe('timeline resume summaries come from whole versions', () => {
   })
 
   test('a resume summary is built from the sequence diff: one id inserted is one insert', async () => {
-    const { runTimeline } = await import('../lib/queries/timeline')
     const { resumes } = await runTimeline(inserted)
     assert.equal(resumes.length, 1)
     assert.equal(resumes[0].unitsDone, 4)

@@ -8,6 +8,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import * as q from '../lib/clickhouse/query'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { tableNames } from '../lib/loom/tables'
+import { wmGet, wmSet } from '../lib/loom/working-memory'
+import { ensureReady } from '../lib/server/ready'
+import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -19,24 +25,15 @@ const REF = { ...BLOCK, userId: '', sessionId: '' }
 /** 3,000 code points, most of them several bytes long: a truncated row could not match it. */
 const BIG = Array.from({ length: 1000 }, (_, i) => `é${String.fromCodePoint(0x1f600 + (i % 50))}${i % 10}`).join('')
 
-let q: typeof import('../lib/clickhouse/query')
-let t: ReturnType<typeof import('../lib/loom/tables').tableNames>
-let routes: { get: Handler; put: Handler; del: Handler }
-type Handler = Parameters<typeof call>[0]
+let t: ReturnType<typeof tableNames>
 
 before(async () => {
-  const { ensureReady } = await import('../lib/server/ready')
   await ensureReady()
-  q = await import('../lib/clickhouse/query')
-  t = (await import('../lib/loom/tables')).tableNames()
-  const { runBegin, runComplete } = await import('../lib/loom/runs')
-  const { wmSet } = await import('../lib/loom/working-memory')
+  t = tableNames()
   await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'integrity' })
   await wmSet(REF, 'item-1', { actor: 'batch', sourceTrace: 'h/1' }, { charLimit: 4096 })
   await wmSet(REF, 'item-1 item-2', { actor: 'batch', sourceTrace: 'h/1' })
   await runComplete({ ...RUN, status: 'failed' })
-  const block = await import('../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route')
-  routes = { get: block.GET, put: block.PUT, del: block.DELETE }
 })
 
 /** Everything a write could touch: the block's rows, its captured history and the audit log. */
@@ -55,12 +52,12 @@ async function state() {
 }
 
 async function latest() {
-  const res = await call(routes.get, '/x?userId=&sessionId=', BLOCK)
+  const res = await call(block.GET, '/x?userId=&sessionId=', BLOCK)
   assert.equal(res.status, 200)
   return res.body.block as { version: string; content: string; chars: number; isDeleted: boolean }
 }
 
-const put = (body: unknown) => call(routes.put, '/x?userId=&sessionId=', BLOCK, { method: 'PUT', body })
+const put = (body: unknown) => call(block.PUT, '/x?userId=&sessionId=', BLOCK, { method: 'PUT', body })
 
 describe('no half-written checkpoint', () => {
   test('an insert the engine refuses changes nothing: no version, no history, no audit row; the retry gets the next version', async () => {
@@ -111,7 +108,7 @@ describe('no half-written checkpoint', () => {
     const start = await latest()
     await q.command(`ALTER TABLE ${t.workingMemory} ADD CONSTRAINT refuse_tombstone CHECK is_deleted = 0`)
     try {
-      const res = await call(routes.del, '/x?userId=&sessionId=', BLOCK, {
+      const res = await call(block.DELETE, '/x?userId=&sessionId=', BLOCK, {
         method: 'DELETE',
         body: { expectedVersion: start.version, reason: 'fault test' },
       })
@@ -120,7 +117,6 @@ describe('no half-written checkpoint', () => {
       await q.command(`ALTER TABLE ${t.workingMemory} DROP CONSTRAINT refuse_tombstone`)
     }
     assert.deepEqual(await latest(), start)
-    const { wmGet } = await import('../lib/loom/working-memory')
     assert.equal(await wmGet(REF), start.content)
   })
 })

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { createMissingSchema } from '../lib/loom/init'
+import * as wm from '../lib/loom/working-memory'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('smoke')
 
 test('set then get returns the content at version 1', async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
-  const wm = await import('../lib/loom/working-memory')
   await createMissingSchema({ history: true })
   const ref = { org: 'o', namespace: 'n', agent: 'a', userId: '', sessionId: '', runId: 'r1', blockKey: 'checkpoint' }
   const ctx = { actor: 'a', sourceTrace: 'host/pid-1' }

@@ -1,34 +1,20 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
+import * as q from '../lib/clickhouse/query'
+import * as errors from '../lib/errors'
+import * as conv from '../lib/loom/conversations'
+import type { BlockRef } from '../lib/loom/identity'
+import { createMissingSchema } from '../lib/loom/init'
+import * as runs from '../lib/loom/runs'
+import * as tables from '../lib/loom/tables'
+import * as wm from '../lib/loom/working-memory'
 import { useFreshEngine } from './helpers/engine'
 import { blockHistory } from './helpers/history-rows'
 
 useFreshEngine('write-semantics')
 
-type WM = typeof import('../lib/loom/working-memory')
-type Runs = typeof import('../lib/loom/runs')
-type Conv = typeof import('../lib/loom/conversations')
-type Query = typeof import('../lib/clickhouse/query')
-type Errors = typeof import('../lib/errors')
-type Tables = typeof import('../lib/loom/tables')
-type BlockRef = import('../lib/loom/identity').BlockRef
-
-let wm: WM
-let runs: Runs
-let conv: Conv
-let q: Query
-let errors: Errors
-let tables: Tables
-
 before(async () => {
-  const { createMissingSchema } = await import('../lib/loom/init')
-  wm = await import('../lib/loom/working-memory')
-  runs = await import('../lib/loom/runs')
-  conv = await import('../lib/loom/conversations')
-  q = await import('../lib/clickhouse/query')
-  errors = await import('../lib/errors')
-  tables = await import('../lib/loom/tables')
   await createMissingSchema({ history: true })
 })
 
@@ -174,7 +160,7 @@ describe('char_limit', () => {
     const before = await blockHistory(ref)
     await assert.rejects(wm.wmSet(ref, '0123456789A', ctx), (err: unknown) => {
       assertAppError('too_large')(err)
-      const e = err as InstanceType<Errors['AppError']>
+      const e = err as errors.AppError
       assert.equal(e.status, 413)
       assert.deepEqual(e.details, { chars: 11, charLimit: 10 })
       return true
@@ -219,7 +205,7 @@ describe('expected version', () => {
     assert.equal(first.row.version, '1')
     await assert.rejects(wm.wmSet(ref, 'stale edit', ctx, { expectedVersion: '0' }), (err: unknown) => {
       assertAppError('conflict')(err)
-      const e = err as InstanceType<Errors['AppError']>
+      const e = err as errors.AppError
       assert.equal(e.status, 409)
       assert.equal((e.details?.current as { version: string }).version, '1')
       return true
@@ -247,7 +233,7 @@ describe('expected version', () => {
     assert.equal(ok.length, 1)
     assert.equal(refused.length, 19)
     for (const r of refused) assertAppError('conflict')(r.reason)
-    const winner = (ok[0] as PromiseFulfilledResult<Awaited<ReturnType<WM['wmSet']>>>).value
+    const winner = (ok[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof wm.wmSet>>>).value
     assert.equal(winner.row.version, '2')
     const rows = await blockHistory(ref)
     assert.deepEqual(

@@ -3,13 +3,13 @@
  * as the last line of stdout: `tsx tests/helpers/demo-digest-cli.ts <seed> <nowIso>`.
  * Used by tests/demo.test.ts to check that two seedings with the same seed and now agree.
  */
+import { seedDemo } from '../../lib/demo/seed'
 import { useFreshEngine } from './engine'
 import { digestDemoTables } from './demo-digest'
 
 async function main() {
   const [seedArg, nowArg] = process.argv.slice(2)
   useFreshEngine('demo-digest')
-  const { seedDemo } = await import('../../lib/demo/seed')
   await seedDemo({ seed: Number(seedArg), now: new Date(nowArg) })
   process.stdout.write(`${JSON.stringify(await digestDemoTables())}\n`)
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { getClient } from '../../lib/clickhouse/client'
+import { tableNames } from '../../lib/loom/tables'
 
 /**
  * A digest of every table the demo writes, independent of physical layout: ReplacingMergeTree
@@ -6,8 +8,6 @@ import { createHash } from 'node:crypto'
  * times and TTL-expired blobs (which merges may drop) are left out.
  */
 export async function digestDemoTables(): Promise<Record<string, { rows: number; sha256: string }>> {
-  const { getClient } = await import('../../lib/clickhouse/client')
-  const { tableNames } = await import('../../lib/loom/tables')
   const t = tableNames()
   const queries: Record<string, string> = {
     workingMemory: `SELECT * FROM ${t.workingMemory} FINAL`,

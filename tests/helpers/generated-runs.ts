@@ -1,3 +1,7 @@
+import { getClient } from '../../lib/clickhouse/client'
+import { getConfig } from '../../lib/config'
+import * as gen from '../../scripts/bench/generate'
+
 /**
  * Loads generated runs (the benchmark's generator, small scale) into the embedded engine the test
  * points at, through Loom's tables, so the run index's and the rollup's materialized views see them
@@ -8,9 +12,6 @@ export async function loadGeneratedRuns(
   options: { salt: number; anchorMs: number; spanDays: number; cpOnlyRatio: number },
   batch: number,
 ) {
-  const { getClient } = await import('../../lib/clickhouse/client')
-  const { getConfig } = await import('../../lib/config')
-  const gen = await import('../../scripts/bench/generate')
   const client = getClient()
   const exec = async (sql: string) => {
     await client.command({ query: sql, clickhouse_settings: { max_execution_time: 0 } })

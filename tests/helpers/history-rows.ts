@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import type { Sql } from '../../lib/clickhouse/sql'
+import { selectRows } from '../../lib/clickhouse/query'
+import { sql, trusted, type Sql } from '../../lib/clickhouse/sql'
 import type { BlockRef } from '../../lib/loom/identity'
-
-// The library is imported on first use, after the test file has pointed the configuration at its engine.
+import { blockScope } from '../../lib/loom/scope'
+import { tableNames } from '../../lib/loom/tables'
 
 const historyRow = z.object({
   version: z.string(),
@@ -17,10 +18,6 @@ const historyRow = z.object({
 
 /** Every version ever written to a block, oldest first, from the append-only history capture (merges cannot hide any). */
 export async function blockHistory(ref: BlockRef) {
-  const { selectRows } = await import('../../lib/clickhouse/query')
-  const { sql, trusted } = await import('../../lib/clickhouse/sql')
-  const { blockScope } = await import('../../lib/loom/scope')
-  const { tableNames } = await import('../../lib/loom/tables')
   return selectRows(
     sql`SELECT version, content, is_deleted, char_limit, actor, source_trace, toString(updated_at) AS updated_at
       FROM ${trusted(tableNames().history)} WHERE ${blockScope(ref)} ORDER BY version`,
@@ -30,9 +27,6 @@ export async function blockHistory(ref: BlockRef) {
 
 /** How many working-memory rows the history capture holds under a condition. */
 export async function historyCount(where: Sql): Promise<number> {
-  const { selectRows } = await import('../../lib/clickhouse/query')
-  const { sql, trusted } = await import('../../lib/clickhouse/sql')
-  const { tableNames } = await import('../../lib/loom/tables')
   const [row] = await selectRows(
     sql`SELECT count() AS n FROM ${trusted(tableNames().history)} WHERE ${where}`,
     z.object({ n: z.coerce.number() }),

@@ -22,7 +22,7 @@ function scrub(value: unknown): unknown {
 type RunRow = { org: string; namespace: string; agent: string; runId: string }
 
 export async function routeSnapshot(since: string): Promise<Record<string, unknown>> {
-  const r = await apiRoutes()
+  const r = apiRoutes
   const out: Record<string, unknown> = {}
   const get = async (name: string, handler: Parameters<typeof call>[0], url: string, params: Record<string, string> = {}) => {
     const res = await call(handler, url, params)

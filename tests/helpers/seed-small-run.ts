@@ -2,13 +2,13 @@
  * Writes the schema and one run with one checkpoint (v1, "item-1") into the embedded data directory
  * LOOM_RUNS_DATA_DIR, from its own process: `tsx tests/helpers/seed-small-run.ts <org> <ns> <agent> <runId>`.
  */
-export {}
+import { createMissingSchema } from '../../lib/loom/init'
+import { runBegin } from '../../lib/loom/runs'
+import { wmSet } from '../../lib/loom/working-memory'
+
 async function main() {
   const [org, namespace, agent, runId] = process.argv.slice(2)
-  const { createMissingSchema } = await import('../../lib/loom/init')
   await createMissingSchema({ history: true })
-  const { runBegin } = await import('../../lib/loom/runs')
-  const { wmSet } = await import('../../lib/loom/working-memory')
   const run = { org, namespace, agent, runId, userId: '', sessionId: '' }
   await runBegin({ ...run, goal: 'a small run' })
   await wmSet({ ...run, blockKey: 'checkpoint' }, 'item-1', { actor: agent, sourceTrace: 'h/1' })

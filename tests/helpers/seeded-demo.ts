@@ -1,21 +1,13 @@
-import type { z } from 'zod'
+import { seedDemo } from '../../lib/demo/seed'
 
 export const DAY = 86_400_000
 /** Fixed for a whole test file (a second seeding gets it too), and recent, so that no TTL drops seeded rows. */
 export const NOW = new Date(Math.floor(Date.now() / DAY) * DAY)
 export const SEED = 42
 
-/** Seeds the demo into this test file's engine; the modules the demo tests read it with. */
-export async function seededDemo() {
-  const sc = await import('../../lib/demo/scenarios')
-  const q = await import('../../lib/clickhouse/query')
-  const wm = await import('../../lib/loom/working-memory')
-  const runsMod = await import('../../lib/loom/runs')
-  const t = (await import('../../lib/loom/tables')).tableNames()
-  const { seedDemo } = await import('../../lib/demo/seed')
-  const summary = await seedDemo({ seed: SEED, now: NOW })
-  const rows = <T extends z.ZodType>(sql: string, params: Record<string, unknown>, schema: T) => q.queryRows(sql, params, schema)
-  return { sc, q, wm, runsMod, t, summary, rows }
+/** Seeds the demo into this test file's engine. */
+export function seededDemo() {
+  return seedDemo({ seed: SEED, now: NOW })
 }
 
 /** A ClickHouse `YYYY-MM-DD hh:mm:ss.sss` (UTC) time in milliseconds. */
