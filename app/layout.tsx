@@ -1,3 +1,5 @@
+// First, so every component's CSS Module comes after the global rules and wins where both style an element.
+import './globals.css'
 import type { Metadata } from 'next'
 import { headers } from 'next/headers'
 import Link from 'next/link'
@@ -6,7 +8,6 @@ import { UserMenu } from '@/components/auth/user-menu'
 import { LinkPending } from '@/components/ui/link-pending'
 import { ThemeToggle } from '@/components/ui/theme-toggle'
 import { meOfHeaders } from '@/lib/auth/me'
-import './globals.css'
 import { Providers } from './providers'
 
 export const metadata: Metadata = {
