@@ -39,6 +39,30 @@ test('the HTML of /?status=failed already holds the first page of failed runs, a
   expect(prefetches).toEqual([])
 })
 
+test('the rows do not wait for their flags: the HTML streams them after the rows, and each row ends with the API\'s flags, without a second fetch', async ({ page, request }) => {
+  const first = await api<Page>(request, '/api/runs?limit=50')
+  const flagged = first.runs.filter((r) => r.flags.length > 0)
+  expect(flagged.length).toBeGreaterThan(0)
+  const html = await (await request.get('/')).text()
+  const pending = html.indexOf('data-flags-pending')
+  expect(pending, 'the rows are sent with a placeholder for their flags').toBeGreaterThan(0)
+  expect(html.indexOf(`data-run-id="${first.runs[0].runId}"`)).toBeLessThan(pending)
+  // The same response goes on with the flags once read.
+  expect(html.lastIndexOf(`data-flag="${flagged[0].flags[0]}"`)).toBeGreaterThan(pending)
+  const listRequests: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/runs') listRequests.push(r.url())
+  })
+  await page.goto('/')
+  await expect(page.locator('[data-flags-pending]')).toHaveCount(0)
+  const shown = await page
+    .getByRole('table', { name: 'Runs' })
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-run-id'), [...tr.querySelectorAll('[data-flag]')].map((b) => b.getAttribute('data-flag'))]))
+  expect(shown).toEqual(first.runs.map((r) => [r.runId, r.flags]))
+  expect(listRequests).toEqual([])
+})
+
 test('a flag in the URL narrows the list to the runs the API flags, with badges; the flag filter writes the URL', async ({ page, request }) => {
   const all = await api<Page>(request, '/api/runs?limit=200')
   const resumed = await api<Page>(request, '/api/runs?flag=resumed&limit=50')
@@ -47,6 +71,7 @@ test('a flag in the URL narrows the list to the runs the API flags, with badges;
   await page.goto('/?flag=resumed')
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
   await expect(rows).toHaveCount(resumed.runs.length)
+  await expect(page.locator('[data-flags-pending]')).toHaveCount(0)
   const shown = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))
   expect(shown).toEqual(resumed.runs.map((r) => r.runId))
   // Every flag the API names is a badge on its row.

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
 import type { RunSummary } from '../lib/api/types'
 import { getBlockDetail } from '../lib/queries/block-detail'
-import { listRuns } from '../lib/queries/runs'
+import { runKeyText } from '../lib/loom/identity'
+import { flagsOfPage, listRuns } from '../lib/queries/runs'
 import { isResume } from '../lib/resume/detect'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
@@ -57,3 +58,23 @@ test("each run's flags match its checkpoint's block detail and its run row", asy
 function order(f: string) {
   return ['resumed', 'near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled'].indexOf(f)
 }
+
+test('a page read without flags and its flags read afterwards (the runs page streams them) give the same flags as the list', async () => {
+  for (const filter of [{}, { flag: ['resumed' as const] }, { status: 'running' as const }]) {
+    const whole = await listRuns({ filter, limit: 50 })
+    const bare = await listRuns({ filter, limit: 50, flags: false })
+    assert.deepEqual(
+      bare.runs.map((r) => r.runId),
+      whole.runs.map((r) => r.runId),
+      'the same runs, in the same order',
+    )
+    assert.ok(bare.runs.every((r) => r.flags.length === 0), 'no flags before they are read')
+    const byRun = await flagsOfPage(filter, bare.runs)
+    assert.deepEqual(
+      bare.runs.map((r) => byRun[runKeyText(r)]),
+      whole.runs.map((r) => r.flags),
+      JSON.stringify(filter),
+    )
+    assert.ok(whole.runs.some((r) => r.flags.length > 0) || filter.status === 'running', 'some run on the page has a flag')
+  }
+})

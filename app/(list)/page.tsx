@@ -1,9 +1,9 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query'
 import type { Metadata } from 'next'
-import { RunsView } from '@/components/runs/runs-view'
+import { RunsView, type StreamedFlags } from '@/components/runs/runs-view'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import { runsQuerySchema } from '@/lib/api/schemas'
-import { listRuns } from '@/lib/queries/runs'
+import { flagsOfPage, listRuns } from '@/lib/queries/runs'
 import { runsFilters, runsListParams, runsSearch } from '@/lib/runs-search'
 import { cachedRead } from '@/lib/server/read-cache'
 import { ensureReady } from '@/lib/server/ready'
@@ -23,6 +23,8 @@ const many = (v: string | string[] | undefined) => (v === undefined ? [] : Array
  * which asks the API and shows its error with a retry. No loading state or Suspense boundary
  * wraps the list: its rows are in the first HTML the browser paints, where a streamed boundary
  * would be revealed only later (React holds streamed reveals back briefly to batch them).
+ * The rows' flags are the slowest part of a page (they look at working memory across identities)
+ * and follow as a promise the table resolves row by row, so the rows do not wait for them.
  */
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams
@@ -38,6 +40,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   })
   const params = runsListParams(filters, one(sp.cursor))
   const queryClient = new QueryClient()
+  let streamed: StreamedFlags | null = null
   const search = runsSearch(params)
   const parsed = runsQuerySchema.safeParse({ ...Object.fromEntries(search), ...(filters.flag ? { flag: filters.flag } : {}) })
   if (parsed.success) {
@@ -45,15 +48,24 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       await ensureReady()
       const { cursor, limit, ...filter } = parsed.data
       const size = limit ?? 50
-      const page = await cachedRead('runs.list', { filter, cursor, size }, undefined, (signal) => listRuns({ filter, cursor, limit: size, signal }))
-      queryClient.setQueryData(runsListQueryOptions(params).queryKey, page)
+      const page = await cachedRead('runs.list', { filter, cursor, size, flags: false }, undefined, (signal) =>
+        listRuns({ filter, cursor, limit: size, signal, flags: false }),
+      )
+      const queryKey = runsListQueryOptions(params).queryKey
+      if (page.runs.length > 0) {
+        queryClient.setQueryData(queryKey, { ...page, flagsPending: true })
+        // Never rejects: on a failure the table asks the API for the whole page again.
+        streamed = { queryKey, flags: flagsOfPage(filter, page.runs).catch(() => null) }
+      } else {
+        queryClient.setQueryData(queryKey, page)
+      }
     } catch {
       // The client asks again and shows the error.
     }
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <RunsView />
+      <RunsView streamedFlags={streamed} />
     </HydrationBoundary>
   )
 }

@@ -1,4 +1,5 @@
 import Link from 'next/link'
+import { Suspense, use } from 'react'
 import { LinkPending } from '../ui/link-pending'
 import type { RunSummary } from '@/lib/api/types'
 import { cost, count, duration } from '@/lib/format'
@@ -8,6 +9,7 @@ import { StatusBadge } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
 import { FlagBadges } from './flag-badges'
 import { runKeyText } from '@/lib/loom/identity'
+import type { RunFlag } from '@/lib/triage/flags'
 
 function CheckpointCell({ run }: { run: RunSummary }) {
   const cp = run.checkpoint
@@ -26,7 +28,33 @@ function CheckpointCell({ run }: { run: RunSummary }) {
   )
 }
 
-export function RunsTable({ runs, rowClassName }: { runs: RunSummary[]; rowClassName?: (run: RunSummary) => string | undefined }) {
+type PendingFlags = Promise<Record<string, RunFlag[]> | null>
+
+/** A row's flags from the promise the server streams after the rows (null: they could not be read; the page is fetched again). */
+function StreamedFlagBadges({ pending, runKey }: { pending: PendingFlags; runKey: string }) {
+  const byRun = use(pending)
+  return byRun ? <FlagBadges flags={byRun[runKey]} /> : null
+}
+
+function RowFlags({ run, pending }: { run: RunSummary; pending: PendingFlags | null }) {
+  if (!pending) return <FlagBadges flags={run.flags} />
+  return (
+    <Suspense fallback={<span className="small muted" data-flags-pending>checking flags…</span>}>
+      <StreamedFlagBadges pending={pending} runKey={runKeyText(run)} />
+    </Suspense>
+  )
+}
+
+export function RunsTable({
+  runs,
+  rowClassName,
+  pendingFlags = null,
+}: {
+  runs: RunSummary[]
+  rowClassName?: (run: RunSummary) => string | undefined
+  /** Set while the page's flags are still on their way: each row shows them when they arrive. */
+  pendingFlags?: PendingFlags | null
+}) {
   return (
     <div className="table-wrap">
       <table className="data" aria-label="Runs">
@@ -57,7 +85,7 @@ export function RunsTable({ runs, rowClassName }: { runs: RunSummary[]; rowClass
                   <LinkPending label={`Opening run ${r.runId}`} />
                 </Link>
                 <span className="runid">{r.runId}</span>
-                <FlagBadges flags={r.flags} />
+                <RowFlags run={r} pending={pendingFlags} />
               </td>
               <td>
                 <div>{r.agent}</div>

@@ -1,7 +1,10 @@
 'use client'
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState, type FocusEvent, type PointerEvent } from 'react'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState, type FocusEvent, type PointerEvent } from 'react'
+import type { RunsPage } from '@/lib/api/types'
+import { runKeyText } from '@/lib/loom/identity'
+import type { RunFlag } from '@/lib/triage/flags'
 import { absoluteTime } from '@/lib/format'
 import { runsFilters, runsListParams } from '@/lib/runs-search'
 import { BatchActions } from '../batch/batch-actions'
@@ -21,7 +24,30 @@ import { Skeleton } from '../ui/skeleton'
 /** True when the event comes from a row of the table body: the operator is reading that row. */
 const onRow = (e: { target: EventTarget | null }) => e.target instanceof Element && !!e.target.closest('tbody tr')
 
-export function RunsView() {
+/** The flags of a first page the server rendered without them, and the list key that page sits under. */
+export type StreamedFlags = { queryKey: readonly unknown[]; flags: Promise<Record<string, RunFlag[]> | null> }
+
+/** Puts streamed flags into the cached page when they arrive (or, when they could not be read, fetches the page whole). */
+function useStreamedFlags(streamed: StreamedFlags | null) {
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    if (!streamed) return
+    void streamed.flags.then((byRun) => {
+      if (!byRun) {
+        void queryClient.refetchQueries({ queryKey: streamed.queryKey, exact: true })
+        return
+      }
+      queryClient.setQueryData<RunsPage>(streamed.queryKey, (old) => {
+        if (!old?.flagsPending) return old
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        const { flagsPending, ...page } = old
+        return { ...page, runs: old.runs.map((r) => ({ ...r, flags: byRun[runKeyText(r)] ?? r.flags })) }
+      })
+    })
+  }, [streamed, queryClient])
+}
+
+export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFlags | null }) {
   const [f, setF] = useRunsFilters()
   const [paused, setPaused] = useState(false)
   const [hovering, setHovering] = useState(false)
@@ -31,6 +57,8 @@ export function RunsView() {
   const params = runsListParams(filters, f.cursor)
   const query = useQuery({ ...runsListQueryOptions(params), placeholderData: keepPreviousData })
   const runs = query.data?.runs ?? []
+  useStreamedFlags(streamedFlags)
+  const pendingFlags = query.data?.flagsPending ? (streamedFlags?.flags ?? null) : null
   const searchedTo = query.data?.searchedTo
   const reading = hovering || focused
   const live = useLiveRuns(filters, query.data?.runs, !paused && !reading)
@@ -96,7 +124,7 @@ export function RunsView() {
         <>
           {runs.length > 0 ? (
             <div className="runs-live" {...readingHandlers}>
-              <RunsTable runs={runs} rowClassName={rowClassName} />
+              <RunsTable runs={runs} rowClassName={rowClassName} pendingFlags={pendingFlags} />
             </div>
           ) : null}
           {searchedTo ? (

@@ -57,6 +57,11 @@ export type RunsPage = {
    * nextCursor goes on from there. Fewer runs than `limit` then does not mean there are no more.
    */
   searchedTo?: string
+  /**
+   * Never sent by the API. Set on a first page the server rendered before its flags were read:
+   * every run's `flags` is empty until they arrive (the runs page streams them after the rows).
+   */
+  flagsPending?: true
 }
 
 export type RunCounts = {

@@ -53,6 +53,18 @@ export type ListRunsParams = {
   flagScanBudget?: number
 }
 
+/**
+ * The flags of the runs on a page read with `flags: false`, by run key (runKeyText): the same
+ * flags listRuns would have attached, read afterwards so the rows need not wait for them.
+ */
+export async function flagsOfPage(filter: RunsFilter, runs: RunSummary[], signal?: AbortSignal): Promise<Record<string, RunFlag[]>> {
+  if (runs.length === 0) return {}
+  const set = await openRunSet(filter, { signal })
+  const rows = runs.map((r) => ({ org: r.org, namespace: r.namespace, agent: r.agent, run_id: r.runId }))
+  const byRun = await set.flagsOf(rows, { known: filter.flag ?? [] })
+  return Object.fromEntries(rows.map((r) => [rowRunKey(r), byRun.get(rowRunKey(r)) ?? []]))
+}
+
 /** One page of the runs list, newest first, with each run's checkpoint and flags. */
 export async function listRuns({ filter, cursor, limit, signal, source, flags, flagScan, flagScanBudget }: ListRunsParams): Promise<RunsPage> {
   const set = await openRunSet(filter, { source, signal })

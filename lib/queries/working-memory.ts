@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { selectJsonArrayText, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import type { Block, BlockSummary } from '../api/types'
