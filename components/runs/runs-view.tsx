@@ -15,7 +15,7 @@ import { RunsFilters } from './runs-filters'
 import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
 import { SetupNotice } from './setup-notice'
-import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
+import { LiveRefresh } from './live-refresh'
 import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
 import { Button, buttonClass } from '../ui/button'
@@ -61,7 +61,6 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
   const pendingFlags = query.data?.flagsPending ? (streamedFlags?.flags ?? null) : null
   const searchedTo = query.data?.searchedTo
   const reading = hovering || focused
-  const live = useLiveRuns(filters, query.data?.runs, !paused && !reading)
   const rowClassName = useFreshRows(JSON.stringify(params), query.data?.runs, query.isPlaceholderData)
   const readingHandlers = {
     onPointerOver: (e: PointerEvent) => setHovering(onRow(e)),
@@ -82,19 +81,7 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
           </p>
         </div>
         <span className="spacer" />
-        <span className="refresh" aria-live="polite" data-live={paused ? 'paused' : reading ? 'reading' : 'on'}>
-          {paused || reading ? <span className="live-dot is-paused" aria-hidden /> : <span className="live-dot" aria-hidden />}
-          {paused
-            ? 'Live refresh paused'
-            : reading
-              ? 'Paused while you read a row'
-              : live.isError
-                ? 'Could not check for changes; retrying'
-                : `Live: checking for changes every ${LIVE_POLL_MS / 1000}s`}
-          <Button onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
-            {paused ? 'Resume' : 'Pause'}
-          </Button>
-        </span>
+        <LiveRefresh filters={filters} shown={query.data?.runs} paused={paused} reading={reading} onTogglePause={() => setPaused((p) => !p)} />
       </div>
       <SetupNotice />
       <NeedsAttention filters={filters} />

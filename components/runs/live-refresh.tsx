@@ -1,0 +1,41 @@
+'use client'
+
+import type { RunSummary } from '@/lib/api/types'
+import type { RunsFilters } from '@/lib/runs-search'
+import { Button } from '../ui/button'
+import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
+
+/**
+ * The live refresh's status and its Pause button. The poll lives here, not in the runs view: each
+ * answer (every few seconds) re-renders this line only, not the table and the charts.
+ */
+export function LiveRefresh({
+  filters,
+  shown,
+  paused,
+  reading,
+  onTogglePause,
+}: {
+  filters: RunsFilters
+  shown: RunSummary[] | undefined
+  paused: boolean
+  reading: boolean
+  onTogglePause: () => void
+}) {
+  const live = useLiveRuns(filters, shown, !paused && !reading)
+  return (
+    <span className="refresh" aria-live="polite" data-live={paused ? 'paused' : reading ? 'reading' : 'on'}>
+      {paused || reading ? <span className="live-dot is-paused" aria-hidden /> : <span className="live-dot" aria-hidden />}
+      {paused
+        ? 'Live refresh paused'
+        : reading
+          ? 'Paused while you read a row'
+          : live.isError
+            ? 'Could not check for changes; retrying'
+            : `Live: checking for changes every ${LIVE_POLL_MS / 1000}s`}
+      <Button onClick={onTogglePause} aria-pressed={paused}>
+        {paused ? 'Resume' : 'Pause'}
+      </Button>
+    </span>
+  )
+}
