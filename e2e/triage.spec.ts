@@ -55,6 +55,8 @@ test('the rows do not wait for their flags: the HTML streams them after the rows
   })
   await page.goto('/')
   await expect(page.locator('[data-flags-pending]')).toHaveCount(0)
+  // Flags arriving do not make a row "changed": nothing flashes as if the live refresh found a write.
+  await expect(page.locator('tr.row-fresh')).toHaveCount(0)
   const shown = await page
     .getByRole('table', { name: 'Runs' })
     .locator('tbody tr')
