@@ -76,6 +76,20 @@ const config = [
     },
   },
   {
+    // Every page reads its data on the server: a prefetched link renders that page (list, flags,
+    // run header) in the background for each link in view, whether or not it is ever clicked.
+    files: ['app/**', 'components/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXOpeningElement[name.name='Link']:not(:has(JSXAttribute[name.name='prefetch']))",
+          message: 'Give <Link> prefetch={false}: prefetching renders the linked page on the server for every link in view',
+        },
+      ],
+    },
+  },
+  {
     // Test helpers and Playwright fixtures are not React hooks, whatever their names.
     files: ['tests/**', 'e2e/**', 'scripts/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },

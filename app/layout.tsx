@@ -36,18 +36,18 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </a>
         <Providers me={me}>
           <header className="topbar">
-            <Link href="/" className="brand" aria-label="Loom Runs home">
+            <Link href="/" prefetch={false} className="brand" aria-label="Loom Runs home">
               <span className="brand-mark" aria-hidden>
                 ◈
               </span>{' '}
               Loom Runs
             </Link>
             <nav aria-label="Main">
-              <Link href="/">
+              <Link href="/" prefetch={false}>
                 Runs
                 <LinkPending label="Opening the runs list" />
               </Link>
-              <Link href="/schema">
+              <Link href="/schema" prefetch={false}>
                 Schema
                 <LinkPending label="Opening the schema doctor" />
               </Link>

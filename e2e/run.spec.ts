@@ -71,3 +71,22 @@ test("a run page's HTML already holds the run's header; the client does not ask 
   await page.waitForLoadState('networkidle')
   expect(asked).toEqual([])
 })
+
+test('neither the runs page nor a run page renders other pages in the background (no prefetch of the links in view)', async ({ page }) => {
+  const background: string[] = []
+  page.on('request', (r) => {
+    // A prefetch is a request for a page's server payload (RSC) made without a click.
+    if (r.headers()['rsc'] === '1' || new URL(r.url()).searchParams.has('_rsc')) background.push(r.url())
+  })
+  for (const path of ['/', links.run(DEMO_RUNS.batch), links.run(DEMO_RUNS.batch, { tab: 'memories' })]) {
+    await page.goto(path)
+    await hydrated(page)
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(500)
+  }
+  expect(background).toEqual([])
+  // A click still opens the page it names (the breadcrumb to the agent's runs).
+  await page.getByRole('link', { name: DEMO_RUNS.batch.agent, exact: true }).first().click()
+  await expect(page).toHaveURL(new RegExp(`agent=${DEMO_RUNS.batch.agent}`))
+  await expect(page.getByRole('table', { name: 'Runs' }).locator(`tr[data-run-id="${DEMO_RUNS.batch.runId}"]`)).toBeVisible()
+})

@@ -63,7 +63,7 @@ function BatchTable<T extends BatchItem>({
             return (
               <tr key={`${i.org}\u0000${i.namespace}\u0000${i.agent}\u0000${i.runId}`}>
                 <td className={styles.run}>
-                  <Link href={links.run(i)}>{i.runId}</Link>
+                  <Link prefetch={false} href={links.run(i)}>{i.runId}</Link>
                   <span className={styles.why}>
                     {i.org}/{i.namespace}/{i.agent}
                   </span>

@@ -50,7 +50,7 @@ function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
           Show {there}
         </Button>
       ) : (
-        <Link
+        <Link prefetch={false}
           className={buttonClass()}
           href={links.run({ ...runRef, agent: miss.agent }, { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId })}
         >

@@ -12,9 +12,9 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
   return (
     <section className="panel stack run-head" aria-label="Run summary">
       <div className="crumbs">
-        <Link href={links.runs(new URLSearchParams({ org: run.org }).toString())}>{run.org}</Link>/
-        <Link href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}>{run.namespace}</Link>/
-        <Link href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace, agent: run.agent }).toString())}>
+        <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org }).toString())}>{run.org}</Link>/
+        <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}>{run.namespace}</Link>/
+        <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace, agent: run.agent }).toString())}>
           {run.agent}
         </Link>
       </div>
@@ -110,7 +110,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
           <h3>Memories used ({detail.memoriesUsed.length})</h3>
           <div className="row gap-6">
             {detail.memoriesUsed.map((k) => (
-              <Link key={k} className="tag mono" href={links.run(run, { tab: 'memories', memory: k })}>
+              <Link prefetch={false} key={k} className="tag mono" href={links.run(run, { tab: 'memories', memory: k })}>
                 {k}
               </Link>
             ))}

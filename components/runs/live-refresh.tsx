@@ -3,25 +3,28 @@
 import type { RunSummary } from '@/lib/api/types'
 import type { RunsFilters } from '@/lib/runs-search'
 import { Button } from '../ui/button'
+import { useReading, type ReadingStore } from './reading-store'
 import { LIVE_POLL_MS, useLiveRuns } from './use-live-runs'
 
 /**
  * The live refresh's status and its Pause button. The poll lives here, not in the runs view: each
- * answer (every few seconds) re-renders this line only, not the table and the charts.
+ * answer (every few seconds) re-renders this line only, not the table and the charts; so
+ * does a change of `readingStore` (the pointer or focus entering a row).
  */
 export function LiveRefresh({
   filters,
   shown,
   paused,
-  reading,
+  readingStore,
   onTogglePause,
 }: {
   filters: RunsFilters
   shown: RunSummary[] | undefined
   paused: boolean
-  reading: boolean
+  readingStore: ReadingStore
   onTogglePause: () => void
 }) {
+  const reading = useReading(readingStore)
   const live = useLiveRuns(filters, shown, !paused && !reading)
   return (
     <span className="refresh" aria-live="polite" data-live={paused ? 'paused' : reading ? 'reading' : 'on'}>

@@ -16,6 +16,7 @@ import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
 import { SetupNotice } from './setup-notice'
 import { LiveRefresh } from './live-refresh'
+import { createReadingStore } from './reading-store'
 import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
 import { Button, buttonClass } from '../ui/button'
@@ -50,8 +51,7 @@ function useStreamedFlags(streamed: StreamedFlags | null) {
 export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFlags | null }) {
   const [f, setF] = useRunsFilters()
   const [paused, setPaused] = useState(false)
-  const [hovering, setHovering] = useState(false)
-  const [focused, setFocused] = useState(false)
+  const [reading] = useState(createReadingStore)
   const filters = runsFilters(f)
   // The same key the server filled for this URL (app/page.tsx): the first page is not fetched again.
   const params = runsListParams(filters, f.cursor)
@@ -60,14 +60,13 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
   useStreamedFlags(streamedFlags)
   const pendingFlags = query.data?.flagsPending ? (streamedFlags?.flags ?? null) : null
   const searchedTo = query.data?.searchedTo
-  const reading = hovering || focused
   const rowClassName = useFreshRows(JSON.stringify(params), query.data?.runs, query.isPlaceholderData, !!query.data?.flagsPending)
   const readingHandlers = {
-    onPointerOver: (e: PointerEvent) => setHovering(onRow(e)),
-    onPointerLeave: () => setHovering(false),
-    onFocus: (e: FocusEvent) => setFocused(onRow(e)),
+    onPointerOver: (e: PointerEvent) => reading.set('hover', onRow(e)),
+    onPointerLeave: () => reading.set('hover', false),
+    onFocus: (e: FocusEvent) => reading.set('focus', onRow(e)),
     onBlur: (e: FocusEvent<HTMLElement>) => {
-      if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setFocused(false)
+      if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) reading.set('focus', false)
     },
   }
 
@@ -81,7 +80,7 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
           </p>
         </div>
         <span className="spacer" />
-        <LiveRefresh filters={filters} shown={query.data?.runs} paused={paused} reading={reading} onTogglePause={() => setPaused((p) => !p)} />
+        <LiveRefresh filters={filters} shown={query.data?.runs} paused={paused} readingStore={reading} onTogglePause={() => setPaused((p) => !p)} />
       </div>
       <SetupNotice />
       <NeedsAttention filters={filters} />

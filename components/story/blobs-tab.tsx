@@ -53,7 +53,7 @@ function RangeLinks({ runRef, g }: { runRef: RunRef; g: RefGroup }) {
       {g.ranges.map((r, i) => (
         <span key={r.from}>
           {i > 0 ? ', ' : ''}
-          <Link
+          <Link prefetch={false}
             className="mono small"
             href={links.run(runRef, { tab: 'checkpoint', block: g.blockKey, user: g.userId || undefined, session: g.sessionId || undefined, b: r.to })}
             title={`Open ${g.blockKey} v${r.to} in the Checkpoint tab`}

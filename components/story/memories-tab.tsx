@@ -54,7 +54,7 @@ function Confidence({ value }: { value: number }) {
 
 function keyLink(runRef: RunRef, key: string) {
   return (
-    <Link href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className={`mono ${tables.memKey}`}>
+    <Link prefetch={false} href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className={`mono ${tables.memKey}`}>
       {key}
     </Link>
   )
@@ -177,7 +177,7 @@ function ReliedTable({ runRef, rows: all, target }: { runRef: RunRef; rows: Used
                       self ? (
                         <span className="small muted">this run</span>
                       ) : (
-                        <Link
+                        <Link prefetch={false}
                           href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
                           aria-label={`Writer run ${w.runId} (${w.agent})`}
                         >

@@ -51,7 +51,7 @@ function filtersText(filters: string): string | null {
 function WriterLink({ runRef, w, memoryKey }: { runRef: RunRef; w: MemoryWrite; memoryKey: string }) {
   if (w.runId === runRef.runId && w.agent === runRef.agent) return <>this run</>
   return (
-    <Link
+    <Link prefetch={false}
       href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: memoryKey })}
       aria-label={`Writer run ${w.runId} (${w.agent})`}
     >
@@ -101,7 +101,7 @@ function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at
             <tr key={`${h.rank}-${h.memoryKey}`} className={h.usedByRun ? 'is-used' : undefined} data-memory-key={h.memoryKey}>
               <td className="num">{h.rank}</td>
               <td className="mono">
-                <Link href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>{h.memoryKey}</Link>
+                <Link prefetch={false} href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>{h.memoryKey}</Link>
               </td>
               <td className="num mono">{h.score.toFixed(3)}</td>
               <td>

@@ -111,7 +111,7 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
               {link ? (
                 <>
                   {' '}
-                  <Link href={link.href} className="small">
+                  <Link prefetch={false} href={link.href} className="small">
                     {link.text} →
                   </Link>
                 </>

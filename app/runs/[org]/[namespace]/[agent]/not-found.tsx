@@ -6,7 +6,7 @@ export default function RunNotFound() {
       <h1>Run not found</h1>
       <p>No run with this id exists under this org, namespace and agent. It may have been written under another agent, or the link is wrong.</p>
       <p>
-        <Link href="/">Back to all runs</Link>
+        <Link prefetch={false} href="/">Back to all runs</Link>
       </p>
     </div>
   )
