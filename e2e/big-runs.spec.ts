@@ -76,6 +76,10 @@ test.describe('the open tab renders on the server', () => {
     // Rendered as a row of the list, not only carried in the page's data.
     expect(html).toContain(`data-testid="timeline-label" title="${escaped}"`)
     expect(html).toContain(run.runId)
+    // In the page's first markup, not in a streamed Suspense segment that React reveals later
+    // (a hidden `S:` segment swapped in for a `B:` placeholder, after a reveal throttle).
+    expect(html).not.toMatch(/<template id="B:|<div hidden id="S:/)
+    expect(html.indexOf('data-testid="timeline-label"')).toBeLessThan(html.indexOf('self.__next_f'))
   })
 
   test('the client takes over without asking for the tab again', async ({ page }) => {

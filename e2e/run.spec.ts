@@ -27,8 +27,6 @@ test('a run with blocks under two sessions warns that a resume sees only one', a
 })
 
 test('a run id with awkward characters opens from its link and from the list', async ({ page }) => {
-  // While the open tab streams, the page holds a second, hidden copy of the header (the streamed
-  // content waiting to replace the fallback): read the one the accessibility tree shows.
   const runIdLine = page.getByRole('region', { name: 'Run summary' }).getByText(`run_id: ${EDGE_CASE.runId}`)
   await page.goto(links.run(EDGE_CASE))
   await expect(runIdLine).toBeVisible()

@@ -16,7 +16,7 @@ import { SearchesTab } from '../story/searches-tab'
 import { TimelineTab } from '../story/timeline-tab'
 import { ErrorBanner } from '../ui/error-banner'
 import { QueryState } from '../ui/query-state'
-import { Skeleton, SkeletonPanel } from '../ui/skeleton'
+import { Skeleton } from '../ui/skeleton'
 import { RUN_TABS, type RunTab } from '@/lib/api-client/tab-names'
 import { Tabs } from '../ui/tabs'
 import { AuditLog } from './audit-log'
@@ -54,11 +54,7 @@ function BlocksTab({ runRef }: { runRef: RunRef }) {
   )
 }
 
-/**
- * `pendingTab`: the server is still reading the open tab's data (the page streams it in after the
- * header), so the panel shows its loading state instead of a tab that would ask for the data itself.
- */
-export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendingTab?: boolean }) {
+export function RunView({ runRef }: { runRef: RunRef }) {
   const [tab, setTab] = useQueryState('tab', parseAsStringLiteral(RUN_TABS).withDefault('checkpoint'))
   const detail = useQuery(runDetailQueryOptions(runRef))
   const queryClient = useQueryClient()
@@ -90,7 +86,6 @@ export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendin
     )
   }
   const counts = detail.data.counts
-  const shown: RunTab | null = pendingTab ? null : tab
   return (
     <div className="stack">
       {detail.isError ? <ErrorBanner error={detail.error} onRetry={() => detail.refetch()} stale /> : null}
@@ -108,15 +103,14 @@ export function RunView({ runRef, pendingTab = false }: { runRef: RunRef; pendin
         }}
       />
       <div role="tabpanel" id="run-tabpanel" aria-labelledby={`tab-${tab}`} aria-label={TAB_LABELS[tab]}>
-        {pendingTab ? <SkeletonPanel label={`Loading ${TAB_LABELS[tab].toLowerCase()}`} rows={6} /> : null}
-        {shown === 'checkpoint' ? <CheckpointTab runRef={runRef} /> : null}
-        {shown === 'timeline' ? <TimelineTab runRef={runRef} /> : null}
-        {shown === 'conversation' ? <ConversationTab runRef={runRef} /> : null}
-        {shown === 'memories' ? <MemoriesTab runRef={runRef} /> : null}
-        {shown === 'searches' ? <SearchesTab runRef={runRef} /> : null}
-        {shown === 'blobs' ? <BlobsTab runRef={runRef} /> : null}
-        {shown === 'audit' ? <AuditLog runRef={runRef} /> : null}
-        {shown === 'blocks' ? <BlocksTab runRef={runRef} /> : null}
+        {tab === 'checkpoint' ? <CheckpointTab runRef={runRef} /> : null}
+        {tab === 'timeline' ? <TimelineTab runRef={runRef} /> : null}
+        {tab === 'conversation' ? <ConversationTab runRef={runRef} /> : null}
+        {tab === 'memories' ? <MemoriesTab runRef={runRef} /> : null}
+        {tab === 'searches' ? <SearchesTab runRef={runRef} /> : null}
+        {tab === 'blobs' ? <BlobsTab runRef={runRef} /> : null}
+        {tab === 'audit' ? <AuditLog runRef={runRef} /> : null}
+        {tab === 'blocks' ? <BlocksTab runRef={runRef} /> : null}
       </div>
     </div>
   )
