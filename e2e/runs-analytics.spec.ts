@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { hydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
@@ -93,6 +94,10 @@ test('live refresh: a checkpoint written elsewhere flashes its row, without relo
   expect(put.status(), await put.text()).toBe(200)
   const version = (await put.json()).block.version
   await expect(row).toHaveClass(/row-fresh/, { timeout: 15_000 })
+  // Held at its flash colour, the row's text and links still have enough contrast (axe).
+  await row.evaluate((tr) => tr.querySelectorAll('td').forEach((td) => (td.style.animationPlayState = 'paused')))
+  const contrast = await new AxeBuilder({ page }).include(`tr[data-run-id="${run.runId}"]`).withRules(['color-contrast']).analyze()
+  expect(contrast.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`))).toEqual([])
   await expect(row).toContainText(`v${version}`)
   await row.screenshot({ path: 'test-results/screens/runs-analytics-fresh-row.png', animations: 'allow' })
   expect(listFetches).toBeGreaterThan(before)
