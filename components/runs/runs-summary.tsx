@@ -1,7 +1,8 @@
 'use client'
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import dynamic from 'next/dynamic'
+import { useEffect, useState } from 'react'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
 import { withFlag, type RunsFilters } from '@/lib/runs-search'
@@ -9,7 +10,6 @@ import { NEAR_LIMIT_RATIO } from '@/lib/triage/flags'
 import { CountLink } from './count-link'
 import { runsAnalyticsQueryOptions } from '@/lib/api-client/runs'
 import { ErrorBanner } from '../ui/error-banner'
-import { ResumesChart, SizesChart, StatusChart } from './runs-charts'
 import { TopRuns } from './top-runs'
 import { useSummaryOpen } from './use-summary-open'
 import { DisclosureButton } from '../ui/disclosure-button'
@@ -18,6 +18,23 @@ import styles from './runs-summary.module.css'
 import { Button } from '../ui/button'
 
 const BODY_ID = 'runs-summary-body'
+
+/** A chart card's place while its figures or its drawing code load. */
+function CardSkeleton({ wide = false }: { wide?: boolean }) {
+  return (
+    <div className={wide ? `${styles.card} ${styles.cardWide}` : styles.card}>
+      <Skeleton width="40%" />
+      <Skeleton height={132} />
+    </div>
+  )
+}
+
+// The chart library (~290 KB of script) is not part of the page's first scripts: it loads beside
+// the summary's request, so the table's rows and the page's start-up do not wait for it.
+const loadCharts = () => import('./runs-charts')
+const StatusChart = dynamic(() => loadCharts().then((m) => m.StatusChart), { ssr: false, loading: () => <CardSkeleton wide /> })
+const ResumesChart = dynamic(() => loadCharts().then((m) => m.ResumesChart), { ssr: false, loading: () => <CardSkeleton /> })
+const SizesChart = dynamic(() => loadCharts().then((m) => m.SizesChart), { ssr: false, loading: () => <CardSkeleton /> })
 
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
 export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; ready?: boolean }) {
@@ -30,6 +47,11 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
   const waiting = !!filters.flag?.length && askedFor !== filterKey
   // `ready`: the runs list has its rows; the charts wait for it, so the table never waits for them.
   const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open && ready && !waiting, placeholderData: keepPreviousData })
+  const fetching = query.isFetching
+  useEffect(() => {
+    // Fetch the drawing code while the figures are on their way.
+    if (open && fetching) void loadCharts()
+  }, [open, fetching])
   const a = query.data
   const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
   return (
@@ -67,10 +89,7 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
             query.isError ? null : (
               <div className={styles.grid} aria-busy="true" aria-label="Loading summary" data-testid="summary-grid">
                 {Array.from({ length: 5 }, (_, i) => (
-                  <div key={i} className={i === 0 || i > 2 ? `${styles.card} ${styles.cardWide}` : styles.card}>
-                    <Skeleton width="40%" />
-                    <Skeleton height={132} />
-                  </div>
+                  <CardSkeleton key={i} wide={i === 0 || i > 2} />
                 ))}
               </div>
             )
