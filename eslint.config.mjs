@@ -67,8 +67,8 @@ const config = [
           patterns: [
             {
               group: ['**/clickhouse/query'],
-              importNames: ['queryRows', 'command', 'queryJsonArrayText'],
-              message: 'Use selectRows / runCommand / selectJsonArrayText with the sql tag, so a statement carries its own parameters',
+              importNames: ['queryRows', 'command', 'queryJsonArrayBytes'],
+              message: 'Use selectRows / runCommand / selectJsonArrayBytes with the sql tag, so a statement carries its own parameters',
             },
           ],
         },

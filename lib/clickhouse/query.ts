@@ -7,6 +7,7 @@ import { AppError } from '../errors'
 import { getClient } from './client'
 import { physicalRows } from '../loom/tables'
 import type { Sql } from './sql'
+import { trimBytes } from './json-bytes'
 
 export type QueryParams = Record<string, unknown>
 
@@ -335,43 +336,39 @@ export async function insertRows(table: string, values: Record<string, unknown>[
   }
 }
 
-/** A JSON document ClickHouse already wrote: a route sends it as it is, without parsing it in Node. */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
 /**
- * Runs a SELECT and returns its rows as the text of one JSON array, as ClickHouse formats them.
- * For payloads of megabytes (every block of a huge run with its content) parsing the rows and
- * serializing them again costs the server many times the query itself. The SELECT must name its
- * columns as the API's fields and give them the API's types: ClickHouse's types are what keep
- * the shape here (String stays a string, Bool prints true/false, versions pass through toString).
+ * Runs a SELECT and returns its rows as one JSON array, in the bytes ClickHouse wrote. For
+ * payloads of megabytes (every block of a huge run with its content) parsing the rows and
+ * serializing them again costs the server many times the query itself, and even decoding them to
+ * a string and encoding them back costs a good part of it. The SELECT must name its columns as
+ * the API's fields and give them the API's types: ClickHouse's types are what keep the shape
+ * here (String stays a string, Bool prints true/false, versions pass through toString).
  */
-export async function queryJsonArrayText(query: string, params: QueryParams, options: QueryOptions = {}): Promise<string> {
+export async function queryJsonArrayBytes(query: string, params: QueryParams, options: QueryOptions = {}): Promise<Buffer> {
   const stats = requestStats.getStore()
   // A SETTINGS clause, not clickhouse_settings: the embedded connection turns those into SET
   // statements that would outlive this query and change every later one's output.
   const formatted = `${query}
     SETTINGS output_format_json_array_of_rows = 1, output_format_json_validate_utf8 = 1,
-      output_format_json_escape_forward_slashes = 0, output_format_json_quote_64bit_integers = 1`
+      output_format_json_escape_forward_slashes = 0, output_format_json_quote_64bit_integers = 1,
+      output_format_json_named_tuples_as_objects = 1
+    FORMAT JSONEachRow`
   try {
     const started = performance.now()
     emit({ kind: 'statement', query })
-    const rs = await getClient().query({
+    const { stream, summary } = await getClient().exec({
       query: formatted,
       query_params: params,
-      format: stats ? 'JSON' : 'JSONEachRow',
       abort_signal: options.signal,
       clickhouse_settings: options.settings,
     })
-    const text = await rs.text()
-    if (!stats) return text.trim() === '' ? '[]' : text
-    // FORMAT JSON (benchmark diagnostics): cut the data array out and read the statistics at the end.
-    const from = text.indexOf('"data":')
-    const to = text.lastIndexOf('"rows":')
-    const tail = JSON.parse(`{${text.slice(to)}`) as RawResult & { rows: number }
-    countStatement(stats, tail.statistics, started)
-    return text.slice(from + '"data":'.length, text.lastIndexOf(',', to)).trim()
+    const chunks: Buffer[] = []
+    for await (const chunk of stream) chunks.push(chunk as Buffer)
+    const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    // Benchmark diagnostics from the statement's summary (FORMAT JSON, which carries statistics,
+    // would also indent every row and so change the bytes being measured).
+    if (stats) countStatement(stats, { rows_read: Number(summary?.read_rows ?? 0), elapsed: Number(summary?.elapsed_ns ?? 0) / 1e9 }, started)
+    return trimBytes(buf).length === 0 ? Buffer.from('[]') : buf
   } catch (err) {
     throw classifyClickHouseError(err)
   }
@@ -382,9 +379,9 @@ export function selectRows<S extends z.ZodType>(statement: Sql, schema: S, optio
   return queryRows(statement.sql, statement.params, schema, options)
 }
 
-/** `queryJsonArrayText` for a statement that carries its own parameters. */
-export function selectJsonArrayText(statement: Sql, options: QueryOptions = {}): Promise<string> {
-  return queryJsonArrayText(statement.sql, statement.params, options)
+/** `queryJsonArrayBytes` for a statement that carries its own parameters. */
+export function selectJsonArrayBytes(statement: Sql, options: QueryOptions = {}): Promise<Buffer> {
+  return queryJsonArrayBytes(statement.sql, statement.params, options)
 }
 
 /** `command` for a statement that carries its own parameters. */

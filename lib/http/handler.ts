@@ -2,7 +2,8 @@ import 'server-only'
 import { NextResponse, type NextRequest } from 'next/server'
 import { z } from 'zod'
 import { AppError } from '../errors'
-import { classifyClickHouseError, JsonText, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
+import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
+import { JsonText } from '../clickhouse/json-bytes'
 import { ensureReady } from '../server/ready'
 import { requestOrigin, requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
@@ -91,7 +92,7 @@ export function route<S extends z.ZodType>(
       const [result, stats] = await withQueryStats(() => handler(req, params))
       if (result instanceof Response) return result
       if (result instanceof JsonText) {
-        return new NextResponse(result.text, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
+        return new NextResponse(result.bytes(), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
       }
       return NextResponse.json(result, { headers: { 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
     } catch (err) {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { selectRows } from '../clickhouse/query'
+import { isEmptyJsonArray, JsonText } from '../clickhouse/json-bytes'
+import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
 import type { RunRef } from '../loom/identity'
@@ -69,53 +70,53 @@ export async function runConversations(run: RunRef, signal?: AbortSignal, cap = 
   return { conversations: [...byConv.values()], cuts }
 }
 
-const turnGroupSchema = z.object({
-  conversation_id: z.string(),
-  first_turn_at: z.string().transform(chTimeToIso),
-  turns_json: z.string(),
-})
+/** A DateTime64 column as the API's ISO 8601 UTC text (what chTimeToIso makes of it in Node). */
+const isoText = (column: string) => `concat(replaceOne(toString(toDateTime64(${column}, 3, 'UTC')), ' ', 'T'), 'Z')`
 
 /**
- * runConversations as JSON text: ClickHouse writes each conversation's turns as one JSON array,
- * and Node only splices them into the answer. A 10,000-turn run is megabytes of content that
+ * runConversations as JSON bytes: one statement whose rows are the conversations in the API's
+ * shape, turns included, and Node only wraps them. A 10,000-turn run is megabytes of content that
  * would otherwise be parsed, validated and serialized again, turn by turn.
  */
-export async function runConversationsJsonText(run: RunRef, signal?: AbortSignal): Promise<{ text: string; empty: boolean }> {
+export async function runConversationsJson(run: RunRef, signal?: AbortSignal): Promise<{ json: JsonText; empty: boolean }> {
   const t = tableNames()
-  const [convs, groups, counted] = await Promise.all([
-    runConversationRows(run, signal),
-    selectRows(
-      sql`SELECT conversation_id, toString(argMin(created_at, turn_index)) AS first_turn_at,
-          toJSONString(arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${trusted(TURN_JSON)}))) AS turns_json
-       FROM (
-         SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at
-         FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}
-         ORDER BY conversation_id, turn_index
-         LIMIT ${param('cap', 'UInt32', TURNS_CAP)}
-       )
-       GROUP BY conversation_id ORDER BY conversation_id
-       SETTINGS output_format_json_quote_64bit_integers = 1, output_format_json_named_tuples_as_objects = 1`,
-      turnGroupSchema,
+  const cap = param('cap', 'UInt32', TURNS_CAP)
+  const [conversations, counted] = await Promise.all([
+    selectJsonArrayBytes(
+      sql`SELECT
+          if(c.known, c.conversation_id, g.conversation_id) AS conversationId,
+          c.latest_title AS title,
+          if(c.known, c.first_at, g.first_turn_at) AS createdAt,
+          c.any_user AS userId,
+          c.any_session AS sessionId,
+          g.turns AS turns
+        FROM (
+          SELECT conversation_id, true AS known, argMax(title, created_at) AS latest_title,
+            ${trusted(isoText('min(created_at)'))} AS first_at, any(user_id) AS any_user, any(session_id) AS any_session
+          FROM ${trusted(source(t.conversations))} WHERE ${runScope(run)}
+          GROUP BY conversation_id
+        ) AS c
+        FULL OUTER JOIN (
+          SELECT conversation_id, ${trusted(isoText('argMin(created_at, turn_index)'))} AS first_turn_at,
+            arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${trusted(TURN_JSON)})) AS turns
+          FROM (
+            SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at
+            FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}
+            ORDER BY conversation_id, turn_index
+            LIMIT ${cap}
+          )
+          GROUP BY conversation_id
+        ) AS g ON c.conversation_id = g.conversation_id
+        -- The run's conversations oldest first; then turns whose conversation row is missing.
+        ORDER BY c.known DESC, if(c.known, c.first_at, ''), conversationId`,
       { signal },
     ),
     selectRows(
-      sql`SELECT count() > ${param('cap', 'UInt32', TURNS_CAP)} AS over FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}`,
+      sql`SELECT count() > ${cap} AS over FROM ${trusted(source(t.turns))} WHERE ${runScope(run)}`,
       z.object({ over: z.coerce.number() }),
       { signal },
     ),
   ])
   const cuts: ListCut[] = counted[0]?.over ? [{ list: 'turns', limit: TURNS_CAP }] : []
-  const turnsOf = new Map(groups.map((g) => [g.conversation_id, g]))
-  const head = (c: Omit<Conversation, 'turns'>) => JSON.stringify(c).slice(0, -1)
-  const parts: string[] = []
-  for (const c of convs) {
-    const turns = turnsOf.get(c.conversation_id)?.turns_json ?? '[]'
-    turnsOf.delete(c.conversation_id)
-    parts.push(`${head({ conversationId: c.conversation_id, title: c.latest_title, createdAt: c.first_at, userId: c.any_user, sessionId: c.any_session })},"turns":${turns}}`)
-  }
-  // Turns whose conversation row is missing still belong to the run.
-  for (const g of turnsOf.values()) {
-    parts.push(`${head({ conversationId: g.conversation_id, title: '', createdAt: g.first_turn_at, userId: '', sessionId: '' })},"turns":${g.turns_json}}`)
-  }
-  return { text: `{"conversations":[${parts.join(',')}],"cuts":${JSON.stringify(cuts)}}`, empty: parts.length === 0 }
+  return { json: new JsonText('{"conversations":', conversations, `,"cuts":${JSON.stringify(cuts)}}`), empty: isEmptyJsonArray(conversations) }
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { selectRows } from '../clickhouse/query'
+import { JsonText } from '../clickhouse/json-bytes'
+import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { versionString, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../tables/runs'
 import { runScope } from '../loom/scope'
@@ -36,20 +37,6 @@ export type TimelineEvent = {
 
 export const DEFAULT_TIMELINE_LIMIT = 10_000
 export const MAX_TIMELINE_LIMIT = 50_000
-
-const eventSchema = z.object({
-  at: z.string().transform(chTimeToIso),
-  kind: z.enum(TIMELINE_KINDS),
-  label: z.string(),
-  version: z.string(),
-  block_key: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
-  actor: z.string(),
-  detail: z.string(),
-  ref: z.string(),
-  total: z.coerce.number(),
-})
 
 /** The SELECT of each source: every one bound to its table's (org, namespace, agent) prefix. */
 function sources(tables: Set<string>, run: RunRef, wmScope: Sql) {
@@ -157,45 +144,89 @@ export type Timeline = {
   limit: number
 }
 
-export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<Timeline> {
+/** A DateTime64 as the API's ISO 8601 UTC text (what chTimeToIso makes of it in Node). */
+const ISO_AT = `concat(replaceOne(toString(t), ' ', 'T'), 'Z')`
+
+/** The run row's events as rows of the union (a handful; bound as one JSON parameter). */
+function runEventRows(events: TimelineEvent[]): Sql {
+  const rows = events.map((e, ord) => ({ at: toChTime(e.at), kind: e.kind, label: e.label, user_id: e.userId, session_id: e.sessionId, actor: e.actor, detail: e.detail, id: e.id, ord }))
+  return sql`SELECT toDateTime64(tupleElement(e, 'at'), 3, 'UTC') AS t, tupleElement(e, 'kind') AS kind, tupleElement(e, 'label') AS label,
+      '' AS version, '' AS block_key, tupleElement(e, 'user_id') AS user_id, tupleElement(e, 'session_id') AS session_id,
+      tupleElement(e, 'actor') AS actor, tupleElement(e, 'detail') AS detail, '' AS ref, 1 AS src, tupleElement(e, 'ord') AS ord, tupleElement(e, 'id') AS run_event_id
+    FROM (SELECT arrayJoin(JSONExtract(${param('run_events', 'String', JSON.stringify(rows))},
+      'Array(Tuple(at String, kind String, label String, user_id String, session_id String, actor String, detail String, id String, ord UInt32))')) AS e)`
+}
+
+/**
+ * The timeline's events as ClickHouse writes them, in the API's shape and order: every source,
+ * the run row's events merged in, a prefix of `limit` in time. Ties in time keep the order the
+ * events had when they were merged in Node: sources before the run row's events, then by kind;
+ * the rest of the key only makes the order (and so the ids) the same from one read to the next.
+ */
+function eventsJson(union: Sql, runPart: RunPart, limit: number, signal?: AbortSignal): Promise<Buffer> {
+  return selectJsonArrayBytes(
+    sql`SELECT
+        if(src = 1, run_event_id, concat(kind, '-', toString(row_number() OVER (PARTITION BY src ORDER BY t, kind, ref, version, block_key, user_id, session_id, label) - 1))) AS id,
+        ${trusted(ISO_AT)} AS at, kind, label, nullIf(version, '') AS version, nullIf(block_key, '') AS blockKey,
+        user_id AS userId, session_id AS sessionId, actor, detail, ref
+      FROM (
+        SELECT toDateTime64(at, 3, 'UTC') AS t, kind, label, version, block_key, user_id, session_id, actor, detail, ref,
+          0 AS src, 0 AS ord, '' AS run_event_id
+        FROM (${union})
+        UNION ALL
+        ${runEventRows(runPart.events)}
+      )
+      ORDER BY t, src, kind, ord, ref, version, block_key, user_id, session_id, label
+      LIMIT ${param('limit', 'UInt32', limit)}`,
+    { signal },
+  )
+}
+
+const JSON_LINE_END = 0x0a
+
+/**
+ * The events of one JSON array (one per line, as ClickHouse writes JSONEachRow) whose line holds
+ * `needle`: the few a resume needs, parsed without parsing the megabytes around them.
+ */
+function linesWith(json: Buffer, needle: string): TimelineEvent[] {
+  const out: TimelineEvent[] = []
+  let at = json.indexOf(needle)
+  while (at !== -1) {
+    const start = json.lastIndexOf(JSON_LINE_END, at) + 1
+    let end = json.indexOf(JSON_LINE_END, at)
+    if (end === -1) end = json.length
+    let line = json.subarray(start, end).toString()
+    line = line.replace(/^\[/, '').replace(/[,\]]\s*$/, '')
+    out.push(JSON.parse(line) as TimelineEvent)
+    at = json.indexOf(needle, end)
+  }
+  return out
+}
+
+/** Events of a JSON array as written by ClickHouse (one per line). */
+function countLines(json: Buffer): number {
+  let n = 0
+  for (let i = json.indexOf('{"id":'); i !== -1; i = json.indexOf('{"id":', i + 1)) n++
+  return n
+}
+
+/** The timeline with its events still as ClickHouse's JSON bytes (the route sends them as they are). */
+export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<{ events: Buffer; meta: Omit<Timeline, 'events'> }> {
   const tables = await existingTables(signal)
   const { union } = sources(tables, run, await workingMemoryRunScope(run, signal))
-  const [rows, runPart] = await Promise.all([
-    selectRows(
-      sql`SELECT toString(at) AS at, kind, label, version, block_key, user_id, session_id, actor, detail, ref, count() OVER () AS total
-       FROM (${union})
-       ORDER BY at, kind
-       LIMIT ${param('limit', 'UInt32', limit)}`,
-      eventSchema,
-      { signal },
-    ),
-    runEvents(run, signal),
-  ])
-  const total = (rows[0]?.total ?? 0) + runPart.events.length
-  const events: TimelineEvent[] = rows.map((r, i) => ({
-    id: `${r.kind}-${i}`,
-    at: r.at,
-    kind: r.kind,
-    label: r.label,
-    version: r.version === '' ? null : r.version,
-    blockKey: r.block_key === '' ? null : r.block_key,
-    userId: r.user_id,
-    sessionId: r.session_id,
-    actor: r.actor,
-    detail: r.detail,
-    ref: r.ref,
-  }))
-  events.push(...runPart.events)
-  events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
-  // The cap holds for the merged stream too: a truncated timeline is a prefix in time.
-  if (events.length > limit) events.length = limit
+  // One statement at a time on the embedded engine anyway: the run row first, its events bound
+  // into the merged read.
+  const runPart = await runEvents(run, signal)
+  const events = await eventsJson(union, runPart, limit, signal)
+  const shown = countLines(events)
+  const total = shown < limit ? shown : Number((await selectRows(sql`SELECT count() AS n FROM (${union})`, z.object({ n: z.coerce.number() }), { signal }))[0]?.n ?? 0) + runPart.events.length
   // Resume points come from the checkpoint block(s) in the events we have.
   // Under the run's own identity when it has a run row (a resume sees only that one).
   const own = runPart.identity
   const mine = (e: TimelineEvent) => !own || (e.userId === own.userId && e.sessionId === own.sessionId)
-  const checkpoints = events
-    .filter((e) => e.blockKey === 'checkpoint' && (e.kind === 'checkpoint' || e.kind === 'checkpoint.cleared'))
-    .filter(mine)
+  const onCheckpoint = linesWith(events, '"blockKey":"checkpoint"').filter((e) => e.blockKey === 'checkpoint' && mine(e))
+  const checkpoints = onCheckpoint
+    .filter((e) => e.kind === 'checkpoint' || e.kind === 'checkpoint.cleared')
     .map((e) => ({
       version: e.version ?? '0',
       updatedAt: e.at,
@@ -207,8 +238,8 @@ export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, s
       sessionId: e.sessionId,
     }))
   // The audit rows say which operator writes were restores (working memory cannot tell them from edits).
-  const operatorActions: OperatorAction[] = events
-    .filter((e) => e.kind === 'operator' && e.blockKey === 'checkpoint' && e.version !== null && mine(e))
+  const operatorActions: OperatorAction[] = onCheckpoint
+    .filter((e) => e.kind === 'operator' && e.version !== null)
     .flatMap((e) => (e.ref === 'edit' || e.ref === 'clear' || e.ref === 'restore' ? [{ version: e.version as string, action: e.ref }] : []))
   let resumes = await withWholeStates(run, checkpoints, { begins: runPart.begins, operatorActions }, signal)
   let attempts: AttemptNote[] = []
@@ -219,7 +250,18 @@ export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, s
     const segs = segments(checkpoints, resumes, { runStatus: runPart.status, completedAt: runPart.completedAt, identity: own, elsewhere })
     attempts = accountAttempts(segs, resumes, { attempts: runPart.attempts, begins: runPart.begins, identity: own, elsewhere })
   }
-  return { events, resumes, attempts, attemptsText: describeAttempts(attempts, own), total, truncated: total > events.length, limit }
+  return { events, meta: { resumes, attempts, attemptsText: describeAttempts(attempts, own), total, truncated: total > shown, limit } }
+}
+
+/** The timeline as one JSON document for the route: ClickHouse's event bytes with the rest around them. */
+export function timelineDocument(t: { events: Buffer; meta: Omit<Timeline, 'events'> }): JsonText {
+  return new JsonText('{"events":', t.events, `,${JSON.stringify(t.meta).slice(1)}`)
+}
+
+/** The timeline as values (server-rendered pages, the export). */
+export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<Timeline> {
+  const { events, meta } = await runTimelineJson(run, limit, signal)
+  return { events: JSON.parse(events.toString()) as TimelineEvent[], ...meta }
 }
 
 type CheckpointInput = Parameters<typeof detectResumePoints>[0][number] & { userId: string; sessionId: string }

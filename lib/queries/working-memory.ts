@@ -1,4 +1,4 @@
-import { selectJsonArrayText, selectRows } from '../clickhouse/query'
+import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import type { Block, BlockSummary } from '../api/types'
 import type { RunRef } from '../loom/identity'
@@ -43,8 +43,8 @@ const blockJsonColumns = (withContent: boolean) => `user_id AS userId, session_i
  * runBlocks (or, without content, runBlockSummaries) as the JSON text of its array, formatted by
  * ClickHouse: the same blocks, fields and values, without parsing and re-serializing megabytes in Node.
  */
-export async function runBlocksJsonText(run: RunRef, opts: { content: boolean }, signal?: AbortSignal): Promise<string> {
-  return selectJsonArrayText(
+export async function runBlocksJson(run: RunRef, opts: { content: boolean }, signal?: AbortSignal): Promise<Buffer> {
+  return selectJsonArrayBytes(
     sql`SELECT ${trusted(blockJsonColumns(opts.content))} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
      WHERE ${await workingMemoryRunScope(run, signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,

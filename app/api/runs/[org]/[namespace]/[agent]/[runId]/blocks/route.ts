@@ -1,16 +1,16 @@
 import { blocksQuerySchema, runPathSchema } from '@/lib/api/schemas'
-import { JsonText } from '@/lib/clickhouse/query'
+import { isEmptyJsonArray, JsonText } from '@/lib/clickhouse/json-bytes'
 import { parseWith, route, searchParamsObject } from '@/lib/http/handler'
 import { getRunDetail } from '@/lib/queries/run-detail'
-import { runBlocksJsonText } from '@/lib/queries/working-memory'
+import { runBlocksJson } from '@/lib/queries/working-memory'
 
 export const dynamic = 'force-dynamic'
 
 export const GET = route(runPathSchema, async (req, run) => {
   const { content } = parseWith(blocksQuerySchema, searchParamsObject(req), 'query')
   // Every block of a huge run is megabytes: ClickHouse writes the JSON, Node passes it on.
-  const blocks = await runBlocksJsonText(run, { content: content !== 'none' }, req.signal)
+  const blocks = await runBlocksJson(run, { content: content !== 'none' }, req.signal)
   // An empty list is only an answer for a run that exists; otherwise 404.
-  if (/^\[\s*\]\s*$/.test(blocks)) await getRunDetail(run, req.signal)
-  return new JsonText(`{"blocks":${blocks}}`)
+  if (isEmptyJsonArray(blocks)) await getRunDetail(run, req.signal)
+  return new JsonText('{"blocks":', blocks, '}')
 })
