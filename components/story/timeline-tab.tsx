@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query'
 import dynamic from 'next/dynamic'
 import { parseAsArrayOf, parseAsString, parseAsStringLiteral, useQueryState } from 'nuqs'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
@@ -140,7 +140,9 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
     void setEventId(null)
   }
 
-  useEffect(() => {
+  // Registered before the browser paints: a key pressed right after a change shows (the panel
+  // opening) must meet the handler that knows about it, not the one from the render before.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return
       if (e.key === 'Escape') {
