@@ -166,7 +166,8 @@ function runEventRows(events: TimelineEvent[]): Sql {
 function eventsJson(union: Sql, runPart: RunPart, limit: number, signal?: AbortSignal): Promise<Buffer> {
   return selectJsonArrayBytes(
     sql`SELECT
-        if(src = 1, run_event_id, concat(kind, '-', toString(row_number() OVER (PARTITION BY src ORDER BY t, kind, ref, version, block_key, user_id, session_id, label) - 1))) AS id,
+        -- A source's event is numbered in Node (numberEvents): a window here would sort every row in full.
+        if(src = 1, run_event_id, concat(kind, '-')) AS id,
         ${trusted(ISO_AT)} AS at, kind, label, nullIf(version, '') AS version, nullIf(block_key, '') AS blockKey,
         user_id AS userId, session_id AS sessionId, actor, detail, ref
       FROM (
@@ -203,11 +204,29 @@ function linesWith(json: Buffer, needle: string): TimelineEvent[] {
   return out
 }
 
-/** Events of a JSON array as written by ClickHouse (one per line). */
-function countLines(json: Buffer): number {
+const ID_OPEN = Buffer.from('{"id":"')
+const QUOTE = 0x22
+const DASH = 0x2d
+
+/**
+ * Numbers the sources' events in the order ClickHouse wrote them (`turn-0`, `search-1`, ...;
+ * the run row's events keep their own ids) and counts every event. `{"id":"` only starts a row:
+ * inside a string a quote is escaped, and ids hold no quote.
+ */
+function numberEvents(json: Buffer): { json: Buffer; count: number } {
+  const parts: Buffer[] = []
+  let from = 0
   let n = 0
-  for (let i = json.indexOf('{"id":'); i !== -1; i = json.indexOf('{"id":', i + 1)) n++
-  return n
+  let count = 0
+  for (let at = json.indexOf(ID_OPEN); at !== -1; at = json.indexOf(ID_OPEN, at + ID_OPEN.length)) {
+    count++
+    const end = json.indexOf(QUOTE, at + ID_OPEN.length)
+    if (json[end - 1] !== DASH) continue
+    parts.push(json.subarray(from, end), Buffer.from(String(n++)))
+    from = end
+  }
+  parts.push(json.subarray(from))
+  return { json: Buffer.concat(parts), count }
 }
 
 /** The timeline with its events still as ClickHouse's JSON bytes (the route sends them as they are). */
@@ -217,8 +236,7 @@ export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMI
   // One statement at a time on the embedded engine anyway: the run row first, its events bound
   // into the merged read.
   const runPart = await runEvents(run, signal)
-  const events = await eventsJson(union, runPart, limit, signal)
-  const shown = countLines(events)
+  const { json: events, count: shown } = numberEvents(await eventsJson(union, runPart, limit, signal))
   const total = shown < limit ? shown : Number((await selectRows(sql`SELECT count() AS n FROM (${union})`, z.object({ n: z.coerce.number() }), { signal }))[0]?.n ?? 0) + runPart.events.length
   // Resume points come from the checkpoint block(s) in the events we have.
   // Under the run's own identity when it has a run row (a resume sees only that one).
