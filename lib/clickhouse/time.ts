@@ -9,6 +9,15 @@ export function chTimeToIso(value: string): string {
   return `${m[1]}T${m[2]}${frac}Z`
 }
 
+/**
+ * SQL text of a time expression as the API's ISO 8601 UTC string, the same text chTimeToIso makes
+ * in Node, for answers ClickHouse writes as JSON. `expr` is trusted SQL (a column or a function of
+ * columns), never input.
+ */
+export function isoTimeSql(expr: string): string {
+  return `concat(replaceOne(toString(toDateTime64(${expr}, 3, 'UTC')), ' ', 'T'), 'Z')`
+}
+
 export function toChTime(date: Date | string): string {
   const d = typeof date === 'string' ? new Date(date) : date
   if (Number.isNaN(d.getTime())) throw new Error(`Invalid date: ${String(date)}`)

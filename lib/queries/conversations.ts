@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { isEmptyJsonArray, JsonText } from '../clickhouse/json-bytes'
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso, isoTimeSql } from '../clickhouse/time'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
@@ -70,9 +70,6 @@ export async function runConversations(run: RunRef, signal?: AbortSignal, cap = 
   return { conversations: [...byConv.values()], cuts }
 }
 
-/** A DateTime64 column as the API's ISO 8601 UTC text (what chTimeToIso makes of it in Node). */
-const isoText = (column: string) => `concat(replaceOne(toString(toDateTime64(${column}, 3, 'UTC')), ' ', 'T'), 'Z')`
-
 /**
  * runConversations as JSON bytes: one statement whose rows are the conversations in the API's
  * shape, turns included, and Node only wraps them. A 10,000-turn run is megabytes of content that
@@ -92,12 +89,12 @@ export async function runConversationsJson(run: RunRef, signal?: AbortSignal): P
           g.turns AS turns
         FROM (
           SELECT conversation_id, true AS known, argMax(title, created_at) AS latest_title,
-            ${trusted(isoText('min(created_at)'))} AS first_at, any(user_id) AS any_user, any(session_id) AS any_session
+            ${trusted(isoTimeSql('min(created_at)'))} AS first_at, any(user_id) AS any_user, any(session_id) AS any_session
           FROM ${trusted(source(t.conversations))} WHERE ${runScope(run)}
           GROUP BY conversation_id
         ) AS c
         FULL OUTER JOIN (
-          SELECT conversation_id, ${trusted(isoText('argMin(created_at, turn_index)'))} AS first_turn_at,
+          SELECT conversation_id, ${trusted(isoTimeSql('argMin(created_at, turn_index)'))} AS first_turn_at,
             arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${trusted(TURN_JSON)})) AS turns
           FROM (
             SELECT conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at

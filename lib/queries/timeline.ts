@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { JsonText } from '../clickhouse/json-bytes'
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { chTimeToIso, isoTimeSql, toChTime } from '../clickhouse/time'
 import { versionString, type RunRef } from '../loom/identity'
 import { RUN_COLUMNS, runRowSchema } from '../tables/runs'
 import { runScope } from '../loom/scope'
@@ -144,9 +144,6 @@ export type Timeline = {
   limit: number
 }
 
-/** A DateTime64 as the API's ISO 8601 UTC text (what chTimeToIso makes of it in Node). */
-const ISO_AT = `concat(replaceOne(toString(t), ' ', 'T'), 'Z')`
-
 /** The run row's events as rows of the union (a handful; bound as one JSON parameter). */
 function runEventRows(events: TimelineEvent[]): Sql {
   const rows = events.map((e, ord) => ({ at: toChTime(e.at), kind: e.kind, label: e.label, user_id: e.userId, session_id: e.sessionId, actor: e.actor, detail: e.detail, id: e.id, ord }))
@@ -168,7 +165,7 @@ function eventsJson(union: Sql, runPart: RunPart, limit: number, signal?: AbortS
     sql`SELECT
         -- A source's event is numbered in Node (numberEvents): a window here would sort every row in full.
         if(src = 1, run_event_id, concat(kind, '-')) AS id,
-        ${trusted(ISO_AT)} AS at, kind, label, nullIf(version, '') AS version, nullIf(block_key, '') AS blockKey,
+        ${trusted(isoTimeSql('t'))} AS at, kind, label, nullIf(version, '') AS version, nullIf(block_key, '') AS blockKey,
         user_id AS userId, session_id AS sessionId, actor, detail, ref
       FROM (
         SELECT toDateTime64(at, 3, 'UTC') AS t, kind, label, version, block_key, user_id, session_id, actor, detail, ref,

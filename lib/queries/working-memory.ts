@@ -1,5 +1,6 @@
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
+import { isoTimeSql } from '../clickhouse/time'
 import type { Block, BlockSummary } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { toBlock, toBlockSummary, WM_COLUMNS, WM_SUMMARY_COLUMNS, wmRowSchema, wmSummaryRowSchema } from '../tables/working-memory'
@@ -37,7 +38,7 @@ export async function runBlockSummaries(run: RunRef, signal?: AbortSignal): Prom
 const blockJsonColumns = (withContent: boolean) => `user_id AS userId, session_id AS sessionId, block_key AS blockKey,
   toString(version) AS version,${withContent ? ' content,' : ''} toBool(is_deleted) AS isDeleted, toUInt32(char_limit) AS charLimit,
   toUInt32(lengthUTF8(content)) AS chars, actor, source_trace AS sourceTrace,
-  concat(replaceOne(toString(toDateTime64(updated_at, 3, 'UTC')), ' ', 'T'), 'Z') AS updatedAt`
+  ${isoTimeSql('updated_at')} AS updatedAt`
 
 /**
  * runBlocks (or, without content, runBlockSummaries) as the JSON text of its array, formatted by

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso, isoTimeSql } from '../clickhouse/time'
 import { columns, DATETIME, engine, IDENTITY_COLUMNS, RUN_ID_BLOOM, type LoomTableDeclaration } from './declaration'
 
 export const conversationTurnsTable = {
@@ -74,5 +74,5 @@ export function toTurn(row: z.infer<typeof turnRowSchema>): Turn {
  * answers written as JSON text without parsing each turn in Node.
  */
 export const TURN_JSON = `CAST((turn_index, role, content, tool_name, toFloat64(input_tokens), toFloat64(output_tokens), toFloat64(cost_usd),
-    concat(replaceOne(toString(toDateTime64(created_at, 3, 'UTC')), ' ', 'T'), 'Z')),
+    ${isoTimeSql('created_at')}),
   'Tuple(turnIndex UInt32, role String, content String, toolName String, inputTokens Float64, outputTokens Float64, costUsd Float64, createdAt String)')`
