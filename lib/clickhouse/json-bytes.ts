@@ -9,16 +9,9 @@ export class JsonText {
   constructor(...parts: (string | Uint8Array)[]) {
     this.parts = parts
   }
-  get byteLength(): number {
-    return this.parts.reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0)
-  }
-  /** The pieces as bytes, in order (no copy of ClickHouse's part). */
-  chunks(): Uint8Array[] {
-    return this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))
-  }
   /** The document as one body (Buffer.concat always allocates a plain ArrayBuffer). */
   bytes(): Uint8Array<ArrayBuffer> {
-    return Buffer.concat(this.chunks()) as Uint8Array<ArrayBuffer>
+    return Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))) as Uint8Array<ArrayBuffer>
   }
 }
 
@@ -34,7 +27,7 @@ export function trimBytes(buf: Buffer): Buffer {
 }
 
 /** True for a JSON array with no element (`[]`, with any whitespace). */
-export function isEmptyJsonArray(buf: Uint8Array): boolean {
-  const t = trimBytes(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength))
+export function isEmptyJsonArray(buf: Buffer): boolean {
+  const t = trimBytes(buf)
   return t.length >= 2 && t[0] === 0x5b && trimBytes(t.subarray(1, t.length - 1)).length === 0 && t[t.length - 1] === 0x5d
 }

@@ -180,6 +180,11 @@ function eventsJson(union: Sql, runPart: RunPart, limit: number, signal?: AbortS
   )
 }
 
+async function countRows(union: Sql, signal?: AbortSignal): Promise<number> {
+  const [row] = await selectRows(sql`SELECT count() AS n FROM (${union})`, z.object({ n: z.coerce.number() }), { signal })
+  return row?.n ?? 0
+}
+
 const JSON_LINE_END = 0x0a
 
 /**
@@ -234,7 +239,8 @@ export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMI
   // into the merged read.
   const runPart = await runEvents(run, signal)
   const { json: events, count: shown } = numberEvents(await eventsJson(union, runPart, limit, signal))
-  const total = shown < limit ? shown : Number((await selectRows(sql`SELECT count() AS n FROM (${union})`, z.object({ n: z.coerce.number() }), { signal }))[0]?.n ?? 0) + runPart.events.length
+  // Past the limit the answer does not say how many there are: count the sources (no payloads read).
+  const total = shown < limit ? shown : (await countRows(union, signal)) + runPart.events.length
   // Resume points come from the checkpoint block(s) in the events we have.
   // Under the run's own identity when it has a run row (a resume sees only that one).
   const own = runPart.identity
