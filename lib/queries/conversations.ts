@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { isEmptyJsonArray, JsonText } from '../clickhouse/json-bytes'
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
-import { param, sql, trusted } from '../clickhouse/sql'
-import { chTimeToIso, isoTimeSql } from '../clickhouse/time'
+import { param, sql, trusted, type Sql } from '../clickhouse/sql'
+import { isoTimeSql } from '../clickhouse/time'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
@@ -14,21 +14,22 @@ export type Conversation = { conversationId: string; title: string; createdAt: s
 const convSchema = z.object({
   conversation_id: z.string(),
   latest_title: z.string(),
-  first_at: z.string().transform(chTimeToIso),
+  first_at: z.string(),
   any_user: z.string(),
   any_session: z.string(),
 })
 
-/** The run's conversations (one row each: latest title, first turn time, an identity), oldest first. */
+/** One row per conversation of the run: its latest title, its first time (ISO text), an identity. */
+function conversationHeads(run: RunRef): Sql {
+  return sql`SELECT conversation_id, argMax(title, created_at) AS latest_title, ${trusted(isoTimeSql('min(created_at)'))} AS first_at,
+      any(user_id) AS any_user, any(session_id) AS any_session
+    FROM ${trusted(source(tableNames().conversations))} WHERE ${runScope(run)}
+    GROUP BY conversation_id`
+}
+
+/** The run's conversations, oldest first. */
 function runConversationRows(run: RunRef, signal?: AbortSignal) {
-  return selectRows(
-    sql`SELECT conversation_id, argMax(title, created_at) AS latest_title, toString(min(created_at)) AS first_at,
-        any(user_id) AS any_user, any(session_id) AS any_session
-     FROM ${trusted(source(tableNames().conversations))} WHERE ${runScope(run)}
-     GROUP BY conversation_id ORDER BY first_at`,
-    convSchema,
-    { signal },
-  )
+  return selectRows(sql`${conversationHeads(run)} ORDER BY first_at`, convSchema, { signal })
 }
 
 /** Transcripts bound to the run; turns ordered by turn_index whatever order they were inserted in. */
@@ -87,12 +88,7 @@ export async function runConversationsJson(run: RunRef, signal?: AbortSignal): P
           c.any_user AS userId,
           c.any_session AS sessionId,
           g.turns AS turns
-        FROM (
-          SELECT conversation_id, true AS known, argMax(title, created_at) AS latest_title,
-            ${trusted(isoTimeSql('min(created_at)'))} AS first_at, any(user_id) AS any_user, any(session_id) AS any_session
-          FROM ${trusted(source(t.conversations))} WHERE ${runScope(run)}
-          GROUP BY conversation_id
-        ) AS c
+        FROM (SELECT *, true AS known FROM (${conversationHeads(run)})) AS c
         FULL OUTER JOIN (
           SELECT conversation_id, ${trusted(isoTimeSql('argMin(created_at, turn_index)'))} AS first_turn_at,
             arraySort(x -> tupleElement(x, 'turnIndex'), groupArray(${trusted(TURN_JSON)})) AS turns
