@@ -79,15 +79,18 @@ export function listRoutes(
   return out
 }
 
+/** The benchmark's x-loom-* headers of a response. */
+function loomHeaders(entries: Iterable<[string, unknown]>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of entries) if (k.startsWith('x-loom-') && typeof v === 'string') out[k] = v
+  return out
+}
+
 /** A response's status, time since `started`, the benchmark's x-loom-* headers and its JSON body. */
 async function readReply(res: Response, started: number): Promise<Reply> {
   const text = await res.text()
   const ms = performance.now() - started
-  const headers: Record<string, string> = {}
-  res.headers.forEach((v, k) => {
-    if (k.startsWith('x-loom-')) headers[k] = v
-  })
-  return { status: res.status, ms, headers, body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+  return { status: res.status, ms, headers: loomHeaders(res.headers.entries()), body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
 }
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 })
@@ -109,15 +112,11 @@ export function httpFetcher(base: string): Fetcher {
           const ms = performance.now() - started
           const raw = Buffer.concat(chunks)
           const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString()
-          const headers: Record<string, string> = {}
-          for (const [k, v] of Object.entries(res.headers)) if (k.startsWith('x-loom-') && typeof v === 'string') headers[k] = v
-          let body: unknown = null
           try {
-            body = text ? JSON.parse(text) : null
-          } catch {
-            body = null
+            resolve({ status: res.statusCode ?? 0, ms, headers: loomHeaders(Object.entries(res.headers)), body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text), wireBytes: raw.length })
+          } catch (err) {
+            reject(err)
           }
-          resolve({ status: res.statusCode ?? 0, ms, headers, body, bytes: Buffer.byteLength(text), wireBytes: raw.length })
         })
       })
       req.on('error', reject)
