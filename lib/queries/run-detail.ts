@@ -73,6 +73,27 @@ async function runCheckpoints(run: RunRef, signal?: AbortSignal) {
   return rows.map(toBlock)
 }
 
+/**
+ * Throws the run's 404 unless it exists: a row in `loom.runs` or any working-memory write, the
+ * same test as getRunDetail's. A run-scoped tab that found nothing asks this, one statement of
+ * two key lookups, instead of reading the whole header to tell "unknown run" from "none here".
+ */
+export async function requireRun(run: RunRef, signal?: AbortSignal): Promise<void> {
+  const t = tableNames()
+  const rows = await selectRows(
+    sql`SELECT 1 AS found FROM (
+       SELECT 1 FROM ${trusted(source(t.runs))} WHERE ${runScope(run)} LIMIT 1
+       UNION ALL
+       SELECT 1 FROM ${trusted(source(t.workingMemory))} WHERE ${await workingMemoryRunScope(run, signal)} LIMIT 1
+     ) LIMIT 1`,
+    z.object({ found: z.coerce.number() }),
+    { signal },
+  )
+  if (rows.length === 0) throw runNotFound(run)
+}
+
+const runNotFound = (run: RunRef) => notFound(`No run ${run.runId} under ${run.org}/${run.namespace}/${run.agent}`)
+
 export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<RunDetail> {
   const [row, checkpoints, span, otherCounts] = await Promise.all([
     runLatestRow(run, signal),
@@ -81,7 +102,7 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
     runCounts(run, signal),
   ])
   const counts = { ...otherCounts, blocks: span.blocks, versions: span.versions }
-  if (!row && span.versions === 0) throw notFound(`No run ${run.runId} under ${run.org}/${run.namespace}/${run.agent}`)
+  if (!row && span.versions === 0) throw runNotFound(run)
   const own = row ? checkpoints.find((c) => c.userId === row.user_id && c.sessionId === row.session_id) : undefined
   const newest = [...checkpoints].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]
   const cp = own ?? newest

@@ -1,5 +1,5 @@
 import type { RunRef } from '../loom/identity'
-import { getRunDetail } from './run-detail'
+import { requireRun } from './run-detail'
 
 /**
  * Runs a run-scoped read; when it finds nothing, checks that the run exists so an
@@ -7,6 +7,6 @@ import { getRunDetail } from './run-detail'
  */
 export async function forExistingRun<T>(run: RunRef, signal: AbortSignal | undefined, read: () => Promise<T>, isEmpty: (v: T) => boolean): Promise<T> {
   const value = await read()
-  if (isEmpty(value)) await getRunDetail(run, signal)
+  if (isEmpty(value)) await requireRun(run, signal)
   return value
 }

@@ -1,13 +1,13 @@
 import { runPathSchema } from '@/lib/api/schemas'
 import { route } from '@/lib/http/handler'
 import { runAudit } from '@/lib/queries/audit'
-import { getRunDetail } from '@/lib/queries/run-detail'
+import { requireRun } from '@/lib/queries/run-detail'
 
 export const dynamic = 'force-dynamic'
 
 export const GET = route(runPathSchema, async (req, run) => {
   const audit = await runAudit(run, req.signal)
   // An empty log is an answer only for a run that exists.
-  if (audit.entries.length === 0) await getRunDetail(run, req.signal)
+  if (audit.entries.length === 0) await requireRun(run, req.signal)
   return audit
 })

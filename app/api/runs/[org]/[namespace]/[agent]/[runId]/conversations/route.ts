@@ -1,7 +1,7 @@
 import { runPathSchema } from '@/lib/api/schemas'
 import { route } from '@/lib/http/handler'
 import { runConversationsJson } from '@/lib/queries/conversations'
-import { getRunDetail } from '@/lib/queries/run-detail'
+import { requireRun } from '@/lib/queries/run-detail'
 
 export const dynamic = 'force-dynamic'
 
@@ -9,6 +9,6 @@ export const GET = route(runPathSchema, async (req, run) => {
   // Thousands of turns are megabytes: ClickHouse writes their JSON, Node passes it on.
   const { json, empty } = await runConversationsJson(run, req.signal)
   // No conversation is an answer only for a run that exists; otherwise 404.
-  if (empty) await getRunDetail(run, req.signal)
+  if (empty) await requireRun(run, req.signal)
   return json
 })

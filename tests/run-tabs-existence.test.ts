@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict'
+import { before, describe, test } from 'node:test'
+import * as q from '../lib/clickhouse/query'
+import { runBegin } from '../lib/loom/runs'
+import { wmSet } from '../lib/loom/working-memory'
+import { getRunDetail } from '../lib/queries/run-detail'
+import { ensureReady } from '../lib/server/ready'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+import { apiRoutes as routes } from './helpers/api-routes'
+
+useFreshEngine('run-tabs-existence')
+
+/** A run with a run row and nothing else; a checkpoint-only run; and a run_id known only under another agent. */
+const ROW_ONLY = { org: 'acme', namespace: 'prod', agent: 'planner', runId: 'run-row-only' }
+const CP_ONLY = { org: 'acme', namespace: 'prod', agent: 'crawler', runId: 'run-cp-only' }
+const ELSEWHERE = { ...ROW_ONLY, agent: 'someone-else' }
+const UNKNOWN = { ...ROW_ONLY, runId: 'run-never-written' }
+
+const TABS = ['timeline', 'blocks', 'conversations', 'audit', 'searches', 'memories', 'blobs'] as const
+const url = (r: typeof ROW_ONLY, tab: string) => `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}/${tab}`
+
+/** Statements sent while `fn` runs. */
+async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  let statements = 0
+  const off = q.onQueryEvent((e) => {
+    if (e.kind === 'statement') statements++
+  })
+  try {
+    return { result: await fn(), statements }
+  } finally {
+    off()
+  }
+}
+
+before(async () => {
+  await ensureReady()
+  await runBegin({ ...ROW_ONLY, userId: '', sessionId: '', goal: 'plan the week' })
+  await wmSet({ ...CP_ONLY, userId: 'u1', sessionId: 's1', blockKey: 'checkpoint' }, 'page-1', { actor: 'crawler', sourceTrace: 'h/1' })
+})
+
+describe('a run-scoped tab with nothing to show', () => {
+  for (const tab of TABS) {
+    test(`${tab}: an existing run answers empty, an unknown one 404, and telling them apart is one statement`, async () => {
+      // Read once so the tables-present lookup (kept a minute) is not counted below.
+      await call(routes[tab], url(ROW_ONLY, tab), ROW_ONLY)
+      const { result: rowOnly, statements } = await counted(() => call(routes[tab], url(ROW_ONLY, tab), ROW_ONLY))
+      assert.equal(rowOnly.status, 200, `${tab} of a run with only a run row`)
+      const cpOnly = await call(routes[tab], url(CP_ONLY, tab), CP_ONLY)
+      assert.equal(cpOnly.status, 200, `${tab} of a checkpoint-only run`)
+      for (const missing of [UNKNOWN, ELSEWHERE]) {
+        const res = await call(routes[tab], url(missing, tab), missing)
+        assert.equal(res.status, 404, `${tab} of ${missing.agent}/${missing.runId}`)
+        assert.match(res.body.error.message, new RegExp(`No run ${missing.runId} under acme/prod/${missing.agent}`))
+      }
+      // Telling an empty run from an unknown one no longer reads the run's whole header.
+      const { statements: header } = await counted(() => getRunDetail(ROW_ONLY))
+      assert.ok(statements < header, `${tab}: ${statements} statements for an empty tab; the header alone is ${header}`)
+    })
+  }
+})
