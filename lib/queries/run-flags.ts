@@ -12,6 +12,7 @@ import { selectRows } from '../clickhouse/query'
 import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import { getConfig } from '../config'
+import { runFragments } from '../server/read-cache'
 import { flagIndexNames } from '../loom/flags-ddl'
 import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
@@ -287,18 +288,21 @@ export async function flagsOfRuns(
   runs: FlaggedRun[],
   indexed: boolean,
   signal?: AbortSignal,
-  now = new Date(),
+  /** The time `stalled` is judged at; when given, nothing kept is used (it may be another time). */
+  now?: Date,
   /** Flags already known to hold for every one of `runs` (a flag filter they passed): not looked up again. */
   known: readonly RunFlag[] = [],
 ): Promise<Map<string, RunFlag[]>> {
   if (runs.length === 0 || !indexed) return new Map()
-  const found = await flagsAmong(runs, RUN_FLAGS.filter((f) => !known.includes(f)), signal, now)
-  if (known.length === 0) return found
-  for (const set of found.values()) {
-    set.push(...known)
-    set.sort((a, b) => RUN_FLAGS.indexOf(a) - RUN_FLAGS.indexOf(b))
-  }
-  return found
+  const kept = now === undefined ? runFragments<RunFlag[]>('flags') : null
+  // A run's whole flag set is kept a moment for the other pages, filters and headers showing it.
+  const found = kept
+    ? await kept.many(runs, (missing) => flagsAmong(missing, RUN_FLAGS, signal), () => [])
+    : await flagsAmong(runs, RUN_FLAGS.filter((f) => !known.includes(f)), signal, now)
+  if (known.length === 0) return kept ? new Map([...found].map(([k, set]) => [k, [...set]])) : found
+  const out = new Map<string, RunFlag[]>()
+  for (const [key, set] of found) out.set(key, RUN_FLAGS.filter((f) => set.includes(f) || known.includes(f)))
+  return out
 }
 
 /** The runs among `runs` that carry every flag in `flags` (keys as runKey). */

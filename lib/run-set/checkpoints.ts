@@ -8,6 +8,7 @@ import { chTimeToIso } from '../clickhouse/time'
 import { rowRunKey, versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { indexNames } from '../queries/run-index'
+import { runFragments } from '../server/read-cache'
 import { runIdentityColumns, type ListRow, type RunKeyRow } from './list-row'
 
 const checkpointRowSchema = runIdentityColumns.extend({
@@ -49,16 +50,25 @@ function fromWorkingMemory(runs: RunKeyRow[], signal?: AbortSignal): Promise<Che
   )
 }
 
-/** The checkpoint blocks of each run on a page, by run key. */
-export async function checkpointsOf(rows: RunKeyRow[], indexed: boolean, signal?: AbortSignal): Promise<Map<string, CheckpointRow[]>> {
+function byRunKey(found: CheckpointRow[]): Map<string, CheckpointRow[]> {
   const byRun = new Map<string, CheckpointRow[]>()
-  if (rows.length === 0) return byRun
-  const found = indexed ? await fromIndex(rows, signal) : await fromWorkingMemory(rows, signal)
   for (const c of found) {
     const k = rowRunKey(c)
     byRun.set(k, [...(byRun.get(k) ?? []), c])
   }
   return byRun
+}
+
+/**
+ * The checkpoint blocks of each run on a page, by run key. From the index, a run's blocks are kept
+ * a moment for the other pages and filters that list it (read-cache.ts).
+ */
+export async function checkpointsOf(rows: RunKeyRow[], indexed: boolean, signal?: AbortSignal): Promise<Map<string, CheckpointRow[]>> {
+  if (rows.length === 0) return new Map()
+  if (!indexed) return byRunKey(await fromWorkingMemory(rows, signal))
+  const kept = runFragments<CheckpointRow[]>('checkpoints')
+  if (!kept) return byRunKey(await fromIndex(rows, signal))
+  return kept.many(rows, async (missing) => byRunKey(await fromIndex(missing, signal)), () => [])
 }
 
 /** Prefers the checkpoint under the run's own identity, else the newest one. */

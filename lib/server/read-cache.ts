@@ -11,10 +11,13 @@
  * - Every change made through this process (the query layer's inserts and commands: console
  *   edits, clears, restores, batches, the demo agent) drops everything kept, and so does the change
  *   poll when it sees a write newer than any it saw before (a writer outside this process).
+ * - Beside whole answers it holds per-run pieces (a run's flags, its checkpoint blocks) that many
+ *   different answers share: see run-fragments.ts. A write drops only its runs' pieces.
  */
 import 'server-only'
 import { getConfig } from '../config'
 import { noteCacheOutcome, onQueryEvent, type CacheOutcome, type RunTag } from '../clickhouse/query'
+import { RunFragments, type RunFragmentStats } from './run-fragments'
 import { SharedResult } from './shared-result'
 
 export const READ_CACHE_TTL_MS = 2_000
@@ -54,6 +57,8 @@ const tagOfRunDetailKey = (key: string) => {
 
 class ReadCache {
   private entries = new Map<string, SharedResult<unknown>>()
+  /** Per-run pieces shared by list rows and headers (run-fragments.ts), by kind. */
+  readonly fragments = new Map<string, RunFragments<unknown>>()
   private counts = { hits: 0, joined: 0, computed: 0, invalidations: 0 }
   private newestChange = ''
 
@@ -87,6 +92,7 @@ class ReadCache {
   invalidate() {
     this.counts.invalidations++
     this.entries.clear()
+    for (const f of this.fragments.values()) f.changed(null)
   }
 
   /**
@@ -95,6 +101,7 @@ class ReadCache {
    */
   invalidateRuns(runs: RunTag[]) {
     this.counts.invalidations++
+    for (const f of this.fragments.values()) f.changed(runs)
     const touched = new Set(runs.map(runTagKey))
     for (const key of [...this.entries.keys()]) {
       if (!key.startsWith(RUN_DETAIL) || touched.has(tagOfRunDetailKey(key))) this.entries.delete(key)
@@ -134,6 +141,25 @@ export function cachedRead<T>(kind: ReadKind, params: unknown, signal: AbortSign
   // The benchmark measures what each request costs the engine: nothing kept, nothing shared.
   if (getConfig().bench) return compute(signal ?? new AbortController().signal)
   return cache().read(kind, params, signal, compute)
+}
+
+/**
+ * The kept per-run pieces of one kind (`flags`, `checkpoints`), or null in benchmark mode (which
+ * measures what each request costs the engine). Kept as long as a read-cache answer.
+ */
+export function runFragments<V>(kind: string): RunFragments<V> | null {
+  if (getConfig().bench) return null
+  const all = cache().fragments
+  let f = all.get(kind)
+  if (!f) {
+    f = new RunFragments<unknown>(READ_CACHE_TTL_MS)
+    all.set(kind, f)
+  }
+  return f as RunFragments<V>
+}
+
+export function runFragmentStats(): Record<string, RunFragmentStats> {
+  return Object.fromEntries([...cache().fragments].map(([k, f]) => [k, f.stats()]))
 }
 
 /** Passes a change-poll answer through, dropping kept answers when it reports a newer write than any seen. */

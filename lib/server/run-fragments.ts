@@ -1,0 +1,94 @@
+/**
+ * Short-lived per-run pieces of a list row or a run header (its flags, its checkpoint blocks), so
+ * the many list pages, filters and headers that show the same run share one computation of them
+ * instead of each sending its own statement to the one-at-a-time embedded engine.
+ *
+ * - Kept per run key for at most `ttlMs`, at most MAX_RUNS runs per kind of piece; a read asks
+ *   ClickHouse only for the runs it does not hold, in one statement.
+ * - What is kept is data every signed-in role may read; nothing about who asked goes in.
+ * - A change made through this process drops the pieces of the runs it writes (every run sharing
+ *   their org, namespace and run_id: flags compare agents), or all of them when it does not say
+ *   which; a computation that overlapped such a change answers its caller but keeps nothing of
+ *   those runs. The read cache (read-cache.ts) holds one of these per kind of piece and tells them
+ *   of every change, the change poll's included.
+ */
+import 'server-only'
+import type { RunTag } from '../clickhouse/query'
+import { rowRunKey } from '../loom/identity'
+
+type RunKeyRow = { org: string; namespace: string; agent: string; run_id: string }
+
+const MAX_RUNS = 5_000
+const tagOf = (r: { org: string; namespace: string; run_id?: string; runId?: string }) => JSON.stringify([r.org, r.namespace, r.run_id ?? r.runId])
+
+/** Runs written while a computation ran: `all` when a change did not say which. */
+type Dirty = { all: boolean; tags: Set<string> }
+
+export type RunFragmentStats = { kept: number; asked: number; computed: number }
+
+export class RunFragments<V> {
+  private kept = new Map<string, { at: number; tag: string; value: V }>()
+  private running = new Set<Dirty>()
+  private counts = { kept: 0, asked: 0, computed: 0 }
+
+  constructor(private readonly ttlMs: number) {}
+
+  /**
+   * The piece of each run: kept ones as they are, the others from one call of `compute` (which
+   * answers by run key; a run it leaves out gets `empty()`).
+   */
+  async many<R extends RunKeyRow>(runs: readonly R[], compute: (missing: R[]) => Promise<Map<string, V>>, empty: () => V): Promise<Map<string, V>> {
+    const now = Date.now()
+    const out = new Map<string, V>()
+    const missing = new Map<string, R>()
+    for (const r of runs) {
+      const key = rowRunKey(r)
+      if (out.has(key) || missing.has(key)) continue
+      const hit = this.kept.get(key)
+      if (hit && now - hit.at < this.ttlMs) out.set(key, hit.value)
+      else missing.set(key, r)
+    }
+    this.counts.asked += out.size + missing.size
+    this.counts.kept += out.size
+    if (missing.size === 0) return out
+    this.counts.computed += missing.size
+    const dirty: Dirty = { all: false, tags: new Set() }
+    this.running.add(dirty)
+    let found: Map<string, V>
+    try {
+      found = await compute([...missing.values()])
+    } finally {
+      this.running.delete(dirty)
+    }
+    const at = Date.now()
+    for (const [key, r] of missing) {
+      const value = found.get(key) ?? empty()
+      out.set(key, value)
+      const tag = tagOf(r)
+      if (dirty.all || dirty.tags.has(tag)) continue
+      this.kept.delete(key)
+      this.kept.set(key, { at, tag, value })
+    }
+    for (const key of this.kept.keys()) {
+      if (this.kept.size <= MAX_RUNS) break
+      this.kept.delete(key)
+    }
+    return out
+  }
+
+  /** A change to these runs (null: to any run). */
+  changed(runs: RunTag[] | null) {
+    if (!runs) {
+      for (const d of this.running) d.all = true
+      this.kept.clear()
+      return
+    }
+    const tags = new Set(runs.map(tagOf))
+    for (const d of this.running) for (const t of tags) d.tags.add(t)
+    for (const [key, e] of this.kept) if (tags.has(e.tag)) this.kept.delete(key)
+  }
+
+  stats(): RunFragmentStats {
+    return { ...this.counts }
+  }
+}
