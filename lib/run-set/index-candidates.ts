@@ -30,6 +30,8 @@ export const candidateSchema = z.object({
   has_run: z.coerce.number(),
   newest_user: z.string(),
   newest_session: z.string(),
+  /** Index rows of this run at this start time (its unmerged versions). */
+  versions: z.coerce.number(),
 })
 export type Candidate = z.infer<typeof candidateSchema>
 
@@ -54,14 +56,14 @@ export function candidatesSql(ix: RunIndexNames, rowConditions: Sql[], latestChe
   return sql`SELECT org, namespace, agent, run_id, c.started_text AS started_text,
         latest_user, latest_session, latest_goal, latest_status, latest_attempt, latest_completed, latest_duration,
         latest_turns, latest_cost, latest_kind, passes, o.first_write_text AS first_write_text, o.has_run AS has_run,
-        o.newest_user AS newest_user, o.newest_session AS newest_session
+        o.newest_user AS newest_user, o.newest_session AS newest_session, c.versions AS versions
       FROM (
         SELECT org, namespace, agent, run_id, toString(started_at) AS started_text,
           argMax(tuple(user_id, session_id, goal, toString(status), attempt, toString(completed_at), duration_ms, turns, cost_usd, kind), version) AS latest,
           tupleElement(latest, 1) AS latest_user, tupleElement(latest, 2) AS latest_session, tupleElement(latest, 3) AS latest_goal,
           tupleElement(latest, 4) AS latest_status, tupleElement(latest, 5) AS latest_attempt, tupleElement(latest, 6) AS latest_completed,
           tupleElement(latest, 7) AS latest_duration, tupleElement(latest, 8) AS latest_turns, tupleElement(latest, 9) AS latest_cost,
-          tupleElement(latest, 10) AS latest_kind, ${latestChecks} AS passes
+          tupleElement(latest, 10) AS latest_kind, ${latestChecks} AS passes, count() AS versions
         FROM ${runs}
         WHERE (started_at, org, namespace, agent, run_id) IN (SELECT started_at, org, namespace, agent, run_id FROM (${windowSql}))
         GROUP BY started_at, org, namespace, agent, run_id

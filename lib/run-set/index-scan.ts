@@ -112,6 +112,9 @@ async function scanIndex(
     }
     const last = rows[rows.length - 1]
     after = { started_text: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, run_id: last.run_id }
+    // Every row of the window is one of these runs' index rows: fewer of those than the window
+    // asked for means the index has no more rows passing the pre-filter (no empty round to learn it).
+    if (rows.reduce((n, r) => n + r.versions, 0) < window) break
     window = checkFlags ? nextFlagWindow(window, want - out.length, out.length, scanned) : Math.min(window * 4, 100_000)
   }
   return { found: out, scannedTo: null }

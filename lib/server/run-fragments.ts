@@ -3,8 +3,8 @@
  * the many list pages, filters and headers that show the same run share one computation of them
  * instead of each sending its own statement to the one-at-a-time embedded engine.
  *
- * - Kept per run key for at most `ttlMs`, at most MAX_RUNS runs per kind of piece; a read asks
- *   ClickHouse only for the runs it does not hold, in one statement.
+ * - Kept per run key for at most `ttlMs`, at most MAX_RUNS runs per kind of piece; a read that
+ *   finds any of its runs missing asks ClickHouse for all of them, in one statement.
  * - What is kept is data every signed-in role may read; nothing about who asked goes in.
  * - A change made through this process drops the pieces of the runs it writes (every run sharing
  *   their org, namespace and run_id: flags compare agents), or all of them when it does not say
@@ -34,34 +34,38 @@ export class RunFragments<V> {
   constructor(private readonly ttlMs: number) {}
 
   /**
-   * The piece of each run: kept ones as they are, the others from one call of `compute` (which
-   * answers by run key; a run it leaves out gets `empty()`).
+   * The piece of each run. When every run has a kept piece, those; otherwise one call of `compute`
+   * for all of them (it answers by run key; a run it leaves out gets `empty()`), which keeps them
+   * all afresh. One statement costs much the same for one run as for a page of them, so a page
+   * read together expires together, and the next page over the same runs finds them all.
    */
-  async many<R extends RunKeyRow>(runs: readonly R[], compute: (missing: R[]) => Promise<Map<string, V>>, empty: () => V): Promise<Map<string, V>> {
+  async many<R extends RunKeyRow>(runs: readonly R[], compute: (runs: R[]) => Promise<Map<string, V>>, empty: () => V): Promise<Map<string, V>> {
     const now = Date.now()
+    const wanted = new Map<string, R>()
+    for (const r of runs) wanted.set(rowRunKey(r), r)
     const out = new Map<string, V>()
-    const missing = new Map<string, R>()
-    for (const r of runs) {
-      const key = rowRunKey(r)
-      if (out.has(key) || missing.has(key)) continue
+    for (const key of wanted.keys()) {
       const hit = this.kept.get(key)
-      if (hit && now - hit.at < this.ttlMs) out.set(key, hit.value)
-      else missing.set(key, r)
+      if (!hit || now - hit.at >= this.ttlMs) break
+      out.set(key, hit.value)
     }
-    this.counts.asked += out.size + missing.size
-    this.counts.kept += out.size
-    if (missing.size === 0) return out
-    this.counts.computed += missing.size
+    this.counts.asked += wanted.size
+    if (out.size === wanted.size) {
+      this.counts.kept += wanted.size
+      return out
+    }
+    this.counts.computed += wanted.size
     const dirty: Dirty = { all: false, tags: new Set() }
     this.running.add(dirty)
     let found: Map<string, V>
     try {
-      found = await compute([...missing.values()])
+      found = await compute([...wanted.values()])
     } finally {
       this.running.delete(dirty)
     }
     const at = Date.now()
-    for (const [key, r] of missing) {
+    out.clear()
+    for (const [key, r] of wanted) {
       const value = found.get(key) ?? empty()
       out.set(key, value)
       const tag = tagOf(r)
