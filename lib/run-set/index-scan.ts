@@ -92,7 +92,9 @@ async function scanIndex(
   for (let round = 0; round < 64 && out.length < want; round++) {
     if (checkFlags && scanned >= flagScanBudget) return { found: out, scannedTo: after ?? null }
     const conds = after ? [...inner, sql`started_at <= ${cursorStarted(after)}`, keysetAfter(after)] : inner
-    const rows = await selectRows(candidatesSql(ix, conds, passes, window), candidateSchema, { signal, settings })
+    // A flag-checked page reads at most its budget of rows, the last window included.
+    const size = checkFlags ? Math.min(window, flagScanBudget - scanned) : window
+    const rows = await selectRows(candidatesSql(ix, conds, passes, size), candidateSchema, { signal, settings })
     if (rows.length === 0) break
     scanned += rows.length
     const listed = rows.map((r) => ({ r, row: toListRow(r) }))
@@ -114,7 +116,7 @@ async function scanIndex(
     after = { started_text: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, run_id: last.run_id }
     // Every row of the window is one of these runs' index rows: fewer of those than the window
     // asked for means the index has no more rows passing the pre-filter (no empty round to learn it).
-    if (rows.reduce((n, r) => n + r.versions, 0) < window) break
+    if (rows.reduce((n, r) => n + r.versions, 0) < size) break
     window = checkFlags ? nextFlagWindow(window, want - out.length, out.length, scanned) : Math.min(window * 4, 100_000)
   }
   return { found: out, scannedTo: null }
