@@ -4,7 +4,6 @@ import fs from 'node:fs'
 import nodePath from 'node:path'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { getConfig, type AppConfig } from '../config'
-import { arrivalOfCurrentRequest } from './turn'
 
 type ConnectionParam = NonNullable<Parameters<typeof createClient>[0]>['connection']
 
@@ -52,61 +51,34 @@ const SERIALIZED = new Set(['query', 'exec', 'command', 'insert'])
  * So statements go one at a time, and after a failure a throwaway statement takes the leftovers
  * before anything else runs (tests/faults.test.ts). A statement whose request was cancelled while
  * it waited is skipped.
- *
- * Which statement goes next: the one whose request arrived first (turn.ts), not the one queued
- * first. A request sends its statements one after another; in arrival order of statements, each
- * of them would wait behind every newer request's, so under load every request would finish late.
- * Before choosing, the engine lets the request whose statement just ended send its next one.
  */
 function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
-  type Waiting = { arrival: number; order: number; run: () => Promise<void> }
-  const waiting: Waiting[] = []
-  let busy = false
-  let queued = 0
+  let tail: Promise<unknown> = Promise.resolve()
   const drain = () => conn.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: randomUUID() } as never).catch(() => undefined)
-  const next = () => {
-    if (busy || waiting.length === 0) return
-    busy = true
-    setImmediate(() => {
-      let pick = 0
-      for (let i = 1; i < waiting.length; i++) {
-        const w = waiting[i]
-        const p = waiting[pick]
-        if (w.arrival < p.arrival || (w.arrival === p.arrival && w.order < p.order)) pick = i
-      }
-      const [chosen] = waiting.splice(pick, 1)
-      void chosen.run().finally(() => {
-        busy = false
-        next()
-      })
-    })
-  }
   return new Proxy(conn, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target)
       if (typeof value !== 'function') return value
       if (typeof prop !== 'string' || !SERIALIZED.has(prop)) return value.bind(target)
-      return (params: unknown) =>
-        new Promise((resolve, reject) => {
-          const run = async () => {
-            // A request cancelled while it waited (the browser left the page) does not run at all.
-            const signal = (params as { abort_signal?: AbortSignal } | undefined)?.abort_signal
-            if (signal?.aborted) {
-              const aborted = new Error('The request was aborted before it ran')
-              aborted.name = 'AbortError'
-              reject(aborted)
-              return
-            }
-            try {
-              resolve(await value.call(target, params))
-            } catch (err) {
-              await drain()
-              reject(err)
-            }
+      return (params: unknown) => {
+        const run = tail.then(async () => {
+          // A request cancelled while it waited (the browser left the page) does not run at all.
+          const signal = (params as { abort_signal?: AbortSignal } | undefined)?.abort_signal
+          if (signal?.aborted) {
+            const aborted = new Error('The request was aborted before it ran')
+            aborted.name = 'AbortError'
+            throw aborted
           }
-          waiting.push({ arrival: arrivalOfCurrentRequest(), order: queued++, run })
-          next()
+          try {
+            return await value.call(target, params)
+          } catch (err) {
+            await drain()
+            throw err
+          }
         })
+        tail = run.catch(() => undefined)
+        return run
+      }
     },
   })
 }

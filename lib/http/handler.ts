@@ -4,7 +4,6 @@ import { z } from 'zod'
 import { AppError } from '../errors'
 import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
 import { JsonText } from '../clickhouse/json-bytes'
-import { asOneRequest } from '../clickhouse/turn'
 import { ensureReady } from '../server/ready'
 import { requestOrigin, requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
@@ -82,8 +81,7 @@ export function route<S extends z.ZodType>(
   handler: Handler<z.infer<S>>,
   options: { public?: boolean; database?: boolean } = {},
 ) {
-  // Every statement of the request, its sign-in checks included, waits its turn as of its arrival.
-  return (req: NextRequest, ctx: RouteContext<unknown>) => asOneRequest(async () => {
+  return async (req: NextRequest, ctx: RouteContext<unknown>) => {
     try {
       // The request gate refuses other hosts before Next runs; this holds even if it was bypassed.
       if (!requestOrigin(req).hostAllowed) throw new AppError('misdirected', 'This console does not answer to that host name')
@@ -100,5 +98,5 @@ export function route<S extends z.ZodType>(
     } catch (err) {
       return errorResponse(err)
     }
-  })
+  }
 }
