@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import * as q from '../lib/clickhouse/query'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'
 import { decodeCursor } from '../lib/api/cursor'
 import { listRuns } from '../lib/queries/runs'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
+import { statementsSent } from './helpers/statements'
 
 useFreshEngine('list-scan')
 
@@ -18,15 +18,8 @@ const runs = Array.from({ length: 8 }, (_, i) => ({ org: ORG, namespace: NS, age
 
 /** The list's index windows sent while `fn` runs. */
 async function windows<T>(fn: () => Promise<T>): Promise<{ result: T; rounds: number }> {
-  let rounds = 0
-  const off = q.onQueryEvent((e) => {
-    if (e.kind === 'statement' && /run_index_orphans/.test(e.query) && /LIMIT \{window:UInt32\}/.test(e.query)) rounds++
-  })
-  try {
-    return { result: await fn(), rounds }
-  } finally {
-    off()
-  }
+  const { result, sent } = await statementsSent(fn)
+  return { result, rounds: sent.filter((q) => /run_index_orphans/.test(q) && /LIMIT \{window:UInt32\}/.test(q)).length }
 }
 
 before(async () => {

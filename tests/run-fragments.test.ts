@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import * as q from '../lib/clickhouse/query'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmSet, wmDelete } from '../lib/loom/working-memory'
 import { flagsOfRuns } from '../lib/queries/run-flags'
@@ -10,6 +9,7 @@ import { RunFragments } from '../lib/server/run-fragments'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { apiRoutes as routes } from './helpers/api-routes'
+import { statementsSent } from './helpers/statements'
 
 useFreshEngine('run-fragments')
 
@@ -17,19 +17,6 @@ const ORG = 'acme'
 const NS = 'prod'
 const agent = { actor: 'worker', sourceTrace: 'host-a/pid-1' }
 const runs = Array.from({ length: 6 }, (_, i) => ({ org: ORG, namespace: NS, agent: i % 2 ? 'crawler' : 'planner', runId: `run-f${i}` }))
-
-/** The SELECT statements sent while `fn` runs. */
-async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
-  const sent: string[] = []
-  const off = q.onQueryEvent((e) => {
-    if (e.kind === 'statement') sent.push(e.query)
-  })
-  try {
-    return { result: await fn(), sent }
-  } finally {
-    off()
-  }
-}
 
 const FLAG_STATEMENT = /run_index_flags/
 const CHECKPOINT_STATEMENT = /run_index_checkpoints FINAL/
@@ -54,12 +41,12 @@ before(async () => {
 describe('per-run pieces kept a moment', () => {
   test('a second list showing the same runs reads no flags or checkpoints again, and shows the same', async () => {
     invalidateReadCache()
-    const first = await statements(() => call(routes.runs, `/api/runs?org=${ORG}`))
+    const first = await statementsSent(() => call(routes.runs, `/api/runs?org=${ORG}`))
     assert.equal(first.result.status, 200)
     assert.equal(first.sent.filter((s) => FLAG_STATEMENT.test(s)).length, 1, 'the first page computes its runs’ flags')
     assert.equal(first.sent.filter((s) => CHECKPOINT_STATEMENT.test(s)).length, 1)
     // Another filter (a different request, so no answer is shared) over some of the same runs.
-    const second = await statements(() => call(routes.runs, `/api/runs?org=${ORG}&agent=crawler`))
+    const second = await statementsSent(() => call(routes.runs, `/api/runs?org=${ORG}&agent=crawler`))
     assert.equal(second.result.status, 200)
     assert.equal(second.sent.filter((s) => FLAG_STATEMENT.test(s) || CHECKPOINT_STATEMENT.test(s)).length, 0, second.sent.join('\n---\n'))
     const a = byId(first.result.body)
@@ -86,7 +73,7 @@ describe('per-run pieces kept a moment', () => {
     const block = { ...target, userId: '', sessionId: '', blockKey: 'checkpoint' }
     const written = await wmDelete(block, agent)
     // Another run's header still finds its flags kept; the written run's are read again.
-    const header = (r: (typeof runs)[number]) => statements(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
+    const header = (r: (typeof runs)[number]) => statementsSent(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
     const other = await header(runs[2])
     assert.equal(other.sent.filter((s) => FLAG_STATEMENT.test(s)).length, 0, 'kept flags of a run the write did not touch')
     const own = await header(target)
@@ -101,7 +88,7 @@ describe('per-run pieces kept a moment', () => {
     invalidateReadCache()
     await call(routes.runs, `/api/runs?org=${ORG}`)
     const r = runs[3]
-    const header = await statements(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
+    const header = await statementsSent(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
     assert.equal(header.result.status, 200)
     assert.deepEqual(header.result.body.run.flags, ['resumed', 'crash_loop'])
     assert.equal(header.sent.filter((s) => FLAG_STATEMENT.test(s)).length, 0)

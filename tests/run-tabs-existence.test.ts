@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import * as q from '../lib/clickhouse/query'
 import { runBegin } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'
 import { getRunDetail } from '../lib/queries/run-detail'
@@ -8,6 +7,7 @@ import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { apiRoutes as routes } from './helpers/api-routes'
+import { statementsSent } from './helpers/statements'
 
 useFreshEngine('run-tabs-existence')
 
@@ -20,17 +20,10 @@ const UNKNOWN = { ...ROW_ONLY, runId: 'run-never-written' }
 const TABS = ['timeline', 'blocks', 'conversations', 'audit', 'searches', 'memories', 'blobs'] as const
 const url = (r: typeof ROW_ONLY, tab: string) => `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}/${tab}`
 
-/** Statements sent while `fn` runs. */
+/** How many statements `fn` sends. */
 async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  let statements = 0
-  const off = q.onQueryEvent((e) => {
-    if (e.kind === 'statement') statements++
-  })
-  try {
-    return { result: await fn(), statements }
-  } finally {
-    off()
-  }
+  const { result, sent } = await statementsSent(fn)
+  return { result, statements: sent.length }
 }
 
 before(async () => {

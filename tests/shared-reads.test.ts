@@ -10,6 +10,7 @@ import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 import { apiRoutes as routes } from './helpers/api-routes'
+import { statementsSent } from './helpers/statements'
 
 useFreshEngine('shared-reads')
 
@@ -17,19 +18,6 @@ const RUN = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-s1' }
 const OTHER = { org: 'globex', namespace: 'prod', agent: 'batch', runId: 'run-s2' }
 const BLOCK = { ...RUN, blockKey: 'checkpoint' }
 
-
-/** The SELECT statements sent to ClickHouse while `fn` runs. */
-async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
-  const sent: string[] = []
-  const off = q.onQueryEvent((e) => {
-    if (e.kind === 'statement') sent.push(e.query)
-  })
-  try {
-    return { result: await fn(), sent }
-  } finally {
-    off()
-  }
-}
 
 before(async () => {
   await ensureReady()
@@ -45,7 +33,7 @@ describe('single flight in the query layer', () => {
   test('N identical concurrent reads send one statement; other parameters send their own', async () => {
     const schema = z.object({ n: z.coerce.number() })
     const sql = 'SELECT {n:UInt32} + sleepEachRow(0.05) AS n FROM numbers(1)'
-    const { result, sent } = await statements(() =>
+    const { result, sent } = await statementsSent(() =>
       Promise.all([...Array.from({ length: 8 }, () => q.queryRows(sql, { n: 1 }, schema)), q.queryRows(sql, { n: 2 }, schema)]),
     )
     assert.deepEqual(result.map((rows) => rows[0].n), [1, 1, 1, 1, 1, 1, 1, 1, 2])
@@ -85,14 +73,14 @@ describe('shared answers for the list, analytics and run header', () => {
     test(`${c.name}: N identical concurrent requests cost what one does, then are served kept`, async () => {
       await c.go() // first use: lookups kept per process (schema presence, the run index) happen here
       cache.invalidateReadCache()
-      const one = await statements(() => c.go())
+      const one = await statementsSent(() => c.go())
       assert.equal(one.result.status, 200, JSON.stringify(one.result.body))
       assert.ok(one.sent.length >= 1)
       cache.invalidateReadCache()
-      const many = await statements(() => Promise.all(Array.from({ length: 10 }, () => c.go())))
+      const many = await statementsSent(() => Promise.all(Array.from({ length: 10 }, () => c.go())))
       assert.equal(many.sent.length, one.sent.length, 'ten requests, the statements of one')
       for (const r of many.result) assert.deepEqual(r.body, one.result.body)
-      const again = await statements(() => c.go())
+      const again = await statementsSent(() => c.go())
       assert.equal(again.sent.length, 0, 'answered from the kept result')
       assert.equal(again.result.headers['x-loom-cache'], 'hit')
       assert.ok(many.result.every((r) => ['computed', 'joined'].includes(r.headers['x-loom-cache'])))
@@ -102,7 +90,7 @@ describe('shared answers for the list, analytics and run header', () => {
 
   test('different parameters are not shared', async () => {
     cache.invalidateReadCache()
-    const { result, sent } = await statements(() =>
+    const { result, sent } = await statementsSent(() =>
       Promise.all([
         call(routes.runs, '/api/runs?status=failed'),
         call(routes.runs, '/api/runs?status=succeeded'),
@@ -117,7 +105,7 @@ describe('shared answers for the list, analytics and run header', () => {
     assert.equal(b.body.run.runId, OTHER.runId)
     assert.ok(sent.length >= 4)
     // The same filter spelled in another order is the same request.
-    const same = await statements(() => call(routes.runs, '/api/runs?limit=50&status=failed'))
+    const same = await statementsSent(() => call(routes.runs, '/api/runs?limit=50&status=failed'))
     assert.equal(same.sent.length, 0)
   })
 
@@ -126,7 +114,7 @@ describe('shared answers for the list, analytics and run header', () => {
     const detail = async () => (await call(routes.run, '/x', RUN)).body.run.checkpoint.version as string
     const v0 = await list()
     assert.equal(await detail(), v0)
-    assert.equal((await statements(() => list())).sent.length, 0, 'kept')
+    assert.equal((await statementsSent(() => list())).sent.length, 0, 'kept')
     const res = await call(routes.put, '/x', BLOCK, { method: 'PUT', body: { content: 'item-1 item-2', expectedVersion: v0, reason: 'test' } })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const v1 = res.body.block.version as string
@@ -140,9 +128,9 @@ describe('shared answers for the list, analytics and run header', () => {
     await call(routes.run, '/x', OTHER)
     await call(routes.runs, '/api/runs?status=succeeded')
     await wm.wmSet({ ...RUN, blockKey: 'notes', userId: '', sessionId: '' }, 'a note', { actor: 'batch', sourceTrace: 'host-a/pid-1' })
-    assert.equal((await statements(() => call(routes.run, '/x', OTHER))).sent.length, 0, 'another run: still kept')
-    assert.ok((await statements(() => call(routes.runs, '/api/runs?status=succeeded'))).sent.length > 0, 'lists: read again')
-    assert.ok((await statements(() => call(routes.run, '/x', RUN))).sent.length > 0, 'the written run: read again')
+    assert.equal((await statementsSent(() => call(routes.run, '/x', OTHER))).sent.length, 0, 'another run: still kept')
+    assert.ok((await statementsSent(() => call(routes.runs, '/api/runs?status=succeeded'))).sent.length > 0, 'lists: read again')
+    assert.ok((await statementsSent(() => call(routes.run, '/x', RUN))).sent.length > 0, 'the written run: read again')
   })
 
   test('the change poll drops kept answers when it sees a newer write than before', async () => {
@@ -153,7 +141,7 @@ describe('shared answers for the list, analytics and run header', () => {
     assert.equal(poll.status, 200)
     assert.ok(poll.body.runs.length > 0)
     assert.ok(cache.readCacheStats().invalidations > before)
-    const after = await statements(() => call(routes.runs, '/api/runs?status=failed'))
+    const after = await statementsSent(() => call(routes.runs, '/api/runs?status=failed'))
     assert.ok(after.sent.length > 0, 'read again')
     // The same watermark seen again drops nothing.
     const n = cache.readCacheStats().invalidations
