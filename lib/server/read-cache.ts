@@ -17,7 +17,7 @@
 import 'server-only'
 import { getConfig } from '../config'
 import { noteCacheOutcome, onQueryEvent, type CacheOutcome, type RunTag } from '../clickhouse/query'
-import { RunFragments, type RunFragmentStats } from './run-fragments'
+import { RunFragments } from './run-fragments'
 import { SharedResult } from './shared-result'
 
 export const READ_CACHE_TTL_MS = 2_000
@@ -156,10 +156,6 @@ export function runFragments<V>(kind: string): RunFragments<V> | null {
     all.set(kind, f)
   }
   return f as RunFragments<V>
-}
-
-export function runFragmentStats(): Record<string, RunFragmentStats> {
-  return Object.fromEntries([...cache().fragments].map(([k, f]) => [k, f.stats()]))
 }
 
 /** Passes a change-poll answer through, dropping kept answers when it reports a newer write than any seen. */

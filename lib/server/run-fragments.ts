@@ -24,12 +24,9 @@ const tagOf = (r: { org: string; namespace: string; run_id?: string; runId?: str
 /** Runs written while a computation ran: `all` when a change did not say which. */
 type Dirty = { all: boolean; tags: Set<string> }
 
-export type RunFragmentStats = { kept: number; asked: number; computed: number }
-
 export class RunFragments<V> {
   private kept = new Map<string, { at: number; tag: string; value: V }>()
   private running = new Set<Dirty>()
-  private counts = { kept: 0, asked: 0, computed: 0 }
 
   constructor(private readonly ttlMs: number) {}
 
@@ -49,12 +46,7 @@ export class RunFragments<V> {
       if (!hit || now - hit.at >= this.ttlMs) break
       out.set(key, hit.value)
     }
-    this.counts.asked += wanted.size
-    if (out.size === wanted.size) {
-      this.counts.kept += wanted.size
-      return out
-    }
-    this.counts.computed += wanted.size
+    if (out.size === wanted.size) return out
     const dirty: Dirty = { all: false, tags: new Set() }
     this.running.add(dirty)
     let found: Map<string, V>
@@ -90,9 +82,5 @@ export class RunFragments<V> {
     const tags = new Set(runs.map(tagOf))
     for (const d of this.running) for (const t of tags) d.tags.add(t)
     for (const [key, e] of this.kept) if (tags.has(e.tag)) this.kept.delete(key)
-  }
-
-  stats(): RunFragmentStats {
-    return { ...this.counts }
   }
 }
