@@ -139,6 +139,9 @@ export type QueryEvent =
 /** What a written row tells about the runs it can change: a run's flags look across agents, so no agent here. */
 export type RunTag = { org: string; namespace: string; runId: string }
 
+/** A run tag as one comparable string (what kept answers and pieces are matched on). */
+export const runTagText = (r: RunTag): string => JSON.stringify([r.org, r.namespace, r.runId])
+
 function runTagsOf(values: Record<string, unknown>[]): RunTag[] | null {
   const tags: RunTag[] = []
   for (const v of values) {

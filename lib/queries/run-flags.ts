@@ -299,10 +299,8 @@ export async function flagsOfRuns(
   const found = kept
     ? await kept.many(runs, (missing) => flagsAmong(missing, RUN_FLAGS, signal), () => [])
     : await flagsAmong(runs, RUN_FLAGS.filter((f) => !known.includes(f)), signal, now)
-  if (known.length === 0) return kept ? new Map([...found].map(([k, set]) => [k, [...set]])) : found
-  const out = new Map<string, RunFlag[]>()
-  for (const [key, set] of found) out.set(key, RUN_FLAGS.filter((f) => set.includes(f) || known.includes(f)))
-  return out
+  // A new list per run (a kept one is shared), with the known flags, in RUN_FLAGS order.
+  return new Map([...found].map(([key, set]) => [key, RUN_FLAGS.filter((f) => set.includes(f) || known.includes(f))]))
 }
 
 /** The runs among `runs` that carry every flag in `flags` (keys as runKey). */

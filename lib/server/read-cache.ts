@@ -16,7 +16,7 @@
  */
 import 'server-only'
 import { getConfig } from '../config'
-import { noteCacheOutcome, onQueryEvent, type CacheOutcome, type RunTag } from '../clickhouse/query'
+import { noteCacheOutcome, onQueryEvent, runTagText, type CacheOutcome, type RunTag } from '../clickhouse/query'
 import { RunFragments } from './run-fragments'
 import { SharedResult } from './shared-result'
 
@@ -47,12 +47,11 @@ export function normalizedKey(value: unknown): string {
 
 type RunRefLike = { org: string; namespace: string; agent: string; runId: string }
 const RUN_DETAIL = 'run.detail:'
-const runTagKey = (r: { org: string; namespace: string; runId: string }) => JSON.stringify([r.org, r.namespace, r.runId])
 /** `run.detail:[org, namespace, run_id, agent]`: a write finds the headers it touches by the first three. */
 const runDetailKey = (r: RunRefLike) => `${RUN_DETAIL}${JSON.stringify([r.org, r.namespace, r.runId, r.agent])}`
 const tagOfRunDetailKey = (key: string) => {
   const [org, namespace, runId] = JSON.parse(key.slice(RUN_DETAIL.length)) as string[]
-  return runTagKey({ org, namespace, runId })
+  return runTagText({ org, namespace, runId })
 }
 
 class ReadCache {
@@ -102,7 +101,7 @@ class ReadCache {
   invalidateRuns(runs: RunTag[]) {
     this.counts.invalidations++
     for (const f of this.fragments.values()) f.changed(runs)
-    const touched = new Set(runs.map(runTagKey))
+    const touched = new Set(runs.map(runTagText))
     for (const key of [...this.entries.keys()]) {
       if (!key.startsWith(RUN_DETAIL) || touched.has(tagOfRunDetailKey(key))) this.entries.delete(key)
     }

@@ -13,13 +13,12 @@
  *   of every change, the change poll's included.
  */
 import 'server-only'
-import type { RunTag } from '../clickhouse/query'
+import { runTagText, type RunTag } from '../clickhouse/query'
 import { rowRunKey } from '../loom/identity'
 
 type RunKeyRow = { org: string; namespace: string; agent: string; run_id: string }
 
 const MAX_RUNS = 5_000
-const tagOf = (r: { org: string; namespace: string; run_id?: string; runId?: string }) => JSON.stringify([r.org, r.namespace, r.run_id ?? r.runId])
 
 /** Runs written while a computation ran: `all` when a change did not say which. */
 type Dirty = { all: boolean; tags: Set<string> }
@@ -60,7 +59,7 @@ export class RunFragments<V> {
     for (const [key, r] of wanted) {
       const value = found.get(key) ?? empty()
       out.set(key, value)
-      const tag = tagOf(r)
+      const tag = runTagText({ org: r.org, namespace: r.namespace, runId: r.run_id })
       if (dirty.all || dirty.tags.has(tag)) continue
       this.kept.delete(key)
       this.kept.set(key, { at, tag, value })
@@ -79,7 +78,7 @@ export class RunFragments<V> {
       this.kept.clear()
       return
     }
-    const tags = new Set(runs.map(tagOf))
+    const tags = new Set(runs.map(runTagText))
     for (const d of this.running) for (const t of tags) d.tags.add(t)
     for (const [key, e] of this.kept) if (tags.has(e.tag)) this.kept.delete(key)
   }
