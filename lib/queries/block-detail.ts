@@ -6,10 +6,10 @@ import type { BlobFlag, BlockDetail, NearMiss, VersionRow } from '../api/types'
 import { versionString, type BlockRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { wmLatestRow } from '../loom/working-memory'
-import type { RunRow } from '../tables/runs'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
 import { blockScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
+import { requireRun } from './run-detail'
 import { accountAttempts, describeAttempts } from '../resume/attempts'
 import { detectResumePoints, findVersionTies, isNearLimit, resumeOf } from '../resume/detect'
 import { markMissedCheckpoints } from '../resume/elsewhere'
@@ -17,11 +17,9 @@ import { explainResume } from '../resume/explain'
 import { resumeFlowMermaid } from '../resume/mermaid'
 import { segments } from '../resume/segments'
 import type { OperatorAction } from '../resume/types'
-import { notFound } from '../errors'
 import { runAudit } from './audit'
 import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
 import { tableExists } from './schema-presence'
-import { workingMemoryRunScope } from './wm-run-scope'
 
 /** Every physical row, read without FINAL: versions merges have not collapsed yet. */
 async function physicalVersions(ref: BlockRef, signal?: AbortSignal) {
@@ -116,16 +114,6 @@ async function operatorActions(ref: BlockRef, signal?: AbortSignal): Promise<Ope
     .map((e) => ({ version: e.afterVersion, action: e.action }))
 }
 
-async function runExists(ref: BlockRef, run: RunRow | null, signal?: AbortSignal) {
-  if (run) return true
-  const [row] = await selectRows(
-    sql`SELECT count() AS n FROM ${trusted(source(tableNames().workingMemory))} WHERE ${await workingMemoryRunScope(ref, signal)}`,
-    z.object({ n: z.coerce.number() }),
-    { signal },
-  )
-  return (row?.n ?? 0) > 0
-}
-
 /**
  * Everything about one block: FINAL row, physical versions, captured history, what a resume
  * returns now and why, and the flags an operator should see. A run that exists but has no
@@ -143,9 +131,8 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
     blockElsewhere(ref, own, signal),
     operatorActions(ref, signal),
   ])
-  if (!finalRow && !(await runExists(ref, run, signal))) {
-    throw notFound(`No run ${ref.runId} under ${ref.org}/${ref.namespace}/${ref.agent}`)
-  }
+  // No such block and no run row: the run exists only if it wrote something else.
+  if (!finalRow && !run) await requireRun(ref, signal)
   let finalMarked = false
   const versions: VersionRow[] = physical.map((r) => {
     const isFinal =
