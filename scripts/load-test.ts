@@ -6,6 +6,9 @@
  * capacity is the highest offered rate the server held: achieved ≥ 95% of it, p99 ≤ --p99-ms,
  * no errors. The workload spreads over every demo run's pages and over 1,000+ list and
  * analytics filter combinations, so it measures the engine rather than the cache.
+ * Before the steps, each kind of request is measured alone for the time it holds the embedded
+ * engine (GET /api/health counts it); each step reports the engine's busy share. The pool's mean
+ * engine time gives the ceiling no scheduling can pass: the engine runs one statement at a time.
  * Results: bench/load-results.json.
  *
  *   npm run build && npm run load-test [-- --rates 5,10,20,40,60,80,100,125,150,200 --step-duration 15]
@@ -96,10 +99,62 @@ type Step = {
   writesDuringStep: number
   rssMb: number
   held: boolean
+  /** The embedded engine during the step: share of the time it was busy, and its time per read request (the writers' statements included). */
+  engine: { busyShare: number; msPerRequest: number; statementsPerRequest: number } | null
+}
+
+type EngineUse = { statements: number; busyMs: number }
+
+/** The embedded engine's use so far, from GET /api/health (null for a ClickHouse server). */
+async function engineUse(base: string): Promise<EngineUse | null> {
+  const body = (await (await fetch(`${base}/api/health`)).json()) as { engine?: EngineUse | null }
+  return body.engine ?? null
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10
+
+/** Requests of each kind measured alone (fewer when the pool has fewer). */
+const SERIAL_PER_KIND = arg('serial-per-kind', 20)
+
+type KindCost = { requests: number; msPerRequest: number; statementsPerRequest: number }
+
+/**
+ * What each kind of request costs the engine, measured with nothing else running: requests of the
+ * kind one after another, between two health reads, less one health read's own statements. The
+ * pool's mean (weighted by kind as steps pick) gives the engine's ceiling for reads: the rate at
+ * which the one-at-a-time engine would be busy all the time, before any queueing or writes.
+ */
+async function engineCostByKind(base: string, pool: ReadPool) {
+  const first = await engineUse(base)
+  if (!first) return null
+  const second = (await engineUse(base))!
+  const third = (await engineUse(base))!
+  // One health read between `second` and `third`: its own statements, taken off every bracket below.
+  const own = { statements: third.statements - second.statements, busyMs: third.busyMs - second.busyMs }
+  const byKind: Record<string, KindCost> = {}
+  for (const kind of Object.keys(pool.byKind).sort()) {
+    const sample = pool
+      .ofKind(kind)
+      .map((p) => ({ p, r: Math.random() }))
+      .sort((a, b) => a.r - b.r)
+      .slice(0, SERIAL_PER_KIND)
+      .map((x) => x.p)
+    const before = (await engineUse(base))!
+    for (const p of sample) await (await fetch(`${base}${p}`)).arrayBuffer()
+    const after = (await engineUse(base))!
+    const n = sample.length
+    byKind[kind] = {
+      requests: n,
+      msPerRequest: round1(Math.max(0, after.busyMs - before.busyMs - own.busyMs) / n),
+      statementsPerRequest: round1(Math.max(0, after.statements - before.statements - own.statements) / n),
+    }
+  }
+  const meanMsPerRead = Object.entries(byKind).reduce((sum, [kind, c]) => sum + (pool.byKind[kind] / pool.size) * c.msPerRequest, 0)
+  return { byKind, meanMsPerRead: round1(meanMsPerRead), ceilingReqPerS: meanMsPerRead > 0 ? round1(1000 / meanMsPerRead) : null }
 }
 
 /** One step: `rate` requests per second offered for STEP_S seconds, each a random pick from the pool. */
-async function step(base: string, pool: ReadPool, rate: number, seen: Set<string>): Promise<Omit<Step, 'writesDuringStep' | 'rssMb' | 'held'>> {
+async function step(base: string, pool: ReadPool, rate: number, seen: Set<string>): Promise<Omit<Step, 'writesDuringStep' | 'rssMb' | 'held' | 'engine'>> {
   const cache = { hit: 0, joined: 0, computed: 0, uncached: 0 }
   const distinct = new Set<string>()
   const r = await autocannon({
@@ -171,6 +226,11 @@ async function main() {
     const rssStart = rssMb(server.pid!)
     const pool = await buildReadPool(base, Date.now(), DATA_DIR ? POOL_RUNS : Infinity)
     process.stderr.write(`read pool: ${pool.size} different requests over ${pool.runs} runs (${JSON.stringify(pool.byKind)})\n`)
+    const engineCost = await engineCostByKind(base, pool)
+    if (engineCost) {
+      process.stderr.write(`engine time per request, alone: ${Object.entries(engineCost.byKind).map(([k, c]) => `${k} ${c.msPerRequest} ms`).join(', ')}\n`)
+      process.stderr.write(`  pool mean ${engineCost.meanMsPerRead} ms: the engine's ceiling for reads is ${engineCost.ceilingReqPerS} req/s\n`)
+    }
 
     // Writers: a few blocks of finished runs, each edited in a loop with its latest version.
     type Listed = { org: string; namespace: string; agent: string; runId: string; checkpoint: { isDeleted: boolean; userId: string; sessionId: string } | null }
@@ -221,13 +281,26 @@ async function main() {
     for (const rate of RATES) {
       if (failed >= FAILED_STEPS_TO_STOP) break
       const writesBefore = writes.ok + writes.conflict + writes.other
+      const engineBefore = await engineUse(base)
+      const stepStarted = performance.now()
       const s = await step(base, pool, rate, seen)
+      const stepMs = performance.now() - stepStarted
+      const engineAfter = await engineUse(base)
+      const engine =
+        engineBefore && engineAfter && s.requests > 0
+          ? {
+              busyShare: Math.round(((engineAfter.busyMs - engineBefore.busyMs) / stepMs) * 1000) / 1000,
+              msPerRequest: round1((engineAfter.busyMs - engineBefore.busyMs) / s.requests),
+              statementsPerRequest: round1((engineAfter.statements - engineBefore.statements) / s.requests),
+            }
+          : null
       const held = s.achievedPerS >= rate * 0.95 && s.p99Ms <= P99_LIMIT_MS && s.errors === 0 && s.timeouts === 0 && s.non2xx === 0
       failed = held ? 0 : failed + 1
-      steps.push({ ...s, writesDuringStep: writes.ok + writes.conflict + writes.other - writesBefore, rssMb: rssMb(server.pid!), held })
+      steps.push({ ...s, writesDuringStep: writes.ok + writes.conflict + writes.other - writesBefore, rssMb: rssMb(server.pid!), held, engine })
       const last = steps[steps.length - 1]
+      const busy = engine ? `, engine busy ${Math.round(engine.busyShare * 100)} % (${engine.msPerRequest} ms a request)` : ''
       process.stderr.write(
-        `  offered ${rate}/s: achieved ${s.achievedPerS}/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, errors ${s.errors + s.timeouts + s.non2xx}, cache hit rate ${s.cache.hitRate}, RSS ${last.rssMb} MB${held ? '' : '  (not held)'}\n`,
+        `  offered ${rate}/s: achieved ${s.achievedPerS}/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, errors ${s.errors + s.timeouts + s.non2xx}, cache hit rate ${s.cache.hitRate}, RSS ${last.rssMb} MB${busy}${held ? '' : '  (not held)'}\n`,
       )
     }
     stop = true
@@ -261,6 +334,7 @@ async function main() {
         distinctRequestsIssued: seen.size,
         cache: { ...all, hitRate: cacheable ? Math.round(((all.hit + all.joined) / cacheable) * 1000) / 1000 : 0, ofAllRequests: Math.round(((all.hit + all.joined) / Math.max(1, cacheable + all.uncached)) * 1000) / 1000 },
       },
+      engine: engineCost,
       steps,
       writes: { ...writes, lost, versionTies: ties.length, writers: writers.length, pauseMs: WRITER_PAUSE_MS },
       serverRssMb: { start: rssStart, afterEachStep: steps.map((s) => s.rssMb), end: rssEnd },
@@ -268,7 +342,7 @@ async function main() {
     fs.mkdirSync('bench', { recursive: true })
     const out = DATA_DIR ? `bench/load-results-${path.basename(DATA_DIR)}.json` : 'bench/load-results.json'
     fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
-    console.log(JSON.stringify({ capacity: report.capacity, cache: report.workload.cache, writes: report.writes, serverRssMb: report.serverRssMb }, null, 2))
+    console.log(JSON.stringify({ capacity: report.capacity, engineCeiling: engineCost?.ceilingReqPerS ?? null, cache: report.workload.cache, writes: report.writes, serverRssMb: report.serverRssMb }, null, 2))
     if (writes.other || ties.length || lost) process.exitCode = 1
   } finally {
     server.kill('SIGTERM')

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'
+import { z } from 'zod'
+import { selectRows } from '../lib/clickhouse/query'
+import { sql } from '../lib/clickhouse/sql'
 import { ensureReady } from '../lib/server/ready'
 import { GET as healthRoute } from '../app/api/health/route'
 import { GET as runsRoute } from '../app/api/runs/route'
@@ -45,6 +48,19 @@ describe('GET /api/health', () => {
     assert.match(res.body.clickhouseVersion, /^\d+\.\d+/)
     assert.ok(res.body.schema.tables.length >= 8)
     assert.deepEqual(res.body.schema.tables.filter((t: { present: boolean }) => !t.present), [])
+  })
+
+  test("counts the embedded engine's statements and busy time: two reads bracket what ran between them", async () => {
+    const first = (await call(routes.health, '/api/health')).body.engine
+    // A statement that holds the engine a measurable while (sleepEachRow blocks the engine itself).
+    await selectRows(sql`SELECT sleepEachRow(0.05) AS s FROM numbers(4)`, z.object({ s: z.number() }))
+    const second = (await call(routes.health, '/api/health')).body.engine
+    // The first health read's own statements (2), then the sleep.
+    assert.equal(second.statements - first.statements, 3)
+    assert.ok(second.busyMs - first.busyMs >= 200, `busy ${second.busyMs - first.busyMs} ms, expected at least the 200 ms slept`)
+    const third = (await call(routes.health, '/api/health')).body.engine
+    assert.equal(third.statements - second.statements, 2)
+    assert.ok(third.busyMs - second.busyMs < 200)
   })
 })
 

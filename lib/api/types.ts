@@ -112,6 +112,12 @@ export type HealthResponse = {
   schema: { phase: string; detail?: string; tables: { name: string; present: boolean }[] }
   /** The optional parts `npm run db:init` installs: the runs list is slow without the run index; older versions vanish without history. */
   setup: { runIndex: boolean; history: boolean; command: string }
+  /**
+   * The embedded engine's use since start-up, read before this request's own statements: it runs
+   * one statement at a time, so busyMs over a time span is how much of it the engine was held
+   * (npm run load-test reports it). Null for a ClickHouse server.
+   */
+  engine: { statements: number; busyMs: number } | null
 }
 
 export type VersionRow = Block & { part: string; isFinal: boolean }

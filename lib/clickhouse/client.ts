@@ -9,7 +9,33 @@ type ConnectionParam = NonNullable<Parameters<typeof createClient>[0]>['connecti
 
 type Holder = { client: ClickHouseClient; key: string }
 
-const g = globalThis as typeof globalThis & { __loomRunsClickHouse?: Holder }
+/** How much the embedded engine has been used since this process opened it. */
+export type EngineUse = {
+  /** Statements run (reads, writes and the throwaway statement after a failure). */
+  statements: number
+  /** Milliseconds the engine spent running them: it runs one at a time, so this is the time it was held. */
+  busyMs: number
+}
+
+const g = globalThis as typeof globalThis & { __loomRunsClickHouse?: Holder; __loomRunsEngineUse?: EngineUse }
+const use = (g.__loomRunsEngineUse ??= { statements: 0, busyMs: 0 })
+
+/** The embedded engine's use so far (a copy), or null for a ClickHouse server (it runs statements side by side). */
+export function engineUse(): EngineUse | null {
+  if (getConfig().mode !== 'embedded') return null
+  return { statements: use.statements, busyMs: Math.round(use.busyMs * 10) / 10 }
+}
+
+/** Runs one statement on the embedded engine, adding its time to the engine's use. */
+async function timed<T>(run: () => Promise<T>): Promise<T> {
+  const started = performance.now()
+  try {
+    return await run()
+  } finally {
+    use.statements++
+    use.busyMs += performance.now() - started
+  }
+}
 
 function connectionKey(config: AppConfig) {
   return config.mode === 'embedded' ? `embedded:${config.dataDir}` : `remote:${config.clickhouse.url}`
@@ -50,11 +76,11 @@ const SERIALIZED = new Set(['query', 'exec', 'command', 'insert'])
  * result would start with it (seen: a timed-out SELECT's rows returned by the next `SELECT 42`).
  * So statements go one at a time, and after a failure a throwaway statement takes the leftovers
  * before anything else runs (tests/faults.test.ts). A statement whose request was cancelled while
- * it waited is skipped.
+ * it waited is skipped. Each statement's time is added to the engine's use (engineUse).
  */
 function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
   let tail: Promise<unknown> = Promise.resolve()
-  const drain = () => conn.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: randomUUID() } as never).catch(() => undefined)
+  const drain = () => timed(() => conn.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: randomUUID() } as never)).catch(() => undefined)
   return new Proxy(conn, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target)
@@ -70,7 +96,7 @@ function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
             throw aborted
           }
           try {
-            return await value.call(target, params)
+            return await timed(() => value.call(target, params))
           } catch (err) {
             await drain()
             throw err

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { getConfig } from '../config'
+import { engineUse } from '../clickhouse/client'
 import { selectRows } from '../clickhouse/query'
 import { param, sql } from '../clickhouse/sql'
 import type { HealthResponse } from '../api/types'
@@ -9,6 +10,8 @@ import { readyState } from '../server/ready'
 
 export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
   const config = getConfig()
+  // Read before this request's own statements, so two reads bracket exactly what ran between them.
+  const engine = engineUse()
   const t = tableNames()
   const expected = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
   const indexMeta = runIndexNames(config.databases.runs).meta
@@ -35,5 +38,6 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
       history: have.has(t.history) && have.has(t.historyView),
       command: 'npm run db:init',
     },
+    engine,
   }
 }

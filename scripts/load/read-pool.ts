@@ -1,7 +1,9 @@
 /**
  * The load test's read workload: every run's pages (header, blocks, timeline, searches, memories,
  * audit, conversations, blobs, its checkpoint) and 1,000+ list and analytics filter combinations
- * (identity prefixes × status × page size, free text, day windows). Run pages are checked once
+ * (identity prefixes × status × page size, free text, day windows). Kinds: `list` / `analytics`
+ * (identity and status), `list q` / `analytics q` (free text), `list day` / `analytics day` (a
+ * day window), and `run…` for each run tab. Run pages are checked once
  * (200 only) before they join the pool; a step picks uniformly from it.
  */
 import { encodeSegment } from '../../lib/links'
@@ -15,7 +17,14 @@ type Listed = {
   checkpoint: { userId: string; sessionId: string } | null
 }
 
-export type ReadPool = { size: number; runs: number; byKind: Record<string, number>; pick(): string }
+export type ReadPool = {
+  size: number
+  runs: number
+  byKind: Record<string, number>
+  /** The pool's requests of one kind. */
+  ofKind(kind: string): string[]
+  pick(): string
+}
 
 const STATUSES = [undefined, 'running', 'succeeded', 'failed', 'unknown'] as const
 const LIMITS = [undefined, 10, 25, 100] as const
@@ -83,24 +92,26 @@ export async function buildReadPool(base: string, now = Date.now(), maxRuns = In
     }
   }
   for (const q of texts) {
-    for (const limit of [undefined, 25]) add('list', `/api/runs${qs({ q, limit })}`)
-    add('analytics', `/api/runs/analytics${qs({ q })}`)
+    for (const limit of [undefined, 25]) add('list q', `/api/runs${qs({ q, limit })}`)
+    add('analytics q', `/api/runs/analytics${qs({ q })}`)
   }
   for (const w of windows) {
     for (const status of STATUSES) {
-      add('list', `/api/runs${qs({ ...w, status })}`)
-      add('analytics', `/api/runs/analytics${qs({ ...w, status })}`)
+      add('list day', `/api/runs${qs({ ...w, status })}`)
+      add('analytics day', `/api/runs/analytics${qs({ ...w, status })}`)
     }
   }
 
   // Only requests the server answers 200 join the pool (a run may have no such tab). List and
   // analytics filters are valid by construction; run pages are checked once.
   const paths: string[] = []
+  const kinds: string[] = []
   const byKind: Record<string, number> = {}
   const dropped: Record<string, number> = {}
   for (const [p, kind] of candidates) {
-    if (kind === 'list' || kind === 'analytics') {
+    if (kind.startsWith('list') || kind.startsWith('analytics')) {
       paths.push(p)
+      kinds.push(kind)
       byKind[kind] = (byKind[kind] ?? 0) + 1
       continue
     }
@@ -108,6 +119,7 @@ export async function buildReadPool(base: string, now = Date.now(), maxRuns = In
     await res.arrayBuffer()
     if (res.status === 200) {
       paths.push(p)
+      kinds.push(kind)
       byKind[kind] = (byKind[kind] ?? 0) + 1
     } else dropped[`${kind} ${res.status}`] = (dropped[`${kind} ${res.status}`] ?? 0) + 1
   }
@@ -116,6 +128,7 @@ export async function buildReadPool(base: string, now = Date.now(), maxRuns = In
     size: paths.length,
     runs: runs.length,
     byKind,
+    ofKind: (kind) => paths.filter((_, i) => kinds[i] === kind),
     pick: () => paths[Math.floor(Math.random() * paths.length)],
   }
 }

@@ -113,6 +113,9 @@ export const health = obj({
   readOnly: z.boolean(),
   schema: obj({ phase: z.string(), detail: z.string().optional(), tables: z.array(obj({ name: z.string(), present: z.boolean() })) }),
   setup: obj({ runIndex: z.boolean(), history: z.boolean(), command: z.string() }),
+  engine: obj({ statements: z.number(), busyMs: z.number() })
+    .nullable()
+    .describe('embedded only: statements the engine ran since start-up and the milliseconds it was busy with them (one at a time), read before this request\'s own statements; null for a ClickHouse server'),
 })
 
 export const schemaReport = obj({

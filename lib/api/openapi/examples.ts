@@ -71,6 +71,7 @@ export const EXAMPLES = {
       readOnly: false,
       schema: { phase: 'ready', tables: [{ name: 'loom.working_memory', present: true }] },
       setup: { runIndex: false, history: true, command: 'npm run db:init' },
+      engine: null,
     },
     Me: { user: null, authRequired: false, canWrite: true, readOnly: false },
   },
