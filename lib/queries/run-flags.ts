@@ -5,6 +5,11 @@
  * `resumed` repeats what lib/resume/detect.ts calls a process resume, per checkpoint block
  * (identity): attempt > 1, a write by another process than the block's previous agent write, or an
  * agent write after a gap longer than max(8 × the block's median agent interval, 60 s).
+ *
+ * Two forms of the same rules: SQL conditions (CONDITIONS) where a flag filter selects among many
+ * runs, and lib/triage/decide.ts over each run's merged columns where the flags of given runs are
+ * looked up (a list page, a run header, a scan's window). The lookup's statement has one lambda
+ * instead of a dozen, and on small data a statement's cost is mostly planning its expressions.
  */
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
@@ -16,6 +21,7 @@ import { runFragments } from '../server/read-cache'
 import { flagIndexNames } from '../loom/flags-ddl'
 import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
+import { decideFlags, GAP_FACTOR, MIN_GAP_MS, type RunTriage } from '../triage/decide'
 import { CH_TIME_TYPE, identityConditions, where } from '../run-set/conditions'
 import type { IdentityFilter } from '../run-set/filter'
 import { tableExists } from './schema-presence'
@@ -30,10 +36,6 @@ export type FlaggedRun = {
 }
 
 export const runKey = rowRunKey
-
-/** Resume detection's defaults (lib/resume/detect.ts gapStats). */
-const GAP_FACTOR = 8
-const MIN_GAP_MS = 60_000
 
 const ms = (e: string) => `toUnixTimestamp64Milli(${e})`
 
@@ -94,6 +96,71 @@ const MERGED: Record<Needs, string> = {
   // An empty state reads as (0, 0, 0, ''): char_limit 0 and no blob_key, so no flag holds for it.
   cp: 'argMaxMerge(checkpoint_latest) AS cp',
   cw: 'arraySort(x -> (x.1, x.3, x.2), groupArrayMerge(checkpoint_writes)) AS cw',
+}
+
+/**
+ * A run with more checkpoint writes than this has its flags decided by the engine (the SQL
+ * conditions), so that a page of long-lived runs does not send every write of each one.
+ */
+export const WRITES_DECIDED_IN_NODE = 1_000
+
+/**
+ * Per run: the merged triage columns lib/triage/decide.ts decides `flags` from (near_miss
+ * excluded), over the runs `conditions` select. Columns no wanted flag needs come back empty.
+ */
+async function triageColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditions: Sql[]): Promise<Sql> {
+  const ix = flagIndexNames(getConfig().databases.runs)
+  const needs = new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
+  const merged = trusted([...needs].map((n) => MERGED[n]).join(', '))
+  const pick = (need: Needs, columns: string, empty: string) => (needs.has(need) ? columns : empty)
+  const blob = flags.includes('missing_blob')
+    ? sql`(org, namespace, agent, cp.4) NOT IN (${await presentBlobsSql()})`
+    : trusted('0')
+  return sql`SELECT org, namespace, agent, run_id,
+      ${trusted(pick('rs', 'rs.1 AS status, rs.2 AS attempt, toUnixTimestamp64Milli(rs.5) AS started_ms', "'' AS status, 0 AS attempt, 0 AS started_ms"))},
+      ${trusted(pick('cw', `if(length(cw) <= ${WRITES_DECIDED_IN_NODE}, arrayMap(x -> (x.1, toUnixTimestamp64Milli(x.2), x.4, x.5), cw), []) AS writes, length(cw) AS write_count`, '[] AS writes, 0 AS write_count'))},
+      ${trusted(pick('cp', 'cp.1 AS chars, cp.2 AS char_limit, cp.3 AS is_deleted, cp.4 AS blob_key', "0 AS chars, 0 AS char_limit, 0 AS is_deleted, '' AS blob_key"))},
+      ${trusted(pick('counts', 'n_rows, n_keys', '0 AS n_rows, 0 AS n_keys'))},
+      ${trusted(pick('lw', 'toUnixTimestamp64Milli(lw) AS lw_ms', '0 AS lw_ms'))},
+      ${blob} AS blob_missing
+    FROM (SELECT org, namespace, agent, run_id, ${merged}
+      FROM ${trusted(ix.flags)} ${where(conditions)}
+      GROUP BY org, namespace, agent, run_id)`
+}
+
+const triageRowSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  status: z.string(),
+  attempt: z.coerce.number(),
+  started_ms: z.coerce.number(),
+  // (identity hash, time in ms, operator 0/1, process hash): 64-bit values arrive as strings.
+  writes: z.array(z.tuple([z.coerce.string(), z.coerce.number(), z.coerce.number(), z.coerce.string()])),
+  write_count: z.coerce.number(),
+  chars: z.coerce.number(),
+  char_limit: z.coerce.number(),
+  is_deleted: z.coerce.number(),
+  blob_key: z.string(),
+  n_rows: z.coerce.number(),
+  n_keys: z.coerce.number(),
+  lw_ms: z.coerce.number(),
+  blob_missing: z.coerce.number(),
+})
+
+function toTriage(r: z.infer<typeof triageRowSchema>): RunTriage {
+  return {
+    status: r.status,
+    attempt: r.attempt,
+    startedMs: r.started_ms,
+    writes: r.writes.map(([identity, atMs, operator, trace]) => ({ identity, atMs, operator: operator === 1, trace })),
+    checkpoint: { chars: r.chars, charLimit: r.char_limit, isDeleted: r.is_deleted === 1, blobKey: r.blob_key },
+    rows: r.n_rows,
+    keys: r.n_keys,
+    lastWriteMs: r.lw_ms,
+    blobMissing: r.blob_missing === 1,
+  }
 }
 
 /** Per run: one 0/1 column per flag in `flags` (near_miss excluded), over the runs `conditions` select. */
@@ -187,8 +254,8 @@ export async function flaggedRunsCondition(flags: readonly RunFlag[], filter: Id
  */
 export const FLAG_QUERY_SETTINGS = { optimize_aggregation_in_order: 1 }
 
-const flagRowSchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }).catchall(z.coerce.number())
 const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() })
+const flagRowSchema = keySchema.catchall(z.coerce.number())
 
 /**
  * Row pre-filters on the run index (lib/run-set/index-scan.ts): any run carrying one of the flags
@@ -252,14 +319,20 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
   const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f))
   const inKeys = sql`(org, namespace, agent, run_id) IN ${param('keys', 'Array(Tuple(String, String, String, String))', keys)}`
   const [rows, near] = await Promise.all([
-    others.length ? selectRows(await flagColumnsSql(others, [inKeys], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
+    others.length ? selectRows(await triageColumnsSql(others, [inKeys]), triageRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
     wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
   const nearMiss = new Set(near.map(runKey))
+  const long: TupleParam[] = []
   for (const row of rows) {
-    const set = out.get(runKey(row))
-    if (!set) continue
-    for (const f of others) if (row[`f_${f}`] === 1) set.push(f)
+    if (row.write_count > WRITES_DECIDED_IN_NODE) long.push(new TupleParam([row.org, row.namespace, row.agent, row.run_id]))
+    else out.get(runKey(row))?.push(...decideFlags(toTriage(row), now.getTime(), others))
+  }
+  if (long.length) {
+    // Runs with a long checkpoint history: the engine decides, rather than sending every write here.
+    const inLong = sql`(org, namespace, agent, run_id) IN ${param('long', 'Array(Tuple(String, String, String, String))', long)}`
+    const decided = await selectRows(await flagColumnsSql(others, [inLong], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS })
+    for (const row of decided) out.get(runKey(row))?.push(...others.filter((f) => row[`f_${f}`] === 1))
   }
   for (const [key, set] of out) {
     if (nearMiss.has(key)) set.push('near_miss')
