@@ -1,6 +1,6 @@
 /**
- * Run flags (lib/triage/flags.ts) from the run index's triage tables (lib/loom/flags-ddl.ts):
- * the same SQL decides the badges of a listed run and whether a run passes a `flag=` filter.
+ * Run flags (lib/triage/flags.ts) from the run index's triage tables (lib/loom/flags-ddl.ts),
+ * for the badges of listed runs and for `flag=` filters.
  *
  * `resumed` repeats what lib/resume/detect.ts calls a process resume, per checkpoint block
  * (identity): attempt > 1, a write by another process than the block's previous agent write, or an

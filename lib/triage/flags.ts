@@ -1,7 +1,7 @@
 /**
  * What can be unusual about a run (the `flags` of every RunSummary). The names are part of the
- * API contract: add more, rename none. Definitions live in the spec ("Triage"); the SQL that
- * computes them from the run index is in lib/queries/run-flags.ts.
+ * API contract: add more, rename none. Definitions live in the spec ("Triage"); they are computed
+ * from the run index in lib/queries/run-flags.ts (SQL) and lib/triage/decide.ts (per run).
  */
 export const RUN_FLAGS = ['resumed', 'near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled'] as const
 export type RunFlag = (typeof RUN_FLAGS)[number]
