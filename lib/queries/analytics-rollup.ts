@@ -11,10 +11,10 @@ import { getConfig } from '../config'
 import { selectRows } from '../clickhouse/query'
 import { and, param, sql, trusted } from '../clickhouse/sql'
 import { ROLLUP_KIND, ROLLUP_LEVEL, runRollupNames, type RunRollupNames } from '../loom/rollup-ddl'
+import { inRunKeys } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
 import { existingTables } from './schema-presence'
 import { rowRunKey } from '../loom/identity'
-import { TupleParam } from '@clickhouse/client'
 
 export function rollupNames(): RunRollupNames {
   return runRollupNames(getConfig().databases.runs)
@@ -151,11 +151,10 @@ export async function rollupTop(
 /** The current run-row version of each run among `rows`, from `state` (runs without a run row left out). */
 async function currentVersions(rows: { org: string; namespace: string; agent: string; run_id: string }[], signal?: AbortSignal) {
   if (!rows.length) return new Map<string, string>()
-  const keys = rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id]))
   const found = await selectRows(
     sql`SELECT org, namespace, agent, run_id, toString(argMax(version, seq)) AS version
      FROM ${trusted(rollupNames().state)}
-     WHERE (org, namespace, agent, run_id) IN ${param('r_keys', 'Array(Tuple(String, String, String, String))', keys)}
+     WHERE ${inRunKeys('r_keys', rows)}
      GROUP BY org, namespace, agent, run_id
      HAVING argMax(has_row, seq) = 1`,
     z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), version: z.string() }),

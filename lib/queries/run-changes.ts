@@ -8,7 +8,6 @@
  * write after it, and skipping the merge keeps a poll to a scan of a few timestamp columns within
  * the identity prefix. Only the runs found are then looked up (by key) for their current status.
  */
-import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { and, param, sql, trusted, type Sql } from '../clickhouse/sql'
@@ -16,7 +15,7 @@ import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { RunFlag } from '../triage/flags'
-import { CH_TIME_TYPE, identityConditions, runValueConditions, timeConditions, where } from '../run-set/conditions'
+import { CH_TIME_TYPE, identityConditions, inRunKeys, runValueConditions, timeConditions, where } from '../run-set/conditions'
 import { filterParts, type RunsFilter } from '../run-set/filter'
 import { qMatchesOrphan } from '../run-set/q'
 import { openRunSet } from '../run-set/run-set'
@@ -47,9 +46,6 @@ const matchSchema = z.object({
 })
 
 const keyOf = rowRunKey
-const RUN_KEYS_TYPE = 'Array(Tuple(String, String, String, String))'
-const runKeys = (rows: { org: string; namespace: string; agent: string; run_id: string }[]) =>
-  param('keys', RUN_KEYS_TYPE, rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id])))
 
 /** Runs with a write after `since` within the filter's identity prefix, latest first (one more than MAX_CHANGES). */
 function changedSql(f: RunsFilter, since: Date): Sql {
@@ -82,7 +78,7 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
   const withRunRow = await selectRows(
     sql`SELECT org, namespace, agent, run_id, toString(status) AS status, ${and([...runValueConditions(f), ...timeConditions(f)])} AS in_filter
      FROM ${trusted(source(t.runs, { final: true }))}
-     WHERE (org, namespace, agent, run_id) IN ${runKeys(page)}`,
+     WHERE ${inRunKeys('keys', page)}`,
     matchSchema,
     { signal },
   )
@@ -94,7 +90,7 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
     const orphanRows = await selectRows(
       sql`SELECT org, namespace, agent, run_id, 'unknown' AS status, ${inFilter} AS in_filter
        FROM ${trusted(source(t.workingMemory))}
-       ${where([...identityConditions(f), sql`(org, namespace, agent, run_id) IN ${runKeys(orphans)}`])}
+       ${where([...identityConditions(f), inRunKeys('keys', orphans)])}
        GROUP BY org, namespace, agent, run_id`,
       matchSchema,
       { signal },

@@ -21,8 +21,9 @@ import { runFragments } from '../server/read-cache'
 import { flagIndexNames } from '../loom/flags-ddl'
 import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
-import { decideFlags, GAP_FACTOR, MIN_GAP_MS, type RunTriage } from '../triage/decide'
-import { CH_TIME_TYPE, identityConditions, where } from '../run-set/conditions'
+import { decideFlags, type RunTriage } from '../triage/decide'
+import { GAP_FACTOR, MIN_GAP_MS } from '../resume/rows'
+import { CH_TIME_TYPE, identityConditions, inRunKeys, where } from '../run-set/conditions'
 import type { IdentityFilter } from '../run-set/filter'
 import { tableExists } from './schema-presence'
 import { rowRunKey } from '../loom/identity'
@@ -98,6 +99,16 @@ const MERGED: Record<Needs, string> = {
   cw: 'arraySort(x -> (x.1, x.3, x.2), groupArrayMerge(checkpoint_writes)) AS cw',
 }
 
+const needsOf = (flags: Exclude<RunFlag, 'near_miss'>[]) => new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
+
+/** One row per run `conditions` select, with the merged columns `needs` names (both forms of the rules read these). */
+function mergedPerRunSql(needs: Set<Needs>, conditions: Sql[]): Sql {
+  const ix = flagIndexNames(getConfig().databases.runs)
+  return sql`SELECT org, namespace, agent, run_id, ${trusted([...needs].map((n) => MERGED[n]).join(', '))}
+      FROM ${trusted(ix.flags)} ${where(conditions)}
+      GROUP BY org, namespace, agent, run_id`
+}
+
 /**
  * A run with more checkpoint writes than this has its flags decided by the engine (the SQL
  * conditions), so that a page of long-lived runs does not send every write of each one.
@@ -109,9 +120,7 @@ export const WRITES_DECIDED_IN_NODE = 1_000
  * excluded), over the runs `conditions` select. Columns no wanted flag needs come back empty.
  */
 async function triageColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditions: Sql[]): Promise<Sql> {
-  const ix = flagIndexNames(getConfig().databases.runs)
-  const needs = new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
-  const merged = trusted([...needs].map((n) => MERGED[n]).join(', '))
+  const needs = needsOf(flags)
   const pick = (need: Needs, columns: string, empty: string) => (needs.has(need) ? columns : empty)
   const blob = flags.includes('missing_blob')
     ? sql`(org, namespace, agent, cp.4) NOT IN (${await presentBlobsSql()})`
@@ -123,9 +132,7 @@ async function triageColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditio
       ${trusted(pick('counts', 'n_rows, n_keys', '0 AS n_rows, 0 AS n_keys'))},
       ${trusted(pick('lw', 'toUnixTimestamp64Milli(lw) AS lw_ms', '0 AS lw_ms'))},
       ${blob} AS blob_missing
-    FROM (SELECT org, namespace, agent, run_id, ${merged}
-      FROM ${trusted(ix.flags)} ${where(conditions)}
-      GROUP BY org, namespace, agent, run_id)`
+    FROM (${mergedPerRunSql(needs, conditions)})`
 }
 
 const triageRowSchema = z.object({
@@ -165,18 +172,13 @@ function toTriage(r: z.infer<typeof triageRowSchema>): RunTriage {
 
 /** Per run: one 0/1 column per flag in `flags` (near_miss excluded), over the runs `conditions` select. */
 async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditions: Sql[], now: Date): Promise<Sql> {
-  const ix = flagIndexNames(getConfig().databases.runs)
-  const needs = new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
-  const merged = trusted([...needs].map((n) => MERGED[n]).join(', '))
   const withBlobs = flags.includes('missing_blob') ? sql`WITH blobs_present AS (${await presentBlobsSql()}) ` : trusted('')
   const columns = join(
     flags.map((f) => sql`, ${CONDITIONS[f].sql(nowParam(now))} AS ${trusted(`f_${f}`)}`),
     '',
   )
   return sql`${withBlobs}SELECT org, namespace, agent, run_id${columns}
-    FROM (SELECT org, namespace, agent, run_id, ${merged}
-      FROM ${trusted(ix.flags)} ${where(conditions)}
-      GROUP BY org, namespace, agent, run_id)`
+    FROM (${mergedPerRunSql(needsOf(flags), conditions)})`
 }
 
 /**
@@ -314,24 +316,21 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
   const out = new Map<string, RunFlag[]>()
   for (const r of runs) out.set(runKey(r), [])
   if (runs.length === 0) return out
-  const keys = [...new Map(runs.map((r) => [runKey(r), new TupleParam([r.org, r.namespace, r.agent, r.run_id])])).values()]
   const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), new TupleParam([r.org, r.namespace, r.run_id])])).values()]
   const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f))
-  const inKeys = sql`(org, namespace, agent, run_id) IN ${param('keys', 'Array(Tuple(String, String, String, String))', keys)}`
   const [rows, near] = await Promise.all([
-    others.length ? selectRows(await triageColumnsSql(others, [inKeys]), triageRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
+    others.length ? selectRows(await triageColumnsSql(others, [inRunKeys('keys', runs)]), triageRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
     wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
   const nearMiss = new Set(near.map(runKey))
-  const long: TupleParam[] = []
+  const long: FlaggedRun[] = []
   for (const row of rows) {
-    if (row.write_count > WRITES_DECIDED_IN_NODE) long.push(new TupleParam([row.org, row.namespace, row.agent, row.run_id]))
+    if (row.write_count > WRITES_DECIDED_IN_NODE) long.push(row)
     else out.get(runKey(row))?.push(...decideFlags(toTriage(row), now.getTime(), others))
   }
   if (long.length) {
     // Runs with a long checkpoint history: the engine decides, rather than sending every write here.
-    const inLong = sql`(org, namespace, agent, run_id) IN ${param('long', 'Array(Tuple(String, String, String, String))', long)}`
-    const decided = await selectRows(await flagColumnsSql(others, [inLong], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS })
+    const decided = await selectRows(await flagColumnsSql(others, [inRunKeys('long', long)], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS })
     for (const row of decided) out.get(runKey(row))?.push(...others.filter((f) => row[`f_${f}`] === 1))
   }
   for (const [key, set] of out) {

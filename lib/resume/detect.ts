@@ -4,7 +4,7 @@
  * and what the first write after it changed. Pure functions over plain rows; no I/O.
  */
 import { describeDiff, diffContents, unitsDone as countUnits } from '../diff'
-import { findLast, isOperatorActor, median, ms, sortVersions, versionKey } from './rows'
+import { findLast, GAP_FACTOR, isOperatorActor, median, MIN_GAP_MS, ms, sortVersions, versionKey } from './rows'
 import { charCount } from '../loom/identity'
 import { NEAR_LIMIT_RATIO } from '../triage/flags'
 import { timeMs } from './time'
@@ -14,8 +14,8 @@ export type GapStats = { medianIntervalMs: number; thresholdMs: number }
 
 /** The run's usual checkpoint interval (median between consecutive non-operator writes) and the long-gap threshold. */
 export function gapStats(versions: readonly VersionInput[], opts: Pick<DetectOptions, 'gapFactor' | 'minGapMs'> = {}): GapStats {
-  const gapFactor = opts.gapFactor ?? 8
-  const minGapMs = opts.minGapMs ?? 60_000
+  const gapFactor = opts.gapFactor ?? GAP_FACTOR
+  const minGapMs = opts.minGapMs ?? MIN_GAP_MS
   const agentTimes = sortVersions(versions)
     .filter((r) => !isOperatorActor(r.actor))
     .map((r) => ms(r.updatedAt))

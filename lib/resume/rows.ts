@@ -4,6 +4,10 @@ import type { VersionInput } from './types'
 
 export const OPERATOR_PREFIX = 'operator:'
 
+/** A gap before a write is long (a resume) when over max(GAP_FACTOR × the median interval, MIN_GAP_MS), by default. */
+export const GAP_FACTOR = 8
+export const MIN_GAP_MS = 60_000
+
 export function isOperatorActor(actor: string): boolean {
   return actor.startsWith(OPERATOR_PREFIX)
 }

@@ -9,6 +9,7 @@ import { rowRunKey, versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { indexNames } from '../queries/run-index'
 import { runFragments } from '../server/read-cache'
+import { inRunKeys } from './conditions'
 import { runIdentityColumns, type ListRow, type RunKeyRow } from './list-row'
 
 const checkpointRowSchema = runIdentityColumns.extend({
@@ -20,16 +21,12 @@ const checkpointRowSchema = runIdentityColumns.extend({
 })
 export type CheckpointRow = z.infer<typeof checkpointRowSchema>
 
-const RUN_KEYS_TYPE = 'Array(Tuple(String, String, String, String))'
-
 /** The latest checkpoint block of each listed run, per (user_id, session_id): a key lookup in the index. */
 function fromIndex(runs: RunKeyRow[], signal?: AbortSignal): Promise<CheckpointRow[]> {
-  const keys = new Map<string, TupleParam>()
-  for (const r of runs) keys.set(rowRunKey(r), new TupleParam([r.org, r.namespace, r.agent, r.run_id]))
   return selectRows(
     sql`SELECT org, namespace, agent, run_id, user_id, session_id, version, toString(updated_at) AS updated_at, chars, char_limit, is_deleted
      FROM ${trusted(indexNames().checkpoints)} FINAL
-     WHERE (org, namespace, agent, run_id) IN ${param('keys', RUN_KEYS_TYPE, [...keys.values()])}`,
+     WHERE ${inRunKeys('keys', runs)}`,
     checkpointRowSchema,
     { signal },
   )

@@ -1,3 +1,4 @@
+import { TupleParam } from '@clickhouse/client'
 import { and, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import type { IdentityFilter, RunsFilter } from './filter'
@@ -13,6 +14,15 @@ export function identityConditions(f: IdentityFilter): Sql[] {
   if (f.namespace !== undefined) c.push(sql`namespace = ${param('namespace', 'String', f.namespace)}`)
   if (f.agent !== undefined) c.push(sql`agent = ${param('agent', 'String', f.agent)}`)
   return c
+}
+
+/** A run's key columns, as every run-scoped table has them. */
+export type RunKeyColumns = { org: string; namespace: string; agent: string; run_id: string }
+
+/** `(org, namespace, agent, run_id) IN` the given runs (each once), bound as parameter `name`. */
+export function inRunKeys(name: string, runs: readonly RunKeyColumns[]): Sql {
+  const keys = new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.agent, r.run_id]), new TupleParam([r.org, r.namespace, r.agent, r.run_id])]))
+  return sql`(org, namespace, agent, run_id) IN ${param(name, 'Array(Tuple(String, String, String, String))', [...keys.values()])}`
 }
 
 /** The filter's time range on a column or expression (the list filters on when a run started). */

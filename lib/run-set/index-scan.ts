@@ -14,16 +14,15 @@
  *   identity of the run's newest block. Each one that reaches a page is checked against
  *   `loom.runs` too (a run row written at the same moment as the first checkpoint).
  */
-import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
 import type { RunsCursor } from '../api/cursor'
 import { selectRows } from '../clickhouse/query'
-import { and, param, sql, trusted, type Sql } from '../clickhouse/sql'
+import { and, sql, trusted, type Sql } from '../clickhouse/sql'
 import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { FLAG_QUERY_SETTINGS, flaggedRunsCondition, flagRowCheck, flagRowPrefilters, flagsToLookUp, runsCarrying, sparsePrefilter } from '../queries/run-flags'
 import { indexNames } from '../queries/run-index'
-import { identityConditions, statusCondition, timeConditions } from './conditions'
+import { identityConditions, inRunKeys, statusCondition, timeConditions } from './conditions'
 import type { RunsFilter } from './filter'
 import { FLAG_SCAN_BUDGET, FLAG_WINDOW_FIRST, nextFlagWindow, type FlagScan } from './flag-window'
 import { candidatesSql, candidateSchema, LATEST, toListRow } from './index-candidates'
@@ -126,10 +125,9 @@ const keySchema = z.object({ org: z.string(), namespace: z.string(), agent: z.st
 
 /** Runs among `rows` that have a `loom.runs` row after all (key lookups). */
 function withRunRow(rows: ListRow[], signal?: AbortSignal) {
-  const keys = rows.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id]))
   return selectRows(
     sql`SELECT org, namespace, agent, run_id FROM ${trusted(source(tableNames().runs))}
-       WHERE (org, namespace, agent, run_id) IN ${param('keys', 'Array(Tuple(String, String, String, String))', keys)}
+       WHERE ${inRunKeys('keys', rows)}
        GROUP BY org, namespace, agent, run_id`,
     keySchema,
     { signal },

@@ -4,12 +4,8 @@
  * over many runs uses. tests/run-flags-parity.test.ts holds the two to the same answers.
  * near_miss is not decided here: it compares a run with others.
  */
-import { median } from '../resume/rows'
+import { GAP_FACTOR, median, MIN_GAP_MS } from '../resume/rows'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from './flags'
-
-/** Resume detection's defaults (lib/resume/detect.ts gapStats). */
-export const GAP_FACTOR = 8
-export const MIN_GAP_MS = 60_000
 
 /** One checkpoint write as the triage table keeps it. */
 export type CheckpointWrite = {
@@ -65,18 +61,22 @@ function blockResumed(block: CheckpointWrite[]): boolean {
   return block.some((w, j) => j > first && !w.operator && w.atMs - block[j - 1].atMs > threshold)
 }
 
-const DECIDE: Record<Exclude<RunFlag, 'near_miss'>, (t: RunTriage, nowMs: number) => boolean> = {
-  resumed: (t) => t.attempt > 1 || blocksOf(t.writes).some(blockResumed),
+/** One run, with its writes split into blocks once for every rule that needs them. */
+type Judged = RunTriage & { blocks: CheckpointWrite[][] }
+
+const DECIDE: Record<Exclude<RunFlag, 'near_miss'>, (t: Judged, nowMs: number) => boolean> = {
+  resumed: (t) => t.attempt > 1 || t.blocks.some(blockResumed),
   near_limit: (t) => !t.checkpoint.isDeleted && t.checkpoint.charLimit > 0 && t.checkpoint.chars >= NEAR_LIMIT_RATIO * t.checkpoint.charLimit,
   tie: (t) => t.rows > t.keys,
   missing_blob: (t) => !t.checkpoint.isDeleted && t.checkpoint.blobKey !== '' && t.blobMissing,
   crash_loop: (t) => t.attempt >= CRASH_LOOP_ATTEMPTS && t.status !== 'succeeded' && t.status !== '',
   stalled: (t, nowMs) =>
     t.status === 'running' &&
-    nowMs - Math.max(t.lastWriteMs, t.startedMs) > Math.max(STALL_MIN_MS, STALL_FACTOR * median(blocksOf(t.writes).flatMap(agentIntervals))),
+    nowMs - Math.max(t.lastWriteMs, t.startedMs) > Math.max(STALL_MIN_MS, STALL_FACTOR * median(t.blocks.flatMap(agentIntervals))),
 }
 
 /** The flags among `wanted` (near_miss aside) that one run carries at `nowMs`, in RUN_FLAGS order. */
 export function decideFlags(t: RunTriage, nowMs: number, wanted: readonly RunFlag[]): RunFlag[] {
-  return RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f) && DECIDE[f](t, nowMs))
+  const judged: Judged = { ...t, blocks: blocksOf(t.writes) }
+  return RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f) && DECIDE[f](judged, nowMs))
 }
