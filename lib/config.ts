@@ -30,6 +30,10 @@ const envSchema = z.object({
   LOOM_RUNS_SCHEMA_MAP_FILE: z.string().optional(),
   LOOM_RUNS_ALLOWED_HOSTS: z.string().optional(),
   LOOM_RUNS_TRUSTED_PROXIES: z.coerce.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').default(0),
+  /** Create the console's tables ON CLUSTER with Replicated engines (db:init). */
+  LOOM_RUNS_CLUSTER: identifier.optional(),
+  /** How often the server derives what agents wrote since the last batch. */
+  LOOM_RUNS_DERIVE_INTERVAL_MS: z.coerce.number().int().min(100, 'must be at least 100').max(60_000, 'must be at most 60000').default(1000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 })
@@ -56,6 +60,10 @@ export type AppConfig = {
   allowedHosts: string[]
   /** How many reverse proxies stand in front (0: the socket's address is the client's). */
   trustedProxies: number
+  /** LOOM_RUNS_CLUSTER: the cluster the console's tables are created on (ON CLUSTER, Replicated engines). */
+  cluster?: string
+  /** How often the server runs a derivation batch (ms). */
+  deriveIntervalMs: number
   host: string
   port: number
 }
@@ -160,6 +168,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     sessionSecret: e.LOOM_RUNS_SESSION_SECRET,
     allowedHosts: parseAllowedHosts(e.LOOM_RUNS_ALLOWED_HOSTS),
     trustedProxies: e.LOOM_RUNS_TRUSTED_PROXIES,
+    cluster: e.LOOM_RUNS_CLUSTER,
+    deriveIntervalMs: e.LOOM_RUNS_DERIVE_INTERVAL_MS,
     host: e.HOST,
     port: e.PORT,
   }

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { installRunRollup } from '../lib/loom/rollup-install'
+import { installRunIndex } from '../lib/loom/init'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { wmDelete, wmSet } from '../lib/loom/working-memory'
@@ -59,7 +59,7 @@ let sample: { org: string; namespace: string; agent: string }
 
 before(async () => {
   await ensureReady()
-  // ~2,000 runs through the materialized views (the rollup is installed at start-up, before the load).
+  // ~2,000 runs written after start-up (the rollup is installed then): the derivation batches pick them up.
   ;({ exec, select } = await loadGeneratedRuns(
     { runs: 2000, versions: 10_000, turns: 200, memories: 200, searches: 200 },
     { salt: 11, anchorMs: ANCHOR, spanDays: 6, cpOnlyRatio: 0.08 },
@@ -135,7 +135,7 @@ describe('analytics from the run rollup', () => {
   })
 
   test('are rebuilt from the rows with the same answers', async () => {
-    const report = await installRunRollup({ rebuild: true })
+    const report = await installRunIndex({ rebuild: true })
     assert.equal(report.backfilled, true)
     for (const f of servedFilters(sample)) await compare(f)
   })

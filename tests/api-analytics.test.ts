@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { command } from '../lib/clickhouse/query'
-import { runIndexNames } from '../lib/loom/run-index-ddl'
+import { runIndexNames } from '../lib/derived/names'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmDelete, wmSet } from '../lib/loom/working-memory'
 import { runIndexReady } from '../lib/queries/run-index'

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { command } from '../lib/clickhouse/query'
 import { auditTableDdl, historyDdl, loomTableDdl } from '../lib/loom/ddl'
-import { runFacetsDdl, runFacetsNames } from '../lib/loom/facets-ddl'
-import { runRollupDdl, runRollupNames } from '../lib/loom/rollup-ddl'
-import { RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from '../lib/loom/run-index-ddl'
+import { DERIVED_SCHEMA_VERSION, runIndexNames } from '../lib/derived/names'
+import { derivedTables } from '../lib/derived/ddl'
 import { tableNames } from '../lib/loom/tables'
 import { getSchemaReport } from '../lib/queries/schema-report'
 import { parseCreateTable, parseEngine, splitTopLevel } from '../lib/schema/clickhouse-text'
@@ -246,11 +245,9 @@ describe('schema doctor on a broken schema', () => {
     const ix = runIndexNames('runsx')
     assert.equal(report.runIndex.state, 'incomplete')
     assert.equal(report.runIndex.present, 1)
-    // Every table and view of the DDL, plus the meta marker; the facets' and the rollup's objects and their markers too.
-    const facets = runFacetsDdl(tableNames(), runFacetsNames('runsx')).objects.length + 1
-    const rollup = runRollupDdl(tableNames(), runRollupNames('runsx'), ix).objects.length + 1
-    assert.equal(report.runIndex.expected, runIndexDdl(tableNames(), ix).objects.length + 1 + facets + rollup)
-    assert.equal(report.runIndex.meta, `runsx.run_index_meta_v${RUN_INDEX_SCHEMA_VERSION}`)
+    // Every derived table, plus the marker.
+    assert.equal(report.runIndex.expected, derivedTables('runsx').length + 1)
+    assert.equal(report.runIndex.meta, `runsx.derived_meta_v${DERIVED_SCHEMA_VERSION}`)
     assert.deepEqual(report.runIndex.olderInstalls, ['runsx.run_index_meta'])
     const meta = table(report, ix.meta)
     assert.equal(meta.status, 'warning')

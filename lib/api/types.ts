@@ -118,7 +118,15 @@ export type HealthResponse = {
    * (npm run load-test reports it). Null for a ClickHouse server.
    */
   engine: { statements: number; busyMs: number } | null
+  /**
+   * The derived tables (run index, flags, facets, analytics): how far they trail the agents' writes
+   * (null before the first batch, or when they are not installed), when the last batch ended, and
+   * its failure (null when it succeeded).
+   */
+  derived: DerivedFreshness
 }
+
+export type DerivedFreshness = { lagMs: number | null; lastRunAt: string | null; error: string | null }
 
 export type VersionRow = Block & { part: string; isFinal: boolean }
 

@@ -391,3 +391,12 @@ export function selectJsonArrayBytes(statement: Sql, options: QueryOptions = {})
 export function runCommand(statement: Sql): Promise<void> {
   return command(statement.sql, statement.params)
 }
+
+/** `runCommand` with settings of its own (a long one-off statement, an insert's deduplication token). */
+export async function runCommandWith(statement: Sql, settings: Record<string, string | number>): Promise<void> {
+  try {
+    await writing(null, () => getClient().command({ query: statement.sql, query_params: statement.params, clickhouse_settings: settings }))
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
+}

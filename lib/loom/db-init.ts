@@ -5,8 +5,10 @@
  */
 import { getConfig } from '../config'
 import { auditTableDdl, auditTableUpgrades, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
-import { runIndexDdl, runIndexNames } from './run-index-ddl'
+import { dropStatement, firstDerivation, installPlan } from '../derived/install'
+import { forCluster } from '../derived/cluster'
 import { createMissingSchema, installRunIndex } from './init'
+import { existingTables } from './install-steps'
 import { tableNames } from './tables'
 
 export type DbInitOptions = {
@@ -41,46 +43,50 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   log(`  Needs: CREATE DATABASE (or the databases ${Object.values(databases).join(', ')} made beforehand), CREATE TABLE on them.`)
   if (!showSql) return
   log('')
-  for (const db of Object.values(databases)) log(`CREATE DATABASE IF NOT EXISTS ${db};`)
+  const cluster = getConfig().cluster
+  for (const db of Object.values(databases)) log(`${forCluster(`CREATE DATABASE IF NOT EXISTS ${db}`, db === databases.runs ? cluster : undefined)};`)
   for (const s of loomTableDdl(t)) log(`${s.sql};\n`)
-  log(`${auditTableDdl(t)};\n`)
+  log(`${forCluster(auditTableDdl(t), cluster)};\n`)
   for (const sql of auditTableUpgrades(t)) log(`${sql};\n`)
-  log(`${revokedSessionsDdl(t)};\n`)
+  log(`${forCluster(revokedSessionsDdl(t), cluster)};\n`)
 }
 
 /** What the history capture is and needs. */
 export function describeHistory(log: (line: string) => void, showSql: boolean, retentionDays = 90) {
   const t = tableNames()
-  log('History capture:')
+  log('History capture (the one object of the console on an agent\'s insert path):')
   log(`  - table ${t.history}: MergeTree, one row per working-memory write, kept ${retentionDays} days (TTL)`)
-  log(`  - materialized view ${t.historyView}: copies each new row of ${t.workingMemory} into it`)
+  log(`  - materialized view ${t.historyView}: copies each new row of ${t.workingMemory} into it, as written (about as much work as the insert itself)`)
   log(`  Needs: CREATE TABLE and CREATE VIEW on ${getConfig().databases.runs}, SELECT on ${t.workingMemory}.`)
   log('  History is complete from the moment it is installed; versions that merges already collapsed are not recovered.')
   if (!showSql) return
   log('')
-  for (const s of historyDdl(t, retentionDays)) log(`${s};\n`)
+  for (const s of historyDdl(t, retentionDays)) log(`${forCluster(s, getConfig().cluster)};\n`)
 }
 
-/** What the run index is and needs. */
-export function describeRunIndex(log: (line: string) => void, showSql: boolean) {
+/** What the derived structures are, cost and need; with `showSql`, every statement an install would run given `before`. */
+export function describeRunIndex(log: (line: string) => void, showSql: boolean, before: Set<string> = new Set()) {
   const { databases } = getConfig()
   const t = tableNames(databases)
-  const ix = runIndexNames(databases.runs)
-  const ddl = runIndexDdl(t, ix)
-  log('Run index: the runs list reads a few granules per page instead of grouping')
-  log(`every working-memory row on each request. In database ${databases.runs}:`)
-  for (const s of ddl.objects) log(`  - ${s.name}: ${s.what}`)
-  log(`  - ${ix.meta}: marks the index as complete (the dashboard reads the index only once it exists)`)
-  log(`  Then it backfills ${ix.runs}, ${ix.orphans}, ${ix.checkpoints} and ${ix.sessions} from ${t.runs} and ${t.workingMemory} (one scan each).`)
-  log(`  An earlier version of the index (or an unfinished install) is dropped first and rebuilt: ${ddl.drop.join(', ')}.`)
-  log(`  Needs: CREATE TABLE, CREATE VIEW, DROP TABLE, DROP VIEW, SELECT and INSERT on ${databases.runs}; SELECT on ${t.runs} and ${t.workingMemory}.`)
-  log(`  Writes to ${t.runs} and ${t.workingMemory} then also feed the views: each working-memory insert looks up its runs' keys in ${t.runs}.`)
-  log(`  To remove it: DROP TABLE each of ${ddl.drop.join(', ')} (views first, as listed).`)
+  const db = databases.runs
+  const plan = installPlan(before)
+  log('Derived tables: the runs list, triage flags, filter suggestions and analytics read these instead of')
+  log(`grouping every working-memory row on each request. In database ${db}, plain tables (no view on any Loom table):`)
+  for (const s of plan.create) log(`  - ${s.name}: ${s.what}`)
+  log(`  They are filled in batches by the console (every ${getConfig().deriveIntervalMs} ms, and at once after its own writes), from`)
+  log(`  ${t.history} and ${t.runs}: an agent's INSERT sets off nothing of these. Derived data trails the writes by about that interval.`)
+  if (plan.drop.length) log(`  First dropped (left by an earlier version or an unfinished install; all the console's own): ${plan.drop.join(', ')}.`)
+  log(`  Needs: CREATE TABLE, DROP TABLE, SELECT and INSERT on ${db}; SELECT on ${t.runs}, ${t.workingMemory} and system.parts.`)
+  log('  To remove every object of the console: npm run db:uninstall (--dry-run lists them).')
   if (!showSql) return
   log('')
-  for (const s of ddl.objects) log(`${s.sql};\n`)
-  for (const b of ddl.backfill) log(`${b.sql};\n`)
-  log(`${ddl.meta};\n`)
+  const cluster = getConfig().cluster
+  for (const name of plan.drop) log(`${dropStatement(name)};\n`)
+  for (const s of plan.create.slice(0, -1)) log(`${forCluster(s.sql, cluster)};\n`)
+  const ctx = { t, runsDatabase: db, history: true }
+  log('-- the first derivation (every run), then a log row with the watermarks it read:')
+  for (const s of firstDerivation(ctx)) log(`${s.sql};\n`)
+  log(`${forCluster(plan.create[plan.create.length - 1].sql, cluster)};\n`)
 }
 
 export async function runDbInit(options: DbInitOptions): Promise<DbInitReport> {
@@ -93,7 +99,7 @@ export async function runDbInit(options: DbInitOptions): Promise<DbInitReport> {
   if (options.history) log('  (skip with --no-history)')
   else log('History capture: skipped (--no-history). Install it later with `npm run history:install`.')
   log('')
-  if (options.runIndex) describeRunIndex(log, showSql)
+  if (options.runIndex) describeRunIndex(log, showSql, await existingTables([getConfig().databases.runs]).catch(() => new Set<string>()))
   if (options.runIndex) log('  (skip with --no-index)')
   else log('Run index: skipped (--no-index). Install it later with `npm run index:install`.')
   log('')

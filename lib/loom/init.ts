@@ -1,11 +1,11 @@
 import { getConfig } from '../config'
 import { runCommand } from '../clickhouse/query'
-import { param, sql, trusted } from '../clickhouse/sql'
+import { sql, trusted } from '../clickhouse/sql'
 import { auditTableDdl, auditTableUpgrades, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
-import { RUN_INDEX_SCHEMA_VERSION, runIndexDdl, runIndexNames } from './run-index-ddl'
-import { installRunFacets } from './facets-install'
-import { installRunRollup } from './rollup-install'
-import { existingTables, installObjects, oneOff } from './install-steps'
+import { forCluster } from '../derived/cluster'
+import { derivedTables } from '../derived/ddl'
+import { installDerived } from '../derived/install'
+import { existingTables } from './install-steps'
 import { tableNames } from './tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
@@ -25,14 +25,15 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   for (const db of new Set([databases.loom, databases.telemetry, databases.runs, ...mappedDatabases])) {
     await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(db)}`)
   }
+  const cluster = getConfig().cluster
   const statements: { table: string; sql: string }[] = [
     ...loomTableDdl(t),
-    { table: t.audit, sql: auditTableDdl(t) },
-    { table: t.revokedSessions, sql: revokedSessionsDdl(t) },
+    { table: t.audit, sql: forCluster(auditTableDdl(t), cluster) },
+    { table: t.revokedSessions, sql: forCluster(revokedSessionsDdl(t), cluster) },
   ]
   if (options.history) {
     const [table, view] = historyDdl(t)
-    statements.push({ table: t.history, sql: table }, { table: t.historyView, sql: view })
+    statements.push({ table: t.history, sql: forCluster(table, cluster) }, { table: t.historyView, sql: forCluster(view, cluster) })
   }
   const created: string[] = []
   const existing: string[] = []
@@ -57,54 +58,14 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   return { created, existing, loomWasEmpty, upgraded }
 }
 
-/** The structures built next to the run index, each behind its own marker: facets, then the rollup (whose backfill reads the index). */
-async function installAfterIndex(onStep?: (step: string) => void) {
-  const facets = await installRunFacets({ onStep })
-  const rollup = await installRunRollup({ onStep })
-  return {
-    created: [...facets.created, ...rollup.created],
-    dropped: [...facets.dropped, ...rollup.dropped],
-    backfilled: facets.backfilled || rollup.backfilled,
-  }
-}
-
 export type RunIndexInstallReport = { created: string[]; existing: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }
 
 /**
- * Installs the run index (tables, materialized views, backfill from the existing rows) unless the
- * current version is complete already. Its meta table is created last: readers use the index only
- * once it exists, so an install that is still backfilling, or failed half-way, is never read.
- * Anything an earlier version or an unfinished install left (the dashboard's own index objects,
- * never Loom's tables) is dropped and rebuilt. Safe to re-run.
+ * Installs the derived structures (run index, triage, facets, analytics rollup: lib/derived/)
+ * unless the current version is complete, deriving every run once. Safe to re-run.
  */
-export async function installRunIndex(options: { onStep?: (step: string) => void } = {}): Promise<RunIndexInstallReport> {
-  const started = Date.now()
-  const { databases } = getConfig()
-  const ix = runIndexNames(databases.runs)
-  const ddl = runIndexDdl(tableNames(databases), ix)
-  const before = await existingTables([databases.runs])
-  if (before.has(ix.meta)) {
-    // The facets (type-ahead counts) and the rollup (analytics totals) install on their own markers:
-    // an index of this version may predate them.
-    const extra = await installAfterIndex(options.onStep)
-    return { created: extra.created, existing: [...ddl.objects.map((s) => s.name), ix.meta], dropped: extra.dropped, backfilled: extra.backfilled, elapsedMs: Date.now() - started }
-  }
-  await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(databases.runs)}`)
-  const { created, dropped } = await installObjects({ before, drop: ddl.drop, objects: ddl.objects, backfill: ddl.backfill, onStep: options.onStep })
-  // The triage tables take one row per source (run rows, working-memory rows) until merged; merging
-  // once after the backfill halves what a flag filter reads.
-  for (const table of [ix.flags, ix.owners]) {
-    options.onStep?.(`merge ${table}`)
-    await oneOff(`OPTIMIZE TABLE ${table} FINAL`)
-  }
-  await runCommand(trusted(ddl.meta))
-  await runCommand(
-    sql`INSERT INTO ${trusted(ix.meta)} (installed_at, schema_version, note)
-     VALUES (now64(3), ${param('v', 'UInt32', RUN_INDEX_SCHEMA_VERSION)}, ${param('note', 'String', `backfilled in ${Date.now() - started} ms`)})`,
-  )
-  created.push(ix.meta)
-  const extra = await installAfterIndex(options.onStep)
-  created.push(...extra.created)
-  dropped.push(...extra.dropped)
-  return { created, existing: [], dropped, backfilled: true, elapsedMs: Date.now() - started }
+export async function installRunIndex(options: { onStep?: (step: string) => void; rebuild?: boolean } = {}): Promise<RunIndexInstallReport> {
+  const report = await installDerived(options)
+  const existing = report.derived ? [] : derivedTables(getConfig().databases.runs).map((o) => o.name)
+  return { created: report.created, existing, dropped: report.dropped, backfilled: report.derived, elapsedMs: report.elapsedMs }
 }

@@ -40,7 +40,7 @@ export function columnRenames(table: string, config = getConfig()): Record<strin
  * The table expression to read a table with the contract's column names: the table itself, or for a
  * table with renamed columns a subquery that renames them back. Filters on the outer query are pushed
  * into the subquery by ClickHouse, so the sorting key still prunes granules (tests/schema-map.test.ts
- * compares rows read). `part` also exposes the `_part` virtual column through the subquery.
+ * compares rows read). `part` also exposes the `_part` and `_partition_id` virtual columns through the subquery.
  */
 export function source(table: string, options: { final?: boolean; part?: boolean } = {}): string {
   const final = options.final ? ' FINAL' : ''
@@ -52,7 +52,7 @@ export function source(table: string, options: { final?: boolean; part?: boolean
     // contract name never sits next to it under the same name (EXCEPT ignores absent names).
     `* EXCEPT (${[...new Set(entries.flat())].join(', ')})`,
     ...entries.map(([logical, physical]) => `${physical} AS ${logical}`),
-    ...(options.part ? ['_part'] : []),
+    ...(options.part ? ['_part', '_partition_id'] : []),
   ]
   return `(SELECT ${select.join(', ')} FROM ${table}${final})`
 }

@@ -5,7 +5,7 @@
  */
 import { chTimeToIso } from '../clickhouse/time'
 import { rowRunKey } from '../loom/identity'
-import { ROLLUP_LEVEL } from '../loom/rollup-ddl'
+import { ROLLUP_LEVEL } from '../derived/rollup-state'
 import { runRowConditions } from '../run-set/conditions'
 import { filterParts, type RunsFilter } from '../run-set/filter'
 import { floorTo, type BucketUnit, type ResumeDay } from './analytics-buckets'

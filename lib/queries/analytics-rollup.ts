@@ -1,5 +1,5 @@
 /**
- * The runs-page analytics read from the run rollup (lib/loom/rollup-ddl.ts): running totals kept on
+ * The runs-page analytics read from the run rollup (lib/derived/): running totals kept on
  * write, so a chart over a million runs reads a few thousand rows. Serves filters made of org /
  * namespace / agent (as a prefix: org, org + namespace, or all three) and status; free text, time
  * ranges and flags need each run's own values and are answered by the direct queries
@@ -10,9 +10,11 @@ import { z } from 'zod'
 import { getConfig } from '../config'
 import { selectRows } from '../clickhouse/query'
 import { and, param, sql, trusted } from '../clickhouse/sql'
-import { ROLLUP_KIND, ROLLUP_LEVEL, runRollupNames, type RunRollupNames } from '../loom/rollup-ddl'
+import { ROLLUP_KIND, ROLLUP_LEVEL } from '../derived/rollup-state'
+import { runRollupNames, type RunRollupNames } from '../derived/names'
 import { inRunKeys } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
+import { ensureFresh } from '../derived/derive'
 import { existingTables } from './schema-presence'
 import { rowRunKey } from '../loom/identity'
 
@@ -22,7 +24,9 @@ export function rollupNames(): RunRollupNames {
 
 /** True once the rollup is installed and backfilled (its meta table is created last). */
 export async function rollupReady(signal?: AbortSignal): Promise<boolean> {
-  return (await existingTables(signal)).has(rollupNames().meta)
+  if (!(await existingTables(signal)).has(rollupNames().meta)) return false
+  await ensureFresh()
+  return true
 }
 
 /** The rollup level that answers this filter, or null when it cannot (see the module comment). */

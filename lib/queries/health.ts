@@ -3,8 +3,9 @@ import { getConfig } from '../config'
 import { engineUse } from '../clickhouse/client'
 import { selectRows } from '../clickhouse/query'
 import { param, sql } from '../clickhouse/sql'
-import type { HealthResponse } from '../api/types'
-import { runIndexNames } from '../loom/run-index-ddl'
+import type { DerivedFreshness, HealthResponse } from '../api/types'
+import { deriveLagMs, deriveStatus } from '../derived/derive'
+import { runIndexNames } from '../derived/names'
 import { tableNames } from '../loom/tables'
 import { readyState } from '../server/ready'
 
@@ -39,5 +40,16 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
       command: 'npm run db:init',
     },
     engine,
+    derived: derivedFreshness(have.has(indexMeta)),
+  }
+}
+
+/** The derived tables' freshness as the API reports it. */
+export function derivedFreshness(installed: boolean): DerivedFreshness {
+  const s = deriveStatus()
+  return {
+    lagMs: installed ? deriveLagMs() : null,
+    lastRunAt: s.lastRunAt?.toISOString() ?? null,
+    error: s.error,
   }
 }

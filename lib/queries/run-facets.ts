@@ -9,7 +9,7 @@ import { FACET_FIELDS } from '../api/schemas'
 import { getConfig } from '../config'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { runFacetsNames } from '../loom/facets-ddl'
+import { runFacetsNames } from '../derived/names'
 import { identityConditions, where } from '../run-set/conditions'
 import type { IdentityFilter } from '../run-set/filter'
 import { unionRunsSql } from '../run-set/union'
@@ -54,7 +54,8 @@ export async function runFacets(q: FacetsQuery, signal?: AbortSignal): Promise<F
   const order = sql`ORDER BY runs DESC, value ASC LIMIT ${param('limit', 'UInt32', q.limit)}`
   const facets = runFacetsNames(getConfig().databases.runs)
   let statement: Sql
-  if ((await existingTables(signal)).has(facets.meta)) {
+  const tables = await existingTables(signal)
+  if (tables.has(facets.meta) && tables.has(facets.table) && (await runIndexReady(signal))) {
     // One row per (org, namespace, agent): a run belongs to exactly one, so the per-triple counts add up.
     statement = sql`SELECT ${col} AS value, sum(n) AS runs FROM (
         SELECT org, namespace, agent, uniqMerge(runs) AS n FROM ${trusted(facets.table)} ${where(conds)}

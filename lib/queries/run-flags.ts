@@ -1,5 +1,5 @@
 /**
- * Run flags (lib/triage/flags.ts) from the run index's triage tables (lib/loom/flags-ddl.ts),
+ * Run flags (lib/triage/flags.ts) from the run index's triage tables (lib/derived/ddl.ts),
  * for the badges of listed runs and for `flag=` filters.
  *
  * `resumed` repeats what lib/resume/detect.ts calls a process resume, per checkpoint block
@@ -18,7 +18,7 @@ import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { toChTime } from '../clickhouse/time'
 import { getConfig } from '../config'
 import { runFragments } from '../server/read-cache'
-import { flagIndexNames } from '../loom/flags-ddl'
+import { flagIndexNames } from '../derived/names'
 import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, NEAR_LIMIT_RATIO, RUN_FLAGS, STALL_FACTOR, STALL_MIN_MS, type RunFlag } from '../triage/flags'
 import { decideFlags, type RunTriage } from '../triage/decide'
@@ -105,7 +105,7 @@ const needsOf = (flags: Exclude<RunFlag, 'near_miss'>[]) => new Set<Needs>(flags
 function mergedPerRunSql(needs: Set<Needs>, conditions: Sql[]): Sql {
   const ix = flagIndexNames(getConfig().databases.runs)
   return sql`SELECT org, namespace, agent, run_id, ${trusted([...needs].map((n) => MERGED[n]).join(', '))}
-      FROM ${trusted(ix.flags)} ${where(conditions)}
+      FROM ${trusted(ix.flags)} FINAL ${where(conditions)}
       GROUP BY org, namespace, agent, run_id`
 }
 
@@ -200,7 +200,7 @@ function nearMissSql(conditions: Sql[]): Sql {
   return sql`WITH cand AS (${candidates})
     SELECT c.org AS org, c.namespace AS namespace, c.agent AS agent, c.run_id AS run_id
     FROM cand AS c
-    LEFT JOIN (SELECT org, namespace, agent, run_id, argMaxMerge(run_state) AS rs FROM ${trusted(ix.flags)}
+    LEFT JOIN (SELECT org, namespace, agent, run_id, argMaxMerge(run_state) AS rs FROM ${trusted(ix.flags)} FINAL
         WHERE (org, namespace, agent, run_id) IN (SELECT org, namespace, agent, run_id FROM cand)
         GROUP BY org, namespace, agent, run_id) AS f
       ON c.org = f.org AND c.namespace = f.namespace AND c.agent = f.agent AND c.run_id = f.run_id
@@ -211,7 +211,7 @@ function nearMissSql(conditions: Sql[]): Sql {
 
 
 /**
- * The (org, namespace, run_id) a near miss is possible for (lib/loom/flags-ddl.ts): a small set,
+ * The (org, namespace, run_id) a near miss is possible for (lib/derived/statements.ts): a small set,
  * so a `near_miss` filter checks these runs instead of every run it passes. `where` narrows it.
  */
 export function nearMissCandidatesSql(narrow?: Sql): Sql {
@@ -264,7 +264,7 @@ const flagRowSchema = keySchema.catchall(z.coerce.number())
  * has a row (its latest version) that passes, so they narrow the rows a flag-filtered list has to
  * check without losing one. crash_loop and stalled are decided in part by the row's own status,
  * attempt and start; near_miss, near_limit, missing_blob and tie by the small sets of runs that could
- * carry them (lib/loom/flags-ddl.ts). `now`: the moment `stalled` is judged at.
+ * carry them (lib/derived/statements.ts). `now`: the moment `stalled` is judged at.
  */
 export async function flagRowPrefilters(flags: readonly RunFlag[], now: Date): Promise<Sql[]> {
   const out: Sql[] = []

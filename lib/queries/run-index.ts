@@ -1,17 +1,24 @@
 /**
- * The run index (see lib/loom/run-index-ddl.ts): tables that hold the runs list in list order,
- * each run's writer identities and its latest checkpoints, kept on write. The list read from it
+ * The run index (see lib/derived/): tables that hold the runs list in list order, each run's
+ * writer identities and its latest checkpoints, derived in batches off the agents' write path. The list read from it
  * lives in lib/run-set/.
  */
 import { getConfig } from '../config'
-import { runIndexNames, type RunIndexNames } from '../loom/run-index-ddl'
+import { runIndexNames, type RunIndexNames } from '../derived/names'
+import { ensureFresh } from '../derived/derive'
 import { existingTables } from './schema-presence'
 
 export function indexNames(): RunIndexNames {
   return runIndexNames(getConfig().databases.runs)
 }
 
-/** True once the index is installed and backfilled (its meta table is created last). */
+/**
+ * True once the index is installed and derived once (its marker is created last). A caller about to
+ * read derived data gets it current first when this process wrote since the last batch (see
+ * lib/derived/derive.ts, ensureFresh).
+ */
 export async function runIndexReady(signal?: AbortSignal): Promise<boolean> {
-  return (await existingTables(signal)).has(indexNames().meta)
+  if (!(await existingTables(signal)).has(indexNames().meta)) return false
+  await ensureFresh()
+  return true
 }

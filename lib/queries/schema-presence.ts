@@ -20,6 +20,11 @@ export async function existingTables(signal?: AbortSignal): Promise<Set<string>>
   return names
 }
 
+/** Forgets the cached list (after an install created or dropped tables). */
+export function forgetExistingTables(): void {
+  g.__loomRunsTables = undefined
+}
+
 export async function tableExists(name: string, signal?: AbortSignal): Promise<boolean> {
   return (await existingTables(signal)).has(name)
 }

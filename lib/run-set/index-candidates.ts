@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import type { RunIndexNames } from '../loom/run-index-ddl'
+import type { RunIndexNames } from '../derived/names'
 import { where } from './conditions'
 import type { ListRow } from './list-row'
 import { LIST_ORDER } from './order'

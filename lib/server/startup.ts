@@ -4,6 +4,7 @@ import { dummyHash } from '../auth/passwords'
 import { followRevocations } from '../auth/revocations'
 import { installRequestGate } from './gate'
 import { ensureReady } from './ready'
+import { startDeriving } from '../derived/derive'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 
@@ -39,6 +40,8 @@ export async function startServer() {
     .then(async () => {
       console.log('[loom-runs] database ready')
       followRevocations()
+      // Derived data (run index, flags, facets, analytics) follows the agents' writes in batches.
+      if (!config.readOnly) startDeriving(config.deriveIntervalMs)
       if (process.env.NODE_ENV === 'development' && config.demo) {
         const { startLiveDemo } = await import('../demo/live')
         startLiveDemo({})

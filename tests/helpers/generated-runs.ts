@@ -1,11 +1,13 @@
 import { getClient } from '../../lib/clickhouse/client'
+import { runCommandWith } from '../../lib/clickhouse/query'
+import { trusted } from '../../lib/clickhouse/sql'
 import { getConfig } from '../../lib/config'
 import * as gen from '../../scripts/bench/generate'
 
 /**
  * Loads generated runs (the benchmark's generator, small scale) into the embedded engine the test
- * points at, through Loom's tables, so the run index's and the rollup's materialized views see them
- * as they would see agents' writes. Only the runs and working-memory jobs run. Call after start-up.
+ * points at, through Loom's tables and the query layer, so the next read derives them as it would
+ * an agent's writes. Only the runs and working-memory jobs run. Call after start-up.
  */
 export async function loadGeneratedRuns(
   scale: { runs: number; versions: number; turns: number; memories: number; searches: number },
@@ -14,7 +16,7 @@ export async function loadGeneratedRuns(
 ) {
   const client = getClient()
   const exec = async (sql: string) => {
-    await client.command({ query: sql, clickhouse_settings: { max_execution_time: 0 } })
+    await runCommandWith(trusted(sql), { max_execution_time: 0 })
   }
   const select = async <T>(sql: string) => (await (await client.query({ query: sql, format: 'JSONEachRow' })).json()) as T[]
   const opts = gen.defaultOptions(options)

@@ -107,6 +107,12 @@ export const changes = obj({
   truncated: z.boolean(),
 })
 
+export const derivedFreshness = obj({
+  lagMs: z.number().nullable().describe('how far the derived tables (run index, flags, facets, analytics) trail the agents\' writes, in ms; null before the first batch or when they are not installed'),
+  lastRunAt: iso.nullable().describe('when the last derivation batch ended'),
+  error: z.string().nullable().describe('the last batch\'s failure; null when it succeeded (a failed batch is retried on the next tick)'),
+})
+
 export const health = obj({
   mode: z.enum(['embedded', 'remote']),
   clickhouseVersion: z.string().nullable(),
@@ -116,6 +122,7 @@ export const health = obj({
   engine: obj({ statements: z.number(), busyMs: z.number() })
     .nullable()
     .describe('embedded only: statements the engine ran since start-up and the milliseconds it was busy with them (one at a time), read before this request\'s own statements; null for a ClickHouse server'),
+  derived: derivedFreshness,
 })
 
 export const schemaReport = obj({

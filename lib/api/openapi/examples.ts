@@ -72,6 +72,7 @@ export const EXAMPLES = {
       schema: { phase: 'ready', tables: [{ name: 'loom.working_memory', present: true }] },
       setup: { runIndex: false, history: true, command: 'npm run db:init' },
       engine: null,
+      derived: { lagMs: 640, lastRunAt: '2026-11-25T10:04:05.120Z', error: null },
     },
     Me: { user: null, authRequired: false, canWrite: true, readOnly: false },
   },
