@@ -13,6 +13,7 @@ import { toChTime } from '../lib/clickhouse/time'
 import { trusted } from '../lib/clickhouse/sql'
 import { getConfig } from '../lib/config'
 import { flagIndexNames } from '../lib/derived/names'
+import { deriveNow } from '../lib/derived/derive'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { wmDelete, wmSet } from '../lib/loom/working-memory'
@@ -94,6 +95,7 @@ before(async () => {
 
 test('the flags shown for every run equal what each flag filter selects, at several moments', async () => {
   const ix = flagIndexNames(getConfig().databases.runs)
+  await deriveNow()
   const runs: FlaggedRun[] = await selectRows(trusted(`SELECT DISTINCT org, namespace, agent, run_id FROM ${ix.flags}`), keySchema)
   assert.ok(runs.length >= 40, `${runs.length} runs`)
   const carried = new Set<string>()

@@ -77,7 +77,8 @@ function holder(): Holder {
   if (!g.__loomRunsDerive) {
     const h: Holder = {
       status: { coveredAt: null, lastRunAt: null, error: null, batches: 0, lastRuns: 0, lastElapsedMs: 0 },
-      pendingLocal: false,
+      // A process that has not derived yet does not know what was written before it started.
+      pendingLocal: true,
       current: null,
       queued: null,
       timer: null,
@@ -91,6 +92,9 @@ function holder(): Holder {
   }
   return g.__loomRunsDerive
 }
+
+// Listening from the moment the module loads: writes made before the first read count too.
+holder()
 
 export function deriveStatus(): DeriveStatus {
   return { ...holder().status }

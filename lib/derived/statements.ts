@@ -272,7 +272,7 @@ GROUP BY level, org, namespace, agent, kind, at, status, bucket`
 export function rollupStateInsert(ctx: DeriveContext, scope: DeriveScope): Sql {
   const r = runRollupNames(ctx.runsDatabase)
   return sql`INSERT INTO ${T(r.state)}
-SELECT org, namespace, agent, run_id, ${seqParam(scope)} AS seq, next AS st, tupleElement(next, 'version') AS version, tupleElement(next, 'has_row') AS has_row
+SELECT org, namespace, agent, run_id, ${seqParam(scope)} AS batch_seq, next AS st, tupleElement(next, 'version') AS version, tupleElement(next, 'has_row') AS has_row
 FROM ${T(r.changes)} FINAL WHERE seq = ${seqParam(scope)}`
 }
 

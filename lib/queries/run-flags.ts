@@ -27,6 +27,7 @@ import { CH_TIME_TYPE, identityConditions, inRunKeys, where } from '../run-set/c
 import type { IdentityFilter } from '../run-set/filter'
 import { tableExists } from './schema-presence'
 import { rowRunKey } from '../loom/identity'
+import { ensureFresh } from '../derived/derive'
 
 /** A run's key. */
 export type FlaggedRun = {
@@ -228,6 +229,7 @@ export function nearMissCandidatesSql(narrow?: Sql): Sql {
  * within the filter's org / namespace / agent. Needs the run index.
  */
 export async function flagFilterSql(flags: readonly RunFlag[], filter: IdentityFilter, now: Date): Promise<Sql> {
+  await ensureFresh()
   const ident = identityConditions(filter)
   // The owners table is per run_id across agents: only org and namespace narrow it.
   const owners = identityConditions({ org: filter.org, namespace: filter.namespace })
@@ -366,6 +368,7 @@ export async function flagsOfRuns(
   known: readonly RunFlag[] = [],
 ): Promise<Map<string, RunFlag[]>> {
   if (runs.length === 0 || !indexed) return new Map()
+  await ensureFresh()
   const kept = now === undefined ? runFragments<RunFlag[]>('flags') : null
   // A run's whole flag set is kept a moment for the other pages, filters and headers showing it.
   const found = kept
@@ -377,6 +380,7 @@ export async function flagsOfRuns(
 
 /** The runs among `runs` that carry every flag in `flags` (keys as runKey). */
 export async function runsCarrying(runs: FlaggedRun[], flags: readonly RunFlag[], signal?: AbortSignal, now = new Date()): Promise<Set<string>> {
+  await ensureFresh()
   const found = await flagsAmong(runs, flags, signal, now)
   return new Set([...found].filter(([, set]) => flags.every((f) => set.includes(f))).map(([key]) => key))
 }
