@@ -58,14 +58,18 @@ export type DeriveStatus = {
   lastElapsedMs: number
 }
 
-export type BatchReport = { seq: number | null; runs: number; elapsedMs: number; resumed: boolean }
+export type BatchReport = { seq: number | null; runs: number; elapsedMs: number; resumed: boolean; derivedTo?: { table: string; block: number } }
 
 type Holder = {
   status: DeriveStatus
   /** This process wrote since the last batch began (its rows are not derived yet). */
   pendingLocal: boolean
   current: Promise<BatchReport> | null
+  /** The running batch began after this process wrote: reads wait for it. */
+  currentCoversLocal: boolean
   queued: Promise<BatchReport> | null
+  /** The working-memory source and the block number up to which its rows are derived (null: not known yet). */
+  derivedTo: { table: string; block: number } | null
   timer: NodeJS.Timeout | null
   unsubscribe: (() => void) | null
 }
@@ -80,7 +84,9 @@ function holder(): Holder {
       // A process that has not derived yet does not know what was written before it started.
       pendingLocal: true,
       current: null,
+      currentCoversLocal: false,
       queued: null,
+      derivedTo: null,
       timer: null,
       unsubscribe: null,
     }
@@ -214,6 +220,7 @@ async function batch(): Promise<BatchReport> {
   const h = holder()
   const started = performance.now()
   const checkedAt = new Date()
+  h.currentCoversLocal = h.pendingLocal
   h.pendingLocal = false
   try {
     const report = await inDerive.run(true, async (): Promise<BatchReport> => {
@@ -221,13 +228,16 @@ async function batch(): Promise<BatchReport> {
       const tables = await existingTables()
       if (!tables.has(runIndexNames(ctx.runsDatabase).meta)) return { seq: null, runs: 0, elapsedMs: 0, resumed: false }
       const last = await lastLogRow(ctx)
+      const source = ctx.history ? ctx.t.history : ctx.t.workingMemory
       if (last && last.step < STEP.done) {
         const runs = await runSteps(ctx, last, started)
         return { seq: last.seq, runs, elapsedMs: performance.now() - started, resumed: true }
       }
       const marks = await watermarks(ctx)
       const from = { history: last?.history_to ?? 0, runs: last?.runs_to ?? 0 }
-      if (marks.history <= from.history && marks.runs <= from.runs) return { seq: null, runs: 0, elapsedMs: performance.now() - started, resumed: false }
+      if (marks.history <= from.history && marks.runs <= from.runs) {
+        return { seq: null, runs: 0, elapsedMs: performance.now() - started, resumed: false, derivedTo: { table: source, block: from.history } }
+      }
       const row: LogRow = {
         seq: await nextSeq(ctx, last),
         step: STEP.planning,
@@ -238,11 +248,12 @@ async function batch(): Promise<BatchReport> {
       }
       await writeLog(ctx, row, 0, 0)
       const runs = await runSteps(ctx, row, started)
-      return { seq: row.seq, runs, elapsedMs: performance.now() - started, resumed: false }
+      return { seq: row.seq, runs, elapsedMs: performance.now() - started, resumed: false, derivedTo: { table: source, block: row.history_to } }
     })
     const s = h.status
     // A resumed batch covers only up to its own watermarks: the next call reads on from there.
     if (!report.resumed) s.coveredAt = checkedAt
+    if (report.derivedTo) h.derivedTo = report.derivedTo
     s.lastRunAt = new Date()
     s.error = null
     if (report.seq !== null) {
@@ -302,12 +313,22 @@ function start(h: Holder): Promise<BatchReport> {
 export async function ensureFresh(): Promise<void> {
   const h = holder()
   const behind = h.timer !== null && (h.status.coveredAt === null || Date.now() - h.status.coveredAt.getTime() > FRESHNESS_LIMIT_MS)
-  if (!h.pendingLocal && !behind) return
   try {
-    await deriveNow()
+    if (h.pendingLocal || behind) await deriveNow()
+    // A batch already running for this process's writes: wait for it too.
+    else if (h.current && h.currentCoversLocal) await h.current
   } catch {
     // Reported through deriveStatus().
   }
+}
+
+/**
+ * Where rows not derived yet begin: the working-memory source and the block number its derived rows
+ * reach (rows in parts past it are newer). Null until this process has run a batch.
+ */
+export function underivedTail(): { table: string; afterBlock: number } | null {
+  const to = holder().derivedTo
+  return to ? { table: to.table, afterBlock: to.block } : null
 }
 
 /** Starts the server's timer: a batch every `intervalMs` (agents' writes reach derived data within about that). */
