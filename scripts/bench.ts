@@ -360,6 +360,14 @@ async function main() {
       },
       bigRunEvents,
     }
+    // What the console costs an agent's checkpoint INSERT (its own process: one engine directory per process).
+    log('Measuring the agents\' insert path (db:init on a new directory, against the bare table) ...')
+    const wp = spawnSync(process.execPath, [...SERVER_NODE_ARGS, path.join(__dirname, 'bench/write-path.ts'), '--json', '--inserts', values.quick ? '60' : '200'], {
+      cwd: path.resolve(__dirname, '..'),
+      encoding: 'utf8',
+    })
+    const writePath = wp.status === 0 ? JSON.parse(wp.stdout.trim().split('\n').pop() ?? 'null') : { error: wp.stderr || wp.stdout }
+    Object.assign(result, { writePath })
     fs.mkdirSync(path.dirname(out), { recursive: true })
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`)
 

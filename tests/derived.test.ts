@@ -23,6 +23,7 @@ import { getHealth } from '../lib/queries/health'
 import { listRuns } from '../lib/queries/runs'
 import { forgetExistingTables } from '../lib/queries/schema-presence'
 import { useFreshEngine } from './helpers/engine'
+import { freshnessNote } from '../components/runs/derived-freshness-model'
 
 useFreshEngine('derived')
 
@@ -167,6 +168,19 @@ describe('upgrade and removal', () => {
     // An agent's insert now costs the bare table: nothing of ours fires.
     assert.deepEqual([...(await viewsBySource()).values()].flat(), [])
     await getClient().command({ query: 'SELECT 1' })
+  })
+})
+
+describe('the runs page says how old derived data is', () => {
+  test('past 5 s of lag, or on a failing batch, and not otherwise', () => {
+    assert.equal(freshnessNote({ lagMs: 800, lastRunAt: '2026-11-20T08:00:00.000Z', error: null }), null)
+    assert.equal(freshnessNote({ lagMs: null, lastRunAt: null, error: null }), null)
+    const late = freshnessNote({ lagMs: 42_000, lastRunAt: '2026-11-20T08:00:00.000Z', error: null })
+    assert.equal(late?.tone, 'warning')
+    assert.match(late!.text, /42s behind the agents' writes/)
+    const failing = freshnessNote({ lagMs: 9_000, lastRunAt: '2026-11-20T08:00:00.000Z', error: 'ClickHouse error 60' })
+    assert.equal(failing?.tone, 'error')
+    assert.match(failing!.text, /failing \(ClickHouse error 60\)/)
   })
 })
 

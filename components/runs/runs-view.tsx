@@ -15,6 +15,7 @@ import { RunsFilters } from './runs-filters'
 import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
 import { SetupNotice } from './setup-notice'
+import { DerivedFreshnessNote } from './derived-freshness'
 import { LiveRefresh } from './live-refresh'
 import { createReadingStore } from './reading-store'
 import { useFreshRows } from './use-fresh-rows'
@@ -83,6 +84,7 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
         <LiveRefresh filters={filters} shown={query.data?.runs} paused={paused} readingStore={reading} onTogglePause={() => setPaused((p) => !p)} />
       </div>
       <SetupNotice />
+      <DerivedFreshnessNote />
       <NeedsAttention filters={filters} />
       <RunsFilters />
       <BatchActions filters={filters} />

@@ -11,3 +11,15 @@ export function healthQueryOptions() {
     staleTime: 60_000,
   })
 }
+
+/** How old the derived data is (the same health read, polled while a page shows derived data). */
+export const FRESHNESS_POLL_MS = 10_000
+
+export function derivedFreshnessQueryOptions() {
+  return queryOptions({
+    queryKey: healthKeys.freshness,
+    queryFn: async ({ signal }) => (await fetchJson<HealthResponse>(links.api.health(), { signal })).derived,
+    staleTime: FRESHNESS_POLL_MS,
+    refetchInterval: FRESHNESS_POLL_MS,
+  })
+}

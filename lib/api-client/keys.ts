@@ -32,6 +32,6 @@ export const runKeys = {
   facets: (query: Filters) => [...runKeys.all, 'facets', query] as const,
 }
 
-export const healthKeys = { all: ['health'] as const }
+export const healthKeys = { all: ['health'] as const, freshness: ['health', 'freshness'] as const }
 export const authKeys = { all: ['auth'] as const, me: () => [...authKeys.all, 'me'] as const }
 export const schemaKeys = { all: ['schema'] as const, report: () => [...schemaKeys.all, 'report'] as const }
