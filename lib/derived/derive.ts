@@ -20,7 +20,8 @@ import 'server-only'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
-import { onQueryEvent, runCommandWith, selectRows } from '../clickhouse/query'
+import { getClient } from '../clickhouse/client'
+import { classifyClickHouseError, onQueryEvent, runCommandWith, selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { getConfig } from '../config'
 import { tableNames } from '../loom/tables'
@@ -123,11 +124,24 @@ async function withHistory(ctx: DeriveContext): Promise<DeriveContext> {
 }
 
 /**
- * A statement of a batch: long ones are allowed (the first derivation reads every row). It is a
- * write like any other, so the answers kept from before it are dropped.
+ * A statement of an install: long ones are allowed (the first derivation reads every row). It is a
+ * write like any other, so every answer kept from before it is dropped.
  */
 export function exec(statement: Sql, settings: Record<string, string | number> = {}): Promise<void> {
   return runCommandWith(statement, { max_execution_time: 0, ...settings })
+}
+
+/**
+ * A statement of a batch. It does not announce itself as a write: the console's own writes already
+ * dropped what they touch, and what agents wrote elsewhere reaches kept answers through the change
+ * poll; dropping every kept answer on every batch would defeat them.
+ */
+async function batchExec(statement: Sql, settings: Record<string, string | number> = {}): Promise<void> {
+  try {
+    await getClient().command({ query: statement.sql, query_params: statement.params, clickhouse_settings: { max_execution_time: 0, ...settings } })
+  } catch (err) {
+    throw classifyClickHouseError(err)
+  }
 }
 
 const logRowSchema = z.object({
@@ -150,7 +164,7 @@ async function lastLogRow(ctx: DeriveContext): Promise<LogRow | null> {
 }
 
 async function writeLog(ctx: DeriveContext, row: LogRow, runsCount: number, elapsedMs: number): Promise<void> {
-  await exec(
+  await batchExec(
     sql`INSERT INTO ${trusted(deriveNames(ctx.runsDatabase).log)} (seq, step, history_from, history_to, runs_from, runs_to, runs_count, at, elapsed_ms)
      VALUES (${param('seq', 'UInt64', row.seq)}, ${param('step', 'UInt8', row.step)}, ${param('hf', 'UInt64', row.history_from)},
        ${param('ht', 'UInt64', row.history_to)}, ${param('rf', 'UInt64', row.runs_from)}, ${param('rt', 'UInt64', row.runs_to)},
@@ -191,8 +205,8 @@ async function runSteps(ctx: DeriveContext, row: LogRow, started: number): Promi
   const dirty = deriveNames(ctx.runsDatabase).dirty
   let step: number = row.step
   if (step === STEP.planning) {
-    await exec(sessionsInsert(ctx, row.history_from))
-    await exec(dirtyInsert(ctx, row.seq, row.history_from, row.runs_from))
+    await batchExec(sessionsInsert(ctx, row.history_from))
+    await batchExec(dirtyInsert(ctx, row.seq, row.history_from, row.runs_from))
     step = STEP.planned
   }
   const [{ n }] = await selectRows(
@@ -201,15 +215,15 @@ async function runSteps(ctx: DeriveContext, row: LogRow, started: number): Promi
   )
   if (row.step === STEP.planning) await writeLog(ctx, { ...row, step: STEP.planned }, n, performance.now() - started)
   if (step === STEP.planned) {
-    for (const s of deriveStatements(ctx, scope)) await exec(s.sql)
-    await exec(rollupStage(ctx, scope))
+    for (const s of deriveStatements(ctx, scope)) await batchExec(s.sql)
+    await batchExec(rollupStage(ctx, scope))
     await writeLog(ctx, { ...row, step: STEP.staged }, n, performance.now() - started)
     step = STEP.staged
   }
   if (step === STEP.staged) {
-    await exec(rollupSumsInsert(ctx, scope), { insert_deduplication_token: sumsToken(row) })
-    await exec(rollupStateInsert(ctx, scope))
-    await exec(rollupTopInsert(ctx, scope))
+    await batchExec(rollupSumsInsert(ctx, scope), { insert_deduplication_token: sumsToken(row) })
+    await batchExec(rollupStateInsert(ctx, scope))
+    await batchExec(rollupTopInsert(ctx, scope))
     await writeLog(ctx, { ...row, step: STEP.done }, n, performance.now() - started)
   }
   return n
