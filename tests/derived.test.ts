@@ -94,9 +94,9 @@ describe('after db:init', () => {
     assert.ok(health.derived.lagMs !== null && health.derived.lagMs < 60_000, `lag ${health.derived.lagMs}`)
     assert.ok(health.derived.lastRunAt && Date.parse(health.derived.lastRunAt) > Date.now() - 60_000)
     // A batch with nothing new writes nothing.
-    const logRows = await count(`${getConfig().databases.runs}.derive_log`)
+    const logRows = await count(`${getConfig().databases.runs}.run_index_derive_log`)
     assert.equal((await deriveNow()).seq, null)
-    assert.equal(await count(`${getConfig().databases.runs}.derive_log`), logRows)
+    assert.equal(await count(`${getConfig().databases.runs}.run_index_derive_log`), logRows)
   })
 
   test('a batch that fails half-way is resumed and neither loses nor doubles a row of the sums', async () => {

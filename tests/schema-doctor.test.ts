@@ -247,7 +247,7 @@ describe('schema doctor on a broken schema', () => {
     assert.equal(report.runIndex.present, 1)
     // Every derived table, plus the marker.
     assert.equal(report.runIndex.expected, derivedTables('runsx').length + 1)
-    assert.equal(report.runIndex.meta, `runsx.derived_meta_v${DERIVED_SCHEMA_VERSION}`)
+    assert.equal(report.runIndex.meta, `runsx.run_index_meta_v${DERIVED_SCHEMA_VERSION}`)
     assert.deepEqual(report.runIndex.olderInstalls, ['runsx.run_index_meta'])
     const meta = table(report, ix.meta)
     assert.equal(meta.status, 'warning')

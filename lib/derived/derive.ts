@@ -7,7 +7,7 @@
  * captured history and Loom's tables (statements.ts), so a batch that runs twice writes the same
  * rows again. The analytics sums are the one running total: the batch stages each run's previous
  * and next state first, adds their difference under a deduplication token, then stores the next
- * state. Each step is logged (`derive_log`): a batch that fails is resumed from its last step by
+ * state. Each step is logged (`run_index_derive_log`): a batch that fails is resumed from its last step by
  * the next call, with the same dirty set and the same staged states, so it never loses or doubles
  * a row.
  *

@@ -15,7 +15,7 @@ import { existingTables as freshTables } from '../loom/install-steps'
 import { forgetExistingTables } from '../queries/schema-presence'
 import { forCluster } from './cluster'
 import { derivedMetaDdl, derivedTables } from './ddl'
-import { DERIVED_SCHEMA_VERSION, legacyObjects, runIndexNames } from './names'
+import { DERIVED_SCHEMA_VERSION, deriveNames, legacyObjects, runIndexNames } from './names'
 import { exec, STEP, watermarks } from './derive'
 import {
   deriveStatements,
@@ -125,7 +125,7 @@ export async function installDerived(options: { onStep?: (step: string) => void;
   await exec(rollupTopInsert(ctx, scope))
   const d = { seq: 1, hf: 0, ht: marks.history, rf: 0, rt: marks.runs }
   await exec(
-    sql`INSERT INTO ${trusted(`${db}.derive_log`)} (seq, step, history_from, history_to, runs_from, runs_to, runs_count, at, elapsed_ms)
+    sql`INSERT INTO ${trusted(deriveNames(db).log)} (seq, step, history_from, history_to, runs_from, runs_to, runs_count, at, elapsed_ms)
      VALUES (${param('seq', 'UInt64', d.seq)}, ${param('step', 'UInt8', STEP.done)}, 0, ${param('ht', 'UInt64', d.ht)}, 0,
        ${param('rt', 'UInt64', d.rt)}, 0, now64(3), ${param('ms', 'UInt64', Date.now() - started)})`,
   )

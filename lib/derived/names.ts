@@ -56,7 +56,7 @@ export type DeriveNames = {
   dirty: string
 }
 
-const metaName = `derived_meta_v${DERIVED_SCHEMA_VERSION}`
+const metaName = `run_index_meta_v${DERIVED_SCHEMA_VERSION}`
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
   return inDatabase(runsDatabase, { flags: 'run_index_flags', owners: 'run_index_owners', candidates: 'run_index_candidates' })
@@ -90,7 +90,7 @@ export function runRollupNames(runsDatabase: string): RunRollupNames {
 }
 
 export function deriveNames(runsDatabase: string): DeriveNames {
-  return inDatabase(runsDatabase, { log: 'derive_log', dirty: 'derive_dirty' })
+  return inDatabase(runsDatabase, { log: 'run_index_derive_log', dirty: 'run_index_derive_dirty' })
 }
 
 /**
@@ -132,7 +132,6 @@ export function legacyObjects(runsDatabase: string): { views: string[]; tables: 
       ...Array.from({ length: DERIVED_SCHEMA_VERSION - 2 }, (_, i) => `run_index_meta_v${i + 2}`),
       'run_index_facets_meta_v1',
       'run_index_rollup_meta_v1',
-      ...Array.from({ length: DERIVED_SCHEMA_VERSION - 7 }, (_, i) => `derived_meta_v${i + 7}`),
     ]),
   }
 }
