@@ -12,6 +12,7 @@ import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { wmSet } from '../lib/loom/working-memory'
 import { ensureReady } from '../lib/server/ready'
+import { deriveNow } from '../lib/derived/derive'
 import { seedBatchRuns } from './e2e-batch-runs'
 import { seedLongResumeRuns } from './e2e-long-resume'
 import { seedManyBlocksRun } from './e2e-many-blocks'
@@ -63,6 +64,8 @@ async function main() {
   await seedBatchRuns(t0)
   // A run with thousands of blocks, for the virtualized block lists.
   await seedManyBlocksRun(t0)
+  // Derived once here, so the server's first page does not wait for it.
+  await deriveNow()
   await getClient().close()
   console.log(`e2e database ready in ${dir} (${Math.round((Date.now() - started) / 1000)} s)`)
 }

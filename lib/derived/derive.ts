@@ -349,6 +349,8 @@ export function underivedTail(): { table: string; afterBlock: number } | null {
 export function startDeriving(intervalMs: number): void {
   const h = holder()
   if (h.timer) return
+  // At once: what was written before the server started (by agents, or a seed) is derived before the first page.
+  deriveNow().catch((err) => console.error('[loom-runs] derivation batch failed (retried on the next tick):', err instanceof Error ? err.message : err))
   h.timer = setInterval(() => {
     if (h.current) return
     deriveNow().catch((err) => console.error('[loom-runs] derivation batch failed (retried on the next tick):', err instanceof Error ? err.message : err))

@@ -80,11 +80,14 @@ export function firstDerivation(ctx: DeriveContext): { name: string; sql: string
   ]
 }
 
-async function historyInstalled(): Promise<boolean> {
+/** Whether the history capture is there, and whether it holds rows (an empty one, installed after a bulk load, adds nothing to read). */
+async function historyState(): Promise<{ installed: boolean; rows: boolean }> {
   const { databases } = getConfig()
   const t = tableNames(databases)
   const now = await freshTables([databases.runs])
-  return now.has(t.history) && now.has(t.historyView)
+  if (!now.has(t.history) || !now.has(t.historyView)) return { installed: false, rows: false }
+  const [row] = await selectRows(sql`SELECT count() > 0 AS any FROM ${trusted(t.history)}`, z.object({ any: z.coerce.number() }))
+  return { installed: true, rows: row?.any === 1 }
 }
 
 /**
@@ -112,10 +115,11 @@ export async function installDerived(options: { onStep?: (step: string) => void;
     await runCommand(trusted(forCluster(o.sql, clusterName())))
     created.push(o.name)
   }
-  const ctx: DeriveContext = { t: tableNames(databases), runsDatabase: db, history: await historyInstalled() }
+  const history = await historyState()
+  const ctx: DeriveContext = { t: tableNames(databases), runsDatabase: db, history: history.rows }
   options.onStep?.(`derive every run from ${ctx.history ? `${ctx.t.history} and ${ctx.t.workingMemory}` : ctx.t.workingMemory} and ${ctx.t.runs}`)
-  // The watermarks first: whatever is written from here on is the next batch's.
-  const marks = await watermarks(ctx)
+  // The watermarks first, of the tables later batches read: whatever is written from here on is theirs.
+  const marks = await watermarks({ ...ctx, history: history.installed })
   const scope: DeriveScope = { all: true, seq: 1 }
   await exec(sessionsInsert(ctx, null))
   for (const s of deriveStatements(ctx, scope)) await exec(s.sql)

@@ -32,6 +32,10 @@ async function prepareSchema(h: Holder, config: ReturnType<typeof getConfig>) {
     h.state = { phase: 'seeding', detail: 'writing demo runs' }
     const { seedDemo } = await import('../demo/seed')
     await seedDemo({ seed: 42 })
+    // Seeded first, derived after: one batch for every demo run, not one per write.
+    h.state = { phase: 'seeding', detail: 'deriving the runs list' }
+    const { deriveNow } = await import('../derived/derive')
+    await deriveNow()
   }
 }
 

@@ -72,7 +72,9 @@ async function viewsFiredBy(q: ReturnType<typeof open>['q'], table: string): Pro
       if (from(v.ddl) !== t || fired.includes(v.name)) continue
       fired.push(v.name)
       const next = to(v)
-      if (!seen.has(next)) seen.add(next), queue.push(next)
+      if (seen.has(next)) continue
+      seen.add(next)
+      queue.push(next)
     }
   }
   return fired
