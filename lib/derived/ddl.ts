@@ -251,6 +251,31 @@ TTL toDateTime(at) + INTERVAL 7 DAY`,
 ORDER BY (seq, org, namespace, agent, run_id)
 TTL toDateTime(at) + ${BOOKKEEPING_TTL}`,
     ),
+    table(
+      d.rows,
+      "every working-memory write of each batch's runs, read once for all the batch's statements (kept a day)",
+      `CREATE TABLE IF NOT EXISTS ${d.rows} (
+    seq UInt64,
+    org String,
+    namespace String,
+    agent String,
+    user_id String,
+    session_id String,
+    run_id String,
+    block_key String,
+    content String,
+    char_limit UInt32,
+    version UInt64,
+    is_deleted UInt8,
+    actor String,
+    source_trace String,
+    updated_at ${TIME},
+    staged_at ${TIME} DEFAULT now64(3)
+) ENGINE = MergeTree
+ORDER BY (seq, org, namespace, agent, run_id)
+TTL toDateTime(staged_at) + ${BOOKKEEPING_TTL}
+SETTINGS non_replicated_deduplication_window = 1000`,
+    ),
   ]
 }
 

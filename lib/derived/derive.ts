@@ -34,6 +34,7 @@ import {
   rollupStateInsert,
   rollupSumsInsert,
   rollupTopInsert,
+  rowsInsert,
   sessionsInsert,
   type DeriveContext,
   type DeriveScope,
@@ -215,6 +216,8 @@ async function runSteps(ctx: DeriveContext, row: LogRow, started: number): Promi
   )
   if (row.step === STEP.planning) await writeLog(ctx, { ...row, step: STEP.planned }, n, performance.now() - started)
   if (step === STEP.planned) {
+    // A retried batch stages its rows again under the same token: refused as a repeat, not doubled.
+    await batchExec(rowsInsert(ctx, scope), { insert_deduplication_token: `${sumsToken(row)}-rows` })
     for (const s of deriveStatements(ctx, scope)) await batchExec(s.sql)
     await batchExec(rollupStage(ctx, scope))
     await writeLog(ctx, { ...row, step: STEP.staged }, n, performance.now() - started)
@@ -353,6 +356,10 @@ export function startDeriving(intervalMs: number): void {
   deriveNow().catch((err) => console.error('[loom-runs] derivation batch failed (retried on the next tick):', err instanceof Error ? err.message : err))
   h.timer = setInterval(() => {
     if (h.current) return
+    // The engine runs one statement at a time: a batch that found work is followed by at least
+    // twice its own time of reads, so derivation never takes more than a third of the engine.
+    const last = h.status.lastRunAt?.getTime() ?? 0
+    if (h.status.lastElapsedMs > 0 && Date.now() - last < 2 * h.status.lastElapsedMs && !h.pendingLocal) return
     deriveNow().catch((err) => console.error('[loom-runs] derivation batch failed (retried on the next tick):', err instanceof Error ? err.message : err))
   }, intervalMs)
   h.timer.unref()

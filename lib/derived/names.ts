@@ -54,6 +54,8 @@ export type DeriveNames = {
   log: string
   /** The runs each batch recomputes. */
   dirty: string
+  /** Every working-memory write of those runs, read once per batch for all its statements. */
+  rows: string
 }
 
 const metaName = `run_index_meta_v${DERIVED_SCHEMA_VERSION}`
@@ -90,7 +92,7 @@ export function runRollupNames(runsDatabase: string): RunRollupNames {
 }
 
 export function deriveNames(runsDatabase: string): DeriveNames {
-  return inDatabase(runsDatabase, { log: 'run_index_derive_log', dirty: 'run_index_derive_dirty' })
+  return inDatabase(runsDatabase, { log: 'run_index_derive_log', dirty: 'run_index_derive_dirty', rows: 'run_index_derive_rows' })
 }
 
 /**

@@ -44,11 +44,26 @@ function runRows(ctx: DeriveContext, scope: DeriveScope, final = false): Sql {
 }
 
 /**
+ * Every working-memory write of the scope's runs, as the batch's statements read them: for a dirty
+ * scope the rows staged once per batch (rowsInsert), for every run the sources themselves.
+ */
+export function wmRows(ctx: DeriveContext, scope: DeriveScope): Sql {
+  if (scope.all) return sourceRows(ctx, scope)
+  return sql`SELECT ${T(WM_COLUMNS)} FROM ${T(deriveNames(ctx.runsDatabase).rows)} WHERE seq = ${seqParam(scope)}`
+}
+
+/** Stages the dirty runs' writes for the batch's statements (sent with the batch's deduplication token). */
+export function rowsInsert(ctx: DeriveContext, scope: DeriveScope): Sql {
+  return sql`INSERT INTO ${T(deriveNames(ctx.runsDatabase).rows)} (seq, ${T(WM_COLUMNS)})
+SELECT ${seqParam(scope)}, ${T(WM_COLUMNS)} FROM (${sourceRows(ctx, scope)})`
+}
+
+/**
  * Every working-memory write of the scope's runs: the captured history, plus rows of working
  * memory it lacks (written before it was installed, or past its retention), each write once. A
  * dirty scope binds the whole sorting-key prefix through the runs' writer identities.
  */
-export function wmRows(ctx: DeriveContext, scope: DeriveScope): Sql {
+function sourceRows(ctx: DeriveContext, scope: DeriveScope): Sql {
   const ix = runIndexNames(ctx.runsDatabase)
   const where = scope.all
     ? T('')
@@ -68,7 +83,7 @@ export function wmRows(ctx: DeriveContext, scope: DeriveScope): Sql {
 function scopeKeys(ctx: DeriveContext, scope: DeriveScope): Sql {
   if (!scope.all) return dirtyKeys(ctx, scope)
   return sql`SELECT org, namespace, agent, run_id FROM ${T(source(ctx.t.runs))}
-    UNION DISTINCT SELECT org, namespace, agent, run_id FROM (${wmRows(ctx, scope)})`
+    UNION DISTINCT SELECT org, namespace, agent, run_id FROM (${sourceRows(ctx, scope)})`
 }
 
 /** The writer identities of working-memory rows (new ones: `afterBlock`), for the sessions table. */
