@@ -11,6 +11,9 @@ import { STATUSES, useRunsFilters } from './use-runs-filters'
 import { useHydrated } from '../ui/use-hydrated'
 import { buttonClass } from '../ui/button'
 
+/** A text filter applies this long after the last key (short enough that the list narrows as one types). */
+const TYPING_PAUSE_MS = 150
+
 const RANGES: { label: string; hours: number | null }[] = [
   { label: 'Any time', hours: null },
   { label: 'Last hour', hours: 1 },
@@ -65,7 +68,7 @@ function TextFilter({ label, value, onCommit, type = 'text', placeholder, sugges
   }
   useEffect(() => {
     if ((value ?? '') === draft) return
-    const t = setTimeout(() => onCommit(draft.trim() === '' ? null : draft.trim()), 400)
+    const t = setTimeout(() => onCommit(draft.trim() === '' ? null : draft.trim()), TYPING_PAUSE_MS)
     return () => clearTimeout(t)
   }, [draft, value, onCommit])
   return (
