@@ -40,7 +40,7 @@ test.afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
-for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example/x']) {
+for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example/x', '/.//evil.example/x', '/%2F%2Fevil.example', '/%5Cevil.example', '/\n/evil.example']) {
   test(`after a real login, next=${JSON.stringify(next)} stays on the console`, async ({ page }) => {
     await page.goto(`${base}/login?next=${encodeURIComponent(next)}`)
     await page.getByLabel('Name').fill('olga')

@@ -106,9 +106,13 @@ describe('where to go after login', () => {
   test('same-origin paths are kept with query and hash', () => {
     assert.equal(safeNextPath('/runs/a/b/c/d?tab=blocks#x', origin), '/runs/a/b/c/d?tab=blocks#x')
     assert.equal(safeNextPath(null, origin), '/')
+    assert.equal(safeNextPath('/runs/acme/a%2Fb/agent/r1?tab=timeline', origin), '/runs/acme/a%2Fb/agent/r1?tab=timeline', 'an encoded slash inside a path is kept')
   })
   test('anything that leaves the origin goes home instead', () => {
-    for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/', 'http://127.0.0.1:3001/', 'javascript:alert(1)', '\\\\evil.example']) {
+    for (const next of [
+      '/\\evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/', 'http://127.0.0.1:3001/', 'javascript:alert(1)', '\\\\evil.example',
+      '/.//evil.example', '/./\\evil.example', '/%2F%2Fevil.example', '/%5Cevil.example', '/%5C%5Cevil.example', '/runs\n', '/\r//evil.example', '/x/..//evil.example',
+    ]) {
       assert.equal(safeNextPath(next, origin), '/', JSON.stringify(next))
     }
   })
