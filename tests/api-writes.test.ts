@@ -152,6 +152,10 @@ describe('refusals change nothing', () => {
     assert.equal(res.status, 403)
     const site = await put({ content: 'a', expectedVersion: '7', reason: 'r' }, { 'sec-fetch-site': 'cross-site' })
     assert.equal(site.status, 403)
+    // The console's own host and port under the other scheme is another origin.
+    const scheme = await put({ content: 'a', expectedVersion: '7', reason: 'r' }, { origin: 'https://127.0.0.1:3000' })
+    assert.equal(scheme.status, 403)
+    assert.match(scheme.body.error.message, /scheme, host and port/)
     assert.equal(await wm.wmGet(REF), 'item-1 item-2')
   })
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { NextRequest } from 'next/server'
 import { getConfig, type ConfiguredUser, type Role } from '../config'
 import { AppError } from '../errors'
-import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isSecureRequest } from '../server/network'
+import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isOwnOrigin, isSecureRequest } from '../server/network'
 import { readPeer } from '../server/peer'
 import { dummyHash, verifyPassword } from './passwords'
 import { limiters } from './rate-limit'
@@ -119,7 +119,9 @@ export function requireSameOrigin(req: NextRequest): void {
   const o = requestOrigin(req)
   const origin = req.headers.get('origin')
   if (!o.hostAllowed) throw new AppError('misdirected', 'This console does not answer to that host name')
-  if (origin !== null && !isOriginAllowed(origin, o.allowed)) throw new AppError('forbidden', 'Cross-origin write refused')
+  if (origin !== null && (!isOriginAllowed(origin, o.allowed) || !isOwnOrigin(origin, req.headers.get('host'), o.secure))) {
+    throw new AppError('forbidden', 'Cross-origin write refused: the Origin must be this console\'s own scheme, host and port')
+  }
   if (req.headers.get('sec-fetch-site') === 'cross-site') throw new AppError('forbidden', 'Cross-origin write refused')
 }
 

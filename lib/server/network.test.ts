@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { safeNextPath } from '../auth/next-path'
 import { gateDecision } from './gate'
-import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isSecureRequest, normalizeHost } from './network'
+import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isOwnOrigin, isSecureRequest, normalizeHost } from './network'
 
 describe('loopback addresses', () => {
   test('127.0.0.0/8, ::1 and IPv4-mapped loopback are loopback', () => {
@@ -98,6 +98,22 @@ describe('the request gate', () => {
   test('with users: other clients pass on an allowed host', () => {
     assert.deepEqual(gateDecision({ remoteAddress: '10.1.2.3', localPort: 3000, host: 'loom.example.com', forwardedFor: undefined }, withUsers), { ok: true })
     assert.equal(gateDecision({ remoteAddress: '10.1.2.3', localPort: 3000, host: 'other.example.com', forwardedFor: undefined }, withUsers).ok, false)
+  })
+})
+
+describe("a write's Origin is the console's own", () => {
+  test('same scheme, host and port as the request', () => {
+    assert.equal(isOwnOrigin('http://127.0.0.1:3000', '127.0.0.1:3000', false), true)
+    assert.equal(isOwnOrigin('https://loom.example.com', 'loom.example.com:443', true), true)
+    assert.equal(isOwnOrigin('https://loom.example.com:443', 'loom.example.com', true), true)
+  })
+  test('another scheme, host or port is another origin', () => {
+    assert.equal(isOwnOrigin('https://127.0.0.1:3000', '127.0.0.1:3000', false), false, 'https on an http server')
+    assert.equal(isOwnOrigin('http://loom.example.com', 'loom.example.com', true), false, 'http behind TLS')
+    assert.equal(isOwnOrigin('http://localhost:3000', '127.0.0.1:3000', false), false)
+    assert.equal(isOwnOrigin('http://127.0.0.1:3001', '127.0.0.1:3000', false), false)
+    assert.equal(isOwnOrigin('null', '127.0.0.1:3000', false), false)
+    assert.equal(isOwnOrigin('http://127.0.0.1:3000', null, false), false)
   })
 })
 

@@ -83,6 +83,24 @@ export function isOriginAllowed(origin: string, allowed: ReadonlySet<string>): b
 }
 
 /**
+ * True when an `Origin` is the console's own as this request reached it: the same scheme (https
+ * only over TLS, directly or as a trusted proxy says), host and port as the request's Host. An
+ * allowed host under the other scheme is another origin (a page there is not this console's).
+ */
+export function isOwnOrigin(origin: string, hostHeader: string | null | undefined, secure: boolean): boolean {
+  let u: URL
+  try {
+    u = new URL(origin)
+  } catch {
+    return false
+  }
+  if (u.protocol !== (secure ? 'https:' : 'http:')) return false
+  const port = secure ? 443 : 80
+  const own = normalizeHost(hostHeader, port)
+  return own !== null && normalizeHost(u.host, port) === own
+}
+
+/**
  * The client's address: the socket's peer when no proxy is trusted, else the
  * `X-Forwarded-For` entry that many hops from the right (each trusted proxy appends the
  * address it received the request from). Entries the client wrote further left are ignored.
