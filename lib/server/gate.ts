@@ -14,7 +14,12 @@ export type GateInput = {
   localPort: number | undefined
   host: string | undefined
   forwardedFor: string | undefined
+  /** The request carries Forwarded, X-Forwarded-For or X-Real-IP (it came through a proxy or tunnel). */
+  forwarded?: boolean
 }
+
+/** Headers a proxy or tunnel adds: with no users, a request that carries one came from someone else. */
+export const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'] as const
 
 export type GateDecision = { ok: true } | { ok: false; status: 403 | 421; message: string }
 
@@ -25,6 +30,14 @@ export type GateDecision = { ok: true } | { ok: false; status: 403 | 421; messag
  * started (`next start` binds all interfaces by default; containers set HOSTNAME=0.0.0.0).
  */
 export function gateDecision(input: GateInput, config: Pick<AppConfig, 'users' | 'allowedHosts' | 'trustedProxies' | 'port'>): GateDecision {
+  if (config.users.length === 0 && input.forwarded) {
+    // A tunnel or proxy on this machine reaches the console from loopback: everyone behind it would be the local operator.
+    return {
+      ok: false,
+      status: 403,
+      message: 'This console has no users configured, and this request came through a proxy or tunnel (it carries a forwarding header). Serving the console through a proxy or tunnel needs users: configure LOOM_RUNS_USERS.',
+    }
+  }
   if (config.users.length === 0) {
     const client = clientAddress(input.remoteAddress ?? null, input.forwardedFor ?? null, config.trustedProxies)
     if (!isLoopbackAddress(client) || !isLoopbackAddress(input.remoteAddress)) {
@@ -57,6 +70,12 @@ function refuse(res: http.ServerResponse, decision: Extract<GateDecision, { ok: 
   res.end(body)
 }
 
+/** Answers an upgrade request the console does not serve, and closes its socket. */
+function closeUpgrade(socket: Socket, status: 403 | 404 | 421) {
+  const reason = { 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request' }[status]
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy())
+}
+
 const g = globalThis as typeof globalThis & { __loomRunsGateInstalled?: boolean }
 
 /**
@@ -81,12 +100,18 @@ export function installRequestGate(getConfig: () => AppConfig): void {
             localPort: socket.localPort,
             host: req.headers.host,
             forwardedFor: req.headers['x-forwarded-for'] as string | undefined,
+            forwarded: FORWARDING_HEADERS.some((h) => req.headers[h] !== undefined),
           },
           getConfig(),
         )
         if (!decision.ok) {
           if (event === 'request') refuse(args[1] as http.ServerResponse, decision)
-          else socket.destroy()
+          else closeUpgrade(socket, decision.status)
+          return true
+        }
+        // The console serves no WebSocket (only the dev server's hot reload does): answered and closed at once.
+        if (event === 'upgrade' && !(process.env.NODE_ENV === 'development' && req.url?.startsWith('/_next/'))) {
+          closeUpgrade(socket, 404)
           return true
         }
         req.headers[PEER_HEADER] = peerStamp({

@@ -85,6 +85,13 @@ describe('the request gate', () => {
       assert.equal(!d.ok && d.status, 403)
     }
   })
+  test('no users: a loopback request that came through a proxy or tunnel (a forwarding header) is refused', () => {
+    const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '127.0.0.1', forwarded: true }, noUsers)
+    assert.equal(!d.ok && d.status, 403)
+    assert.match(!d.ok ? d.message : '', /proxy or tunnel needs users/)
+    const withThem = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: 'loom.example.com', forwardedFor: '127.0.0.1', forwarded: true }, withUsers)
+    assert.deepEqual(withThem, { ok: true })
+  })
   test('no users behind a trusted proxy on loopback: the forwarded client must be loopback too', () => {
     const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '203.0.113.9' }, { ...noUsers, trustedProxies: 1 })
     assert.equal(d.ok, false)
