@@ -112,10 +112,15 @@ test.describe('no users: loopback clients only, however the server was started',
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
-  test('a loopback client is served; a forged X-Forwarded-For changes nothing', async () => {
-    const res = await raw({ port, path: '/api/auth/me', headers: { host: `127.0.0.1:${port}`, 'x-forwarded-for': '203.0.113.7' } })
+  test('a loopback client is served; one that came through a proxy or tunnel (a forwarding header) is refused', async () => {
+    const res = await raw({ port, path: '/api/auth/me', headers: { host: `127.0.0.1:${port}` } })
     expect(res.status).toBe(200)
     expect(JSON.parse(res.body).user).toEqual({ name: 'local', role: 'operator' })
+    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+      const forwarded = await raw({ port, path: '/api/auth/me', headers: { host: `127.0.0.1:${port}`, [header]: header === 'forwarded' ? 'for=203.0.113.7' : '203.0.113.7' } })
+      expect(forwarded.status, header).toBe(403)
+      expect(JSON.parse(forwarded.body).error.message).toMatch(/proxy or tunnel needs users/)
+    }
   })
 
   test('a client in another network namespace is refused with 403, pages and API alike', async () => {
