@@ -7,6 +7,7 @@ import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopba
 import { readPeer } from '../server/peer'
 import { dummyHash, verifyPassword } from './passwords'
 import { limiters } from './rate-limit'
+import { revocationsReady } from './revocations'
 import { readSessionToken, sessionCookieName, type Session } from './session'
 
 export type Principal = { name: string; role: Role; session?: Session }
@@ -101,7 +102,12 @@ export async function principalOf(req: NextRequest): Promise<Principal | null> {
   const o = requestOrigin(req)
   if (config.users.length === 0) return isLoopbackAddress(o.client) ? { name: 'local', role: 'operator' } : null
   const session = readSessionToken(req.cookies.get(sessionCookieFor(o).name)?.value)
-  if (session) return { name: session.name, role: session.role, session }
+  if (session) {
+    // A logout stored before a restart must refuse the cookie from the first request on.
+    if (!(await revocationsReady())) throw new AppError('unavailable', 'Sessions cannot be checked yet: the stored logouts could not be read from ClickHouse. Try again in a moment.')
+    if (!readSessionToken(req.cookies.get(sessionCookieFor(o).name)?.value)) return null
+    return { name: session.name, role: session.role, session }
+  }
   const auth = req.headers.get('authorization')
   if (auth?.startsWith('Basic ')) return basicPrincipal(auth, o.client)
   return null

@@ -4,6 +4,7 @@ import { insertRows, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import { toChTime, chTimeToIso } from '../clickhouse/time'
 import { getConfig } from '../config'
+import { AppError } from '../errors'
 import { tableNames } from '../loom/tables'
 import { revokeSession, type Session } from './session'
 
@@ -30,6 +31,13 @@ export async function storeRevocation(session: Session): Promise<'stored' | 'pro
 
 const rowSchema = z.object({ session_id: z.string(), until: z.string().transform(chTimeToIso) })
 
+const g = globalThis as typeof globalThis & {
+  __loomRunsRevocationTimer?: NodeJS.Timeout
+  /** Whether this process has read the stored logouts once (a restart starts without them). */
+  __loomRunsRevocationsLoaded?: { loaded: boolean; pending: Promise<number> | null }
+}
+const loadState = () => (g.__loomRunsRevocationsLoaded ??= { loaded: false, pending: null })
+
 /** Reads the stored logouts that have not expired yet into this process. */
 export async function loadRevocations(): Promise<number> {
   if (getConfig().users.length === 0) return 0
@@ -40,14 +48,29 @@ export async function loadRevocations(): Promise<number> {
       rowSchema,
     )
     for (const r of rows) revokeSession({ id: r.session_id, expires: Date.parse(r.until) })
+    loadState().loaded = true
     return rows.length
-  } catch {
+  } catch (err) {
     // No table (a remote server not initialised yet): logouts hold per process until it is created.
+    if (err instanceof AppError && err.code === 'unavailable' && /missing/.test(err.message)) loadState().loaded = true
     return 0
   }
 }
 
-const g = globalThis as typeof globalThis & { __loomRunsRevocationTimer?: NodeJS.Timeout }
+/**
+ * Resolves true once this process has read the stored logouts (reading them now if it has not):
+ * a session cookie is not believed before, so a cookie that was logged out stays refused from the
+ * first request after a restart. False when they cannot be read (ClickHouse unavailable).
+ */
+export async function revocationsReady(): Promise<boolean> {
+  const state = loadState()
+  if (state.loaded) return true
+  const pending = (state.pending ??= loadRevocations().finally(() => {
+    state.pending = null
+  }))
+  await pending
+  return state.loaded
+}
 
 /** Keeps this process's list current with logouts made by other console processes. */
 export function followRevocations(everyMs = 30_000): void {
