@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { randomBytes, scryptSync } from 'node:crypto'
 import { before, beforeEach, describe, test } from 'node:test'
 import { hashPassword, SCRYPT_COST, verifyPassword } from '../lib/auth/passwords'
-import { FailureLimiter, limiters, MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_USER } from '../lib/auth/rate-limit'
+import { FailureLimiter, limiters, MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_USER, USER_SLOWDOWN_MS } from '../lib/auth/rate-limit'
 import { loadRevocations } from '../lib/auth/revocations'
 import { resetConfig } from '../lib/config'
 import { wmSet } from '../lib/loom/working-memory'
@@ -153,10 +153,21 @@ describe('rate limits', () => {
     assert.equal((await loginAs('olga', 'op-secret', '10.9.9.10')).status, 200)
   })
 
-  test('failures count per user name too, across addresses', async () => {
-    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) assert.equal((await loginAs('victor', 'wrong', `10.8.${i}.1`)).status, 401)
-    assert.equal((await loginAs('victor', 'view-secret', '10.8.200.1')).status, 429)
-    assert.equal((await loginAs('olga', 'op-secret', '10.8.200.1')).status, 200, 'other users are not affected')
+  test('failures from a few clients cannot lock a user out: 10 from each of two addresses, then the right password from a third logs in at once', async () => {
+    for (const address of ['10.8.1.1', '10.8.2.1']) {
+      for (let i = 0; i < MAX_FAILURES_PER_CLIENT; i++) assert.equal((await loginAs('victor', 'wrong', address)).status, 401)
+      assert.equal((await loginAs('victor', 'wrong', address)).status, 429, 'each address is held by its own limit')
+    }
+    assert.equal(limiters().users.slowdownMs('victor'), 0, 'two addresses are not a wide attack')
+    assert.equal((await loginAs('victor', 'view-secret', '10.8.3.1')).status, 200)
+  })
+
+  test('a wide attack (failures from many addresses) slows the name, and never locks it', async () => {
+    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) assert.equal((await loginAs('victor', 'wrong', `10.8.${10 + i}.1`)).status, 401)
+    assert.equal(limiters().users.slowdownMs('victor'), USER_SLOWDOWN_MS)
+    assert.equal((await loginAs('victor', 'view-secret', '10.8.200.1')).status, 200, 'the right password still logs in')
+    assert.equal(limiters().users.slowdownMs('olga'), 0, 'other users are not affected')
+    assert.equal((await loginAs('olga', 'op-secret', '10.8.200.1')).status, 200)
   })
 
   test('wrong Basic credentials count and end in 429 with Retry-After; right ones are remembered briefly', async () => {

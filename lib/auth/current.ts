@@ -59,14 +59,17 @@ function rateLimited(wait: number): AppError {
 export async function checkCredentials(name: string, password: string, client: string | null): Promise<ConfiguredUser> {
   const { clients, users } = limiters()
   const clientKey = client ?? 'unknown'
-  const wait = Math.max(clients.retryAfter(clientKey), users.retryAfter(name))
+  const wait = clients.retryAfter(clientKey)
   // Refused before the password check: no entry is created for it.
   if (wait > 0) throw rateLimited(wait)
+  // A name under a wide attack (failures from many clients) is slowed, never locked.
+  const slow = users.slowdownMs(name)
+  if (slow > 0) await new Promise((resolve) => setTimeout(resolve, slow))
   const user = getConfig().users.find((u) => u.name === name)
   const ok = await verifyPassword(password, user?.secret ?? (await dummyHash()))
   if (!user || !ok) {
     clients.fail(clientKey)
-    users.fail(name)
+    users.fail(name, clientKey)
     throw new AppError('unauthorized', 'Wrong name or password')
   }
   return user
