@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { randomBytes, scryptSync } from 'node:crypto'
 import { before, beforeEach, describe, test } from 'node:test'
 import { hashPassword, SCRYPT_COST, verifyPassword } from '../lib/auth/passwords'
+import { PASSWORD_CHECKS_AT_ONCE, PASSWORD_QUEUE_MAX, passwordCheckStats } from '../lib/auth/passwords'
 import { FailureLimiter, limiters, MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_USER, USER_SLOWDOWN_MS } from '../lib/auth/rate-limit'
 import { loadRevocations } from '../lib/auth/revocations'
 import { resetConfig } from '../lib/config'
@@ -184,6 +185,22 @@ describe('rate limits', () => {
     // The script's verified credentials were cached, so it is not locked out with the guesser.
     const again = await call(routes.runs, '/api/runs', {}, { headers: from('10.7.0.1', { authorization: basic('victor', 'view-secret') }) })
     assert.equal(again.status, 200)
+  })
+
+  test('password checks wait on a small queue of their own: a burst of wrong Basic credentials is refused past it, and other users read on', async () => {
+    const olga = cookieOf((await loginAs('olga', 'op-secret', '10.4.0.1')).cookie)
+    ;(globalThis as { __loomRunsPasswordTurns?: unknown }).__loomRunsPasswordTurns = undefined
+    const burst = Array.from({ length: 60 }, (_, i) =>
+      call(routes.runs, '/api/runs', {}, { headers: from(`10.4.1.${i + 1}`, { authorization: basic('victor', `guess-${i}`) }) }),
+    )
+    const read = call(routes.runs, '/api/runs', {}, { headers: from('10.4.0.1', { cookie: olga }) })
+    const statuses = (await Promise.all(burst)).map((r) => r.status)
+    assert.equal((await read).status, 200, 'a signed-in user reads during the burst')
+    const stats = passwordCheckStats()
+    assert.equal(stats.maxRunning, PASSWORD_CHECKS_AT_ONCE, 'never more checks at once than the queue allows')
+    assert.equal(statuses.filter((x) => x === 401).length, PASSWORD_CHECKS_AT_ONCE + PASSWORD_QUEUE_MAX, 'the checks that got a turn')
+    assert.equal(statuses.filter((x) => x === 429).length, 60 - PASSWORD_CHECKS_AT_ONCE - PASSWORD_QUEUE_MAX, 'the rest, refused at once')
+    assert.equal(stats.refused, 60 - PASSWORD_CHECKS_AT_ONCE - PASSWORD_QUEUE_MAX)
   })
 
   test('a request refused before the password check creates no limiter entry', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { AppError } from '../errors'
 
 const KEY_LENGTH = 32
 /** Cost of new hashes; stored in each hash, so raising it later leaves old hashes valid. */
@@ -43,15 +44,53 @@ function parseHash(stored: string): Parsed | null {
   return { N, r, p, salt: Buffer.from(saltB64, 'base64'), hash }
 }
 
+/** Password checks that run at once: the thread pool they share with the engine keeps the rest. */
+export const PASSWORD_CHECKS_AT_ONCE = 1
+/** Checks that may wait for their turn; past that a check is refused with 429 at once. */
+export const PASSWORD_QUEUE_MAX = 8
+
+type Turns = { running: number; waiting: (() => void)[]; maxRunning: number; refused: number }
+
+const g = globalThis as typeof globalThis & { __loomRunsDummyHash?: Promise<string>; __loomRunsPasswordTurns?: Turns }
+const turns = (): Turns => (g.__loomRunsPasswordTurns ??= { running: 0, waiting: [], maxRunning: 0, refused: 0 })
+
+/** How the password checks' own queue is used (for tests and diagnostics). */
+export function passwordCheckStats(): Readonly<Pick<Turns, 'running' | 'maxRunning' | 'refused'>> & { waiting: number } {
+  const t = turns()
+  return { running: t.running, maxRunning: t.maxRunning, refused: t.refused, waiting: t.waiting.length }
+}
+
+/**
+ * Runs one password check on the checks' own small queue: a burst of wrong credentials waits
+ * there (or is refused once it is full) instead of filling the thread pool that reads share.
+ */
+async function onPasswordQueue<T>(check: () => Promise<T>): Promise<T> {
+  const t = turns()
+  if (t.running >= PASSWORD_CHECKS_AT_ONCE) {
+    if (t.waiting.length >= PASSWORD_QUEUE_MAX) {
+      t.refused++
+      throw new AppError('rate_limited', 'Too many password checks at once; try again in a second', { details: { retryAfter: 1 } })
+    }
+    await new Promise<void>((resolve) => t.waiting.push(resolve))
+  } else t.running++
+  t.maxRunning = Math.max(t.maxRunning, t.running)
+  try {
+    return await check()
+  } finally {
+    // The turn passes to the next waiting check, or is given back.
+    const next = t.waiting.shift()
+    if (next) next()
+    else t.running--
+  }
+}
+
 /** Constant-time comparison of a password against a stored scrypt hash (either format). */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parseHash(stored)
   if (!parsed) return false
-  const actual = await scryptAsync(password, parsed.salt, parsed.hash.length, parsed)
+  const actual = await onPasswordQueue(() => scryptAsync(password, parsed.salt, parsed.hash.length, parsed))
   return timingSafeEqual(parsed.hash, actual)
 }
-
-const g = globalThis as typeof globalThis & { __loomRunsDummyHash?: Promise<string> }
 
 /**
  * A hash of a random password with today's cost, checked for names that do not exist so a
