@@ -166,6 +166,11 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
         <span className={diff.addedLines ? ck.plus : 'muted'}>+{count(diff.addedLines)} lines</span>
         <span className={diff.removedLines ? ck.minus : 'muted'}>−{count(diff.removedLines)} lines</span>
       </p>
+      {diff.overBudget ? (
+        <p className="muted small" role="note" data-diff-over-budget>
+          These versions differ too much to compare line by line within the diff&apos;s work budget: both are shown whole, the older removed and the newer added.
+        </p>
+      ) : null}
       <div className={ck.textDiff} role="table" aria-label="Line diff">
         {lines.map((l, i) =>
           l.type === 'fold' ? (

@@ -323,3 +323,26 @@ describe('unitsDone', () => {
     }
   })
 })
+
+describe('every diff has a work budget', () => {
+  const alternating = (c: string) => `${c}\n`.repeat(2047)
+  test('two texts that share nothing give both sides whole and say so', () => {
+    const d = diffContents(alternating('a'), alternating('b'))
+    assert.equal(d.kind, 'text')
+    if (d.kind !== 'text') return
+    assert.equal(d.overBudget, true)
+    assert.deepEqual(d.parts.map((p) => [p.type, p.lines.length]), [['removed', 2047], ['added', 2047]])
+    assert.equal(d.removedLines, 2047)
+    assert.equal(d.addedLines, 2047)
+    assert.match(describeDiff(d), /too different to compare line by line/)
+  })
+  test('a long text with one changed line is still compared line by line', () => {
+    const before = Array.from({ length: 2047 }, (_, i) => `line ${i}`).join('\n')
+    const d = diffContents(before, before.replace('line 1000', 'line X'))
+    assert.equal(d.kind, 'text')
+    if (d.kind !== 'text') return
+    assert.equal(d.overBudget, undefined)
+    assert.equal(d.addedLines, 1)
+    assert.equal(d.removedLines, 1)
+  })
+})

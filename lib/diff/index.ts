@@ -199,6 +199,7 @@ export function describeDiff(d: ContentDiff): string {
     }
     case 'text':
       if (d.addedLines === 0 && d.removedLines === 0) return d.identical ? 'no change' : 'formatting only'
+      if (d.overBudget) return `rewritten: ${d.removedLines} lines → ${d.addedLines} lines (too different to compare line by line)`
       return `+${d.addedLines} −${d.removedLines} lines`
   }
 }

@@ -23,10 +23,23 @@ export type TextDiff = {
   addedLines: number
   removedLines: number
   identical: boolean
+  /**
+   * The two texts differ past the diff's work budget: `parts` holds both sides whole (every old line
+   * removed, every new line added) instead of a line-by-line comparison.
+   */
+  overBudget?: boolean
 }
 
 /** Word diffs stop past this many characters on the two sides of a run together (costly, and unreadable). */
 const WORD_DIFF_MAX_CHARS = 20_000
+
+/**
+ * The work budget of one diff: it gives up past this many line (or word) edits, or after this
+ * many milliseconds, whichever comes first. Two checkpoints that share nothing cost the budget,
+ * not the square of their length, and no diff holds the server for long.
+ */
+export const DIFF_MAX_EDITS = 400
+export const DIFF_TIMEOUT_MS = 50
 
 function toLines(value: string): string[] {
   const lines = value.split('\n')
@@ -52,7 +65,8 @@ export function wordSegments(removed: string[], added: string[]): [WordSegment[]
   const before = removed.join('\n')
   const after = added.join('\n')
   if (before.length + after.length > WORD_DIFF_MAX_CHARS) return null
-  const changes = diffWordsWithSpace(before, after)
+  const changes = diffWordsWithSpace(before, after, { maxEditLength: DIFF_MAX_EDITS, timeout: DIFF_TIMEOUT_MS })
+  if (!changes) return null
   const left: WordSegment[] = []
   const right: WordSegment[] = []
   let common = 0
@@ -70,7 +84,18 @@ export function wordSegments(removed: string[], added: string[]): [WordSegment[]
 }
 
 export function textDiff(before: string, after: string): TextDiff {
-  const parts: TextPart[] = diffLines(before, after, { ignoreNewlineAtEof: true }).map((c) => ({
+  const changes = diffLines(before, after, { ignoreNewlineAtEof: true, maxEditLength: DIFF_MAX_EDITS, timeout: DIFF_TIMEOUT_MS })
+  if (!changes) {
+    // Past the budget: say so, and show both sides whole.
+    const removed = toLines(before)
+    const added = toLines(after)
+    const parts: TextPart[] = [
+      ...(removed.length && before !== '' ? [{ type: 'removed' as const, lines: removed }] : []),
+      ...(added.length && after !== '' ? [{ type: 'added' as const, lines: added }] : []),
+    ]
+    return { kind: 'text', parts, addedLines: after === '' ? 0 : added.length, removedLines: before === '' ? 0 : removed.length, identical: false, overBudget: true }
+  }
+  const parts: TextPart[] = changes.map((c) => ({
     type: c.added ? 'added' : c.removed ? 'removed' : 'same',
     lines: toLines(c.value),
   }))
