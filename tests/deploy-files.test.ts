@@ -141,3 +141,13 @@ test('the Node version: .nvmrc, engines, the images and install scripts agree', 
   assert.ok(withScripts.length > 0)
   for (const name of withScripts) assert.equal(typeof pkg.allowScripts?.[name], 'boolean', `allowScripts has no entry for ${name}`)
 })
+
+test('the console and its init run with no capability, no new privileges and a read-only root filesystem', () => {
+  for (const service of ['init', 'console']) {
+    const block = compose.slice(compose.indexOf(`\n  ${service}:\n`) + 1).split(/\n  [a-z]+:\n/)[0]
+    assert.match(block, /\n    read_only: true\n/, service)
+    assert.match(block, /\n    cap_drop: \[ALL\]\n/, service)
+    assert.match(block, /\n    security_opt: \["no-new-privileges:true"\]\n/, service)
+    assert.match(block, /\n    tmpfs: \[\/tmp/, service)
+  }
+})
