@@ -13,6 +13,9 @@ import { ensureReady } from '../lib/server/ready'
 import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { POST as restoreRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'
 import { GET as auditRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
+import { GET as listRoute } from '../app/api/runs/route'
+import { GET as healthRoute } from '../app/api/health/route'
+import { GET as openApiRoute } from '../app/api/openapi.json/route'
 
 useFreshEngine('api-writes')
 
@@ -145,6 +148,16 @@ describe('refusals change nothing', () => {
     assert.equal(run.status, 404)
     const block = await put({ content: 'a', expectedVersion: '1', reason: 'r' }, {}, { ...BLOCK, blockKey: 'nope' })
     assert.equal(block.status, 404)
+  })
+
+  test('a read the browser marks cross-site → 403; the health check and the OpenAPI document answer anyone', async () => {
+    const crossSite = { 'sec-fetch-site': 'cross-site' }
+    const read = await call(listRoute, '/api/runs', {}, { headers: crossSite })
+    assert.equal(read.status, 403)
+    assert.match(read.body.error.message, /Cross-site request refused/)
+    assert.equal((await call(listRoute, '/api/runs', {}, { headers: { 'sec-fetch-site': 'same-origin' } })).status, 200)
+    assert.equal((await call(healthRoute, '/api/health', {}, { headers: crossSite })).status, 200)
+    assert.equal((await call(openApiRoute, '/api/openapi.json', {}, { headers: crossSite })).status, 200)
   })
 
   test('cross-origin write → 403', async () => {

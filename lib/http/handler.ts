@@ -79,12 +79,17 @@ export function errorResponse(err: unknown): NextResponse<ApiErrorBody> {
 export function route<S extends z.ZodType>(
   paramsSchema: S | null,
   handler: Handler<z.infer<S>>,
-  options: { public?: boolean; database?: boolean } = {},
+  options: { public?: boolean; database?: boolean; crossSite?: boolean } = {},
 ) {
   return async (req: NextRequest, ctx: RouteContext<unknown>) => {
     try {
       // The request gate refuses other hosts before Next runs; this holds even if it was bypassed.
       if (!requestOrigin(req).hostAllowed) throw new AppError('misdirected', 'This console does not answer to that host name')
+      // A page of another site has no business with the API (reads and logins alike); only the
+      // health check and the OpenAPI document may be fetched from anywhere.
+      if (!options.crossSite && req.headers.get('sec-fetch-site') === 'cross-site') {
+        throw new AppError('forbidden', 'Cross-site request refused: the console\'s API answers its own pages and scripts only')
+      }
       if (!options.public) await requireViewer(req)
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)

@@ -3,4 +3,4 @@ import { getHealth } from '@/lib/queries/health'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(null, (req) => getHealth(req.signal))
+export const GET = route(null, (req) => getHealth(req.signal), { crossSite: true })

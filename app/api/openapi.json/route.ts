@@ -9,4 +9,4 @@ export const dynamic = 'force-dynamic'
  * allow-list and the loopback-only rule still apply. It needs no database, so it answers while
  * ClickHouse is down.
  */
-export const GET = route(null, async () => openApiDocument(), { public: true, database: false })
+export const GET = route(null, async () => openApiDocument(), { public: true, database: false, crossSite: true })
