@@ -15,7 +15,7 @@
  *
  * `--data-dir DIR` runs on an existing embedded data directory instead (the bulk benchmark data:
  * `-- --data-dir bench/data/embedded`), with no demo agent; the pool then takes the first
- * `--pool-runs` runs of the list (default 1,200) and results go to bench/load-results-<name>.json.
+ * `--pool-runs` runs of the list (default 1,200). Results go to bench/load-results.json, under `demo` or `bulk`.
  * The writers' edits stay in that directory.
  *
  * NEXT_DIST_DIR is passed through, so a build in another folder can be load-tested beside a
@@ -339,8 +339,19 @@ async function main() {
       serverRssMb: { start: rssStart, afterEachStep: steps.map((s) => s.rssMb), end: rssEnd },
     }
     fs.mkdirSync('bench', { recursive: true })
-    const out = DATA_DIR ? `bench/load-results-${path.basename(DATA_DIR)}.json` : 'bench/load-results.json'
-    fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
+    // One file, both data sets: { demo: {sustainedReqPerS, …}, bulk: {sustainedReqPerS, …} }; a run replaces its own part.
+    const out = 'bench/load-results.json'
+    const part = DATA_DIR ? 'bulk' : 'demo'
+    let doc: Record<string, unknown> = {}
+    try {
+      const old = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>
+      // The file an earlier version wrote held the demo run alone, at the top level.
+      doc = old.data === 'demo' ? { demo: { sustainedReqPerS: (old.capacity as { sustainedReqPerS?: number })?.sustainedReqPerS ?? null, ...old } } : old
+    } catch {
+      // No earlier results.
+    }
+    doc[part] = { sustainedReqPerS: report.capacity.sustainedReqPerS, dataDir: DATA_DIR ? path.basename(DATA_DIR) : null, ...report }
+    fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`)
     console.log(JSON.stringify({ capacity: report.capacity, engineCeiling: engineCost?.ceilingReqPerS ?? null, cache: report.workload.cache, writes: report.writes, serverRssMb: report.serverRssMb }, null, 2))
     if (writes.other || ties.length || lost) process.exitCode = 1
   } finally {
