@@ -193,9 +193,13 @@ describe('rate limits', () => {
     const burst = Array.from({ length: 60 }, (_, i) =>
       call(routes.runs, '/api/runs', {}, { headers: from(`10.4.1.${i + 1}`, { authorization: basic('victor', `guess-${i}`) }) }),
     )
-    const read = call(routes.runs, '/api/runs', {}, { headers: from('10.4.0.1', { cookie: olga }) })
+    const readStarted = performance.now()
+    const read = call(routes.runs, '/api/runs', {}, { headers: from('10.4.0.1', { cookie: olga }) }).then((r) => ({ ...r, ms: performance.now() - readStarted }))
     const statuses = (await Promise.all(burst)).map((r) => r.status)
-    assert.equal((await read).status, 200, 'a signed-in user reads during the burst')
+    const answered = await read
+    assert.equal(answered.status, 200, 'a signed-in user reads during the burst')
+    // Reported, not asserted as a limit (a figure, not a behaviour).
+    console.log(`a read during 60 concurrent wrong Basic credentials: ${Math.round(answered.ms)} ms`)
     const stats = passwordCheckStats()
     assert.equal(stats.maxRunning, PASSWORD_CHECKS_AT_ONCE, 'never more checks at once than the queue allows')
     assert.equal(statuses.filter((x) => x === 401).length, PASSWORD_CHECKS_AT_ONCE + PASSWORD_QUEUE_MAX, 'the checks that got a turn')
