@@ -11,7 +11,7 @@ import { getClient } from '../lib/clickhouse/client'
 import { getConfig } from '../lib/config'
 import { forCluster } from '../lib/derived/cluster'
 import { derivedTables } from '../lib/derived/ddl'
-import { deriveNow, deriveStatus } from '../lib/derived/derive'
+import { asAgentWrites, deriveNow, deriveStatus } from '../lib/derived/derive'
 import { installDerived, uninstallConsole, uninstallPlan } from '../lib/derived/install'
 import { legacyObjects, runIndexNames, runRollupNames } from '../lib/derived/names'
 import { runDbInit } from '../lib/loom/db-init'
@@ -23,6 +23,8 @@ import { getHealth } from '../lib/queries/health'
 import { listRuns } from '../lib/queries/runs'
 import { forgetExistingTables } from '../lib/queries/schema-presence'
 import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+import { PUT as putBlock } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { freshnessNote } from '../components/runs/derived-freshness-model'
 
 useFreshEngine('derived')
@@ -97,6 +99,34 @@ describe('after db:init', () => {
     const logRows = await count(`${getConfig().databases.runs}.run_index_derive_log`)
     assert.equal((await deriveNow()).seq, null)
     assert.equal(await count(`${getConfig().databases.runs}.run_index_derive_log`), logRows)
+  })
+
+  test("an operator's write is derived before its answer; an agent's write holds up no read", async () => {
+    const r = id('op-run')
+    const ix = runIndexNames(getConfig().databases.runs)
+    const latest = async () => (await rows(`SELECT max(version) AS v FROM ${ix.checkpoints} WHERE run_id = 'op-run'`, z.object({ v: z.coerce.number() })))[0].v
+    await runBegin({ ...r, goal: 'edited' }, at(0))
+    await wmSet({ ...r, blockKey: 'checkpoint' }, 'item-1', ctx(1000))
+    await deriveNow()
+    assert.equal(await latest(), 1)
+    const res = await call(putBlock, '/x?userId=u&sessionId=s', { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId, blockKey: 'checkpoint' }, {
+      method: 'PUT',
+      body: { content: 'item-0', expectedVersion: '1', reason: 'redo item 1' },
+    })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    // No deriveNow here: the answer came after the batch that covers the edit.
+    assert.equal(await latest(), 2)
+    const batches = deriveStatus().batches
+    // An agent's write (here, the live demo's kind) is left to the timer: the next read answers at once.
+    await asAgentWrites(() => wmSet({ ...r, blockKey: 'checkpoint' }, 'item-0 item-1', ctx(3000)))
+    const listed = await listRuns({ filter: { org: 'lite' }, limit: 50 })
+    assert.equal(deriveStatus().batches, batches)
+    assert.equal(listed.runs.find((x) => x.runId === 'op-run')?.checkpoint?.version, '2')
+    // A write made in this process outside both (a script, a test) is derived before the next read.
+    await wmSet({ ...r, blockKey: 'checkpoint' }, 'item-0 item-1 item-2', ctx(4000))
+    const after = await listRuns({ filter: { org: 'lite' }, limit: 50 })
+    assert.equal(after.runs.find((x) => x.runId === 'op-run')?.checkpoint?.version, '4')
+    assert.equal(deriveStatus().batches, batches + 1)
   })
 
   test('a batch that fails half-way is resumed and neither loses nor doubles a row of the sums', async () => {

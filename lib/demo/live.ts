@@ -5,6 +5,7 @@
  * returns the first one's stop function.
  */
 import { getConfig } from '../config'
+import { asAgentWrites } from '../derived/derive'
 import { systemClock, type Clock, type WriterContext } from '../loom/identity'
 import { runBegin, runLatestRow, runRecordUsage } from '../loom/runs'
 import { wmGet, wmSet } from '../loom/working-memory'
@@ -101,7 +102,7 @@ export function startLiveDemo(opts: LiveDemoOptions = {}): StopLiveDemo {
     }
   }
 
-  const timer = setInterval(() => void tick(), Math.max(250, opts.intervalMs ?? 4000))
+  const timer = setInterval(() => void asAgentWrites(tick), Math.max(250, opts.intervalMs ?? 4000))
   timer.unref()
 
   const stop: StopLiveDemo = () => {

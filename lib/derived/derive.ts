@@ -70,6 +70,8 @@ type Holder = {
   /** The running batch began after this process wrote: reads wait for it. */
   currentCoversLocal: boolean
   queued: Promise<BatchReport> | null
+  /** A batch for route writes, waiting out the spacing after the last one (shared by every write that ends meanwhile). */
+  spaced: Promise<BatchReport> | null
   /** The working-memory source and the block number up to which its rows are derived (null: not known yet). */
   derivedTo: { table: string; block: number } | null
   timer: NodeJS.Timeout | null
@@ -78,6 +80,9 @@ type Holder = {
 
 const g = globalThis as typeof globalThis & { __loomRunsDerive?: Holder }
 const inDerive = new AsyncLocalStorage<true>()
+/** Writes made inside a request that derives them itself before it answers (see `deriveAfterWrites`). */
+type WriteScope = { wrote: boolean; open: boolean; agent: boolean }
+const writeScope = new AsyncLocalStorage<WriteScope>()
 
 function holder(): Holder {
   if (!g.__loomRunsDerive) {
@@ -88,13 +93,20 @@ function holder(): Holder {
       current: null,
       currentCoversLocal: false,
       queued: null,
+      spaced: null,
       derivedTo: null,
       timer: null,
       unsubscribe: null,
     }
     // Any change made through this process (but a batch's own) may need deriving before the next read.
     h.unsubscribe = onQueryEvent((e) => {
-      if (e.kind === 'write' && e.phase === 'end' && !inDerive.getStore()) h.pendingLocal = true
+      if (e.kind !== 'write' || e.phase !== 'end' || inDerive.getStore()) return
+      const scope = writeScope.getStore()
+      // A write of a request that derives before answering is its own business; one that ends after
+      // the request answered (work it left running) falls back to the next read.
+      if (scope?.agent) return
+      if (scope?.open) scope.wrote = true
+      else h.pendingLocal = true
     })
     g.__loomRunsDerive = h
   }
@@ -320,6 +332,45 @@ function start(h: Holder): Promise<BatchReport> {
   }
   p.then(clear, clear)
   return p
+}
+
+/**
+ * Runs `fn` (a request's handler); when it wrote, derives what it wrote before returning, so the
+ * operator who made the change sees it in every list and count read after the answer. Reads of other
+ * requests do not wait for these batches: each begins at least twice the last batch's time after it
+ * ended, shared by every write that ends meanwhile, so derivation holds at most a third of the
+ * engine however fast operators write.
+ */
+export async function deriveAfterWrites<T>(fn: () => Promise<T>): Promise<T> {
+  const scope: WriteScope = { wrote: false, open: true, agent: false }
+  try {
+    return await writeScope.run(scope, fn)
+  } finally {
+    scope.open = false
+    if (scope.wrote) await deriveSpaced().catch(() => undefined)
+  }
+}
+
+/**
+ * Runs `fn` (an agent's work in this process, the live demo's) as the agents write: left to the
+ * timer, never waited for by a read.
+ */
+export function asAgentWrites<T>(fn: () => Promise<T>): Promise<T> {
+  return writeScope.run({ wrote: false, open: false, agent: true }, fn)
+}
+
+function deriveSpaced(): Promise<BatchReport> {
+  const h = holder()
+  h.spaced ??= (async () => {
+    if (h.current) await h.current.catch(() => undefined)
+    const last = h.status.lastRunAt?.getTime() ?? 0
+    const wait = last + 2 * h.status.lastElapsedMs - Date.now()
+    if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, FRESHNESS_LIMIT_MS)))
+    // From here on, a write that ends starts the next spaced batch: this one may begin before it.
+    h.spaced = null
+    return deriveNow()
+  })()
+  return h.spaced
 }
 
 /**

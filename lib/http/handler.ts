@@ -5,6 +5,7 @@ import { AppError } from '../errors'
 import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../clickhouse/query'
 import { JsonText } from '../clickhouse/json-bytes'
 import { ensureReady } from '../server/ready'
+import { deriveAfterWrites } from '../derived/derive'
 import { requestOrigin, requireViewer } from '../auth/current'
 import type { ApiErrorBody } from '../api/types'
 
@@ -94,7 +95,9 @@ export function route<S extends z.ZodType>(
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
       if (options.database !== false) await ensureReady()
-      const [result, stats] = await withQueryStats(() => handler(req, params))
+      // A write is derived before the answer, so the operator's next list read shows it; the batch's
+      // own reads are not this request's and stay out of its figures.
+      const [result, stats] = await deriveAfterWrites(() => withQueryStats(() => handler(req, params)))
       if (result instanceof Response) return result
       if (result instanceof JsonText) {
         return new NextResponse(result.bytes(), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
