@@ -17,7 +17,21 @@ import { PUT as single } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]
 
 useFreshEngine('api-batches')
 
-type Item = { runId: string; blockKey: string; fromVersion: string | null; toVersion: string | null; action: string; why?: string; outcome?: string; newVersion?: string }
+type Current = { version: string; actor: string; byOperator: boolean; isDeleted: boolean; updatedAt: string }
+type Item = {
+  runId: string
+  blockKey: string
+  fromVersion: string | null
+  toVersion: string | null
+  action: string
+  why?: string
+  outcome?: string
+  newVersion?: string
+  status?: string
+  current?: Current | null
+  warnings?: string[]
+  message?: string
+}
 
 const ORG = 'bt'
 const NS = 'ns'
@@ -108,7 +122,18 @@ describe('dry run', () => {
     )
     assert.match(items.r3.why!, /no checkpoint block/)
     assert.match(items.r5.why!, /nothing to restore/)
-    assert.deepEqual(Object.keys(items.r1).sort(), ['action', 'agent', 'blockKey', 'fromVersion', 'namespace', 'org', 'runId', 'sessionId', 'toVersion', 'userId'].sort())
+    assert.deepEqual(
+      Object.keys(items.r1).sort(),
+      ['action', 'agent', 'blockKey', 'current', 'fromVersion', 'namespace', 'org', 'runId', 'sessionId', 'status', 'toVersion', 'userId', 'warnings'].sort(),
+    )
+    // What each write replaces: r1's v3 is the agent's live version; r2's v2 the agent's tombstone.
+    assert.equal(items.r1.status, 'failed')
+    assert.deepEqual({ ...items.r1.current, updatedAt: undefined }, { version: '3', actor: AGENT, byOperator: false, isDeleted: false, updatedAt: undefined })
+    assert.equal(items.r1.current!.updatedAt, T2)
+    assert.deepEqual(items.r1.warnings, ['replaces live version 3: not a tombstone'])
+    assert.equal(items.r2.current!.isDeleted, true)
+    assert.deepEqual(items.r2.warnings, [])
+    assert.equal(items.r3.current, null)
   })
 
   test('restore before every version: nothing to restore', async () => {
@@ -278,5 +303,70 @@ describe('real run', () => {
     const again = await send({ ...body, dryRun: false, token: preview.body.token })
     assert.deepEqual(again.body.items.map((i: Item) => i.outcome), ['conflict'])
     assert.equal(await operatorRows('r1'), 1)
+  })
+})
+
+describe('what each row replaces', () => {
+  const NS2 = 'live'
+  const ref2 = (runId: string) => ({ ...ref(runId), namespace: NS2 })
+  const filter = { org: ORG, namespace: NS2 }
+  const agentNow = { actor: AGENT, sourceTrace: 'host-c/pid-3' }
+
+  before(async () => {
+    // busy: running, checkpointed just now. edited: finished, its latest version an operator's edit.
+    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'busy', goal: 'still going' })
+    await wm.wmSet(ref2('busy'), 'step 1', agentNow)
+    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'edited', goal: 'fixed by hand' }, at(T0))
+    await wm.wmSet(ref2('edited'), 'e1', { ...agentNow, now: at(T0) })
+    await runComplete({ org: ORG, namespace: NS2, agent: AGENT, runId: 'edited', status: 'failed' }, at(T1))
+    const put = await call(single, '/x', { org: ORG, namespace: NS2, agent: AGENT, runId: 'edited', blockKey: 'checkpoint' }, {
+      method: 'PUT',
+      body: { content: 'e1 fixed by hand', expectedVersion: '1', reason: 'colleague fix' },
+    })
+    assert.equal(put.status, 200, JSON.stringify(put.body))
+  })
+
+  test("a running run with a recent checkpoint is skipped as running; an operator's write is named as what is replaced", async () => {
+    const res = await send({ filter, action: 'clear', dryRun: true })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const items = byRun(res.body.items)
+    assert.deepEqual([items.busy.action, items.busy.why, items.busy.status, items.busy.current!.version], ['skip', 'running', 'running', '1'])
+    assert.equal(items.edited.action, 'clear')
+    assert.equal(items.edited.current!.byOperator, true)
+    assert.match(items.edited.current!.actor, /^operator:/)
+    assert.deepEqual(items.edited.warnings, ["replaces an operator's write"])
+  })
+
+  test('force: the running run is previewed with a warning, and written', async () => {
+    const body = { filter, action: 'clear', force: true, reason: 'stop this one' }
+    const preview = await send({ ...body, dryRun: true })
+    assert.equal(preview.status, 200, JSON.stringify(preview.body))
+    const busy = byRun(preview.body.items).busy
+    assert.deepEqual([busy.action, busy.warnings], ['clear', ['running']])
+    // A token for a forced preview does not serve an unforced run, nor the other way round.
+    const unforced = await send({ ...body, force: undefined, dryRun: false, token: preview.body.token })
+    assert.equal(unforced.status, 409, JSON.stringify(unforced.body))
+    assert.equal(await wm.wmGet(ref2('busy')), 'step 1')
+    const res = await send({ ...body, dryRun: false, token: preview.body.token })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.deepEqual(byRun(res.body.items).busy.outcome, 'done')
+    assert.equal(await wm.wmGet(ref2('busy')), null)
+  })
+
+  test('without force, a run that started writing after the preview is left alone', async () => {
+    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'woke', goal: 'was idle' }, at(T0))
+    await wm.wmSet(ref2('woke'), 'w1', agentNow)
+    await runComplete({ org: ORG, namespace: NS2, agent: AGENT, runId: 'woke', status: 'failed' })
+    const body = { filter: { ...filter, q: 'woke' }, action: 'clear', reason: 'clear it' }
+    const preview = await send({ ...body, dryRun: true })
+    assert.deepEqual(preview.body.items.map((i: Item) => [i.runId, i.action]), [['woke', 'clear']])
+    // A new process resumes the run (its checkpoint is minutes old): its next checkpoint would undo the clear.
+    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'woke', goal: 'was idle' })
+    const res = await send({ ...body, dryRun: false, token: preview.body.token })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const woke = byRun(res.body.items).woke
+    assert.equal(woke.outcome, 'skipped', JSON.stringify(woke))
+    assert.match(woke.message!, /still running/)
+    assert.equal(await wm.wmGet(ref2('woke')), 'w1')
   })
 })

@@ -79,6 +79,9 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
   const beforeIso = asOf && !Number.isNaN(Date.parse(asOf)) ? new Date(asOf).toISOString() : null
   const items = preview.data?.items ?? []
   const toWrite = items.filter((i) => i.action !== 'skip').length
+  const runningSkipped = items.filter((i) => i.why === 'running').length
+  const forced = request?.force === true
+  const warned = items.filter((i) => i.action !== 'skip' && i.warnings.length > 0).length
   const countText = String(toWrite)
   const ready = !!preview.data && toWrite > 0 && reason.trim() !== '' && typed.trim() === countText && !run.isPending
   const missing = [
@@ -181,8 +184,29 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
         <>
           <p role="status" aria-live="polite" className={styles.lead}>
             <strong>{preview.data.total}</strong> run{preview.data.total === 1 ? '' : 's'} matched: <strong>{toWrite}</strong> to{' '}
-            {action}, {preview.data.total - toWrite} skipped.
+            {action}, {preview.data.total - toWrite} skipped
+            {runningSkipped ? ` (${runningSkipped} still running)` : ''}.
+            {warned ? (
+              <>
+                {' '}
+                <strong className={styles.warnText}>
+                  {warned} of those to write carr{warned === 1 ? 'ies' : 'y'} a warning
+                </strong>
+                : check them below.
+              </>
+            ) : null}
           </p>
+          {runningSkipped || forced ? (
+            <label className={`small ${styles.force}`}>
+              <input
+                type="checkbox"
+                checked={forced}
+                disabled={preview.isPending || run.isPending}
+                onChange={(e) => request && startPreview({ ...request, force: e.target.checked })}
+              />{' '}
+              Include runs that are still running (their next checkpoint may overwrite what the batch writes)
+            </label>
+          ) : null}
           {items.length ? <PreviewTable items={items} caption="Dry run: nothing has been written yet." /> : null}
           {toWrite > 0 ? (
             <>

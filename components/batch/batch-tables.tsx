@@ -3,7 +3,9 @@
 import Link from 'next/link'
 import type { ReactNode } from 'react'
 import { links } from '@/lib/links'
+import { absoluteTime, relativeTime } from '@/lib/format'
 import type { BatchItem, BatchResultItem } from '@/lib/batch/types'
+import { StatusBadge } from '../ui/badge'
 import styles from './batch.module.css'
 
 const v = (x: string | null | undefined) => (x ? `v${x}` : '—')
@@ -32,6 +34,7 @@ function BatchTable<T extends BatchItem>({
   versions,
   state,
   note,
+  replaces,
 }: {
   label: string
   caption: string
@@ -41,6 +44,8 @@ function BatchTable<T extends BatchItem>({
   versions: (item: T) => ReactNode
   state: (item: T) => keyof typeof BATCH_STATE_CLASS
   note: (item: T) => string | null | undefined
+  /** The preview's column: the run's status and the row the write replaces, with its warnings. */
+  replaces?: (item: T) => ReactNode
 }) {
   return (
     <div className={styles.scroll} tabIndex={0} role="region" aria-label={label}>
@@ -52,6 +57,7 @@ function BatchTable<T extends BatchItem>({
             <th scope="col" className={styles.colBlock}>
               Block
             </th>
+            {replaces ? <th scope="col">Status · replaces</th> : null}
             <th scope="col">{versionsHead}</th>
             <th scope="col">{stateHead}</th>
           </tr>
@@ -72,6 +78,7 @@ function BatchTable<T extends BatchItem>({
                   <span className="mono">{i.blockKey}</span>
                   {identity ? <span className={styles.why}>{identity}</span> : null}
                 </td>
+                {replaces ? <td>{replaces(i)}</td> : null}
                 <td className={styles.versions}>{versions(i)}</td>
                 <td>
                   <span className={`${styles.tag} ${BATCH_STATE_CLASS[state(i)]}`}>{state(i)}</span>
@@ -86,7 +93,46 @@ function BatchTable<T extends BatchItem>({
   )
 }
 
-/** What the dry run found for each run: its block, the version it moves from and to, and why any is skipped. */
+/** Why an item is skipped, in words (the API's `running` is a code). */
+function skipNote(i: BatchItem): string | undefined {
+  if (i.why === 'running') return 'still running: it checkpointed under 5 minutes ago, so its next checkpoint would undo the write. Stop the agent first, or include running runs.'
+  return i.why
+}
+
+/** The run's status and the row the write would replace: its version, who wrote it, live or tombstone, when. */
+function Replaces({ item }: { item: BatchItem }) {
+  const c = item.current
+  return (
+    <>
+      <StatusBadge status={item.status} />
+      {c ? (
+        <span className={styles.why}>
+          <span className="mono">v{c.version}</span> {c.isDeleted ? 'tombstone' : 'live'} by{' '}
+          <span className="mono">{c.byOperator ? c.actor.slice('operator:'.length) + ' (operator)' : c.actor || 'unknown'}</span>,{' '}
+          <time dateTime={c.updatedAt} title={absoluteTime(c.updatedAt)}>
+            {relativeTime(c.updatedAt)}
+          </time>
+        </span>
+      ) : null}
+      {item.warnings.length ? (
+        <ul className={styles.warnings} aria-label="Warnings">
+          {item.warnings.map((w) => (
+            <li key={w}>⚠ {w}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  )
+}
+
+/** The Checkpoint tab comparing what the block holds now with what the write would put there. */
+function diffHref(i: BatchItem): string | null {
+  if (!i.fromVersion) return null
+  const b = i.action === 'restore' || (i.action === 'skip' && i.toVersion) ? i.toVersion : null
+  return links.run(i, { tab: 'checkpoint', block: i.blockKey, user: i.userId || undefined, session: i.sessionId || undefined, a: i.fromVersion, b: b ?? undefined })
+}
+
+/** What the dry run found for each run: its status, what it replaces, the version it moves from and to, and why any is skipped. */
 export function PreviewTable({ items, caption }: { items: BatchItem[]; caption: string }) {
   return (
     <BatchTable
@@ -95,9 +141,23 @@ export function PreviewTable({ items, caption }: { items: BatchItem[]; caption: 
       versionsHead="From → to"
       stateHead="Action"
       items={items}
-      versions={(i) => `${v(i.fromVersion)} → ${i.action === 'clear' ? 'tombstone' : v(i.toVersion)}`}
+      replaces={(i) => <Replaces item={i} />}
+      versions={(i) => {
+        const href = diffHref(i)
+        const text = `${v(i.fromVersion)} → ${i.action === 'clear' ? 'tombstone' : v(i.toVersion)}`
+        return (
+          <>
+            {text}
+            {href ? (
+              <a className={styles.diffLink} href={href} target="_blank" rel="noopener noreferrer" aria-label={`${i.toVersion && i.action !== 'clear' ? 'Diff' : 'Open'} ${text} of ${i.runId} (opens in a new tab)`}>
+                {i.toVersion && i.action !== 'clear' ? 'diff' : 'view'} ↗
+              </a>
+            ) : null}
+          </>
+        )
+      }}
       state={(i) => i.action}
-      note={(i) => i.why}
+      note={skipNote}
     />
   )
 }

@@ -14,6 +14,8 @@ export type BatchRequest = {
   /** ISO time; restore only. */
   before?: string
   runs?: BatchRunKey[]
+  /** Include runs still running with a recent checkpoint (skipped otherwise). */
+  force?: boolean
 }
 
 function body(r: BatchRequest) {
@@ -23,6 +25,7 @@ function body(r: BatchRequest) {
     action: r.action,
     ...(r.action === 'restore' && r.before ? { before: r.before } : {}),
     ...(r.runs ? { runs: r.runs } : {}),
+    ...(r.force ? { force: true } : {}),
   }
 }
 

@@ -3,13 +3,13 @@ import { classifyClickHouseError } from '../clickhouse/query'
 import { AppError } from '../errors'
 import { auditHasBatchColumn } from '../loom/audit'
 import { clearBlock, restoreBlock, type OperatorWriteResult } from '../operator/writes'
-import { planBatch } from './plan'
+import { planBatch, RUNNING, RUNNING_NOTE } from './plan'
 import type { BatchBody } from './schema'
 import { issueToken, itemKey, readToken, type BatchRequestShape } from './token'
 import type { BatchItem, BatchPreview, BatchResult, BatchResultItem } from './types'
 
 function shapeOf(body: BatchBody): BatchRequestShape {
-  return { filter: body.filter, blockKey: body.blockKey, action: body.action, before: body.before, runs: body.runs }
+  return { filter: body.filter, blockKey: body.blockKey, action: body.action, before: body.before, runs: body.runs, force: body.force }
 }
 
 /** Dry run: what each matched run's block would become, and a token that proves this preview. */
@@ -25,7 +25,8 @@ export async function previewBatch(body: BatchBody, signal?: AbortSignal): Promi
 
 async function writeItem(item: BatchItem, from: string, to: string | null, body: BatchBody, operator: string, batchId: string): Promise<BatchResultItem> {
   const ref = { org: item.org, namespace: item.namespace, agent: item.agent, runId: item.runId, userId: item.userId, sessionId: item.sessionId, blockKey: item.blockKey }
-  const w = { ref, operator, reason: body.reason ?? '', expectedVersion: from, batchId }
+  // The preview skipped running runs unless the operator forced them: a forced item is written as a forced single write.
+  const w = { ref, operator, reason: body.reason ?? '', expectedVersion: from, batchId, force: body.force === true }
   const previewed = { ...item, fromVersion: from, toVersion: to }
   try {
     let result: OperatorWriteResult
@@ -71,6 +72,11 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
     matched++
     if (token.skip) {
       items.push({ ...item, fromVersion: token.fromVersion, toVersion: token.toVersion, outcome: 'skipped', message: item.why ?? 'skipped in the preview' })
+      continue
+    }
+    if (item.action === 'skip' && item.why === RUNNING) {
+      // Started running (or checkpointed again) since the preview: left alone, as the preview would now say.
+      items.push({ ...item, fromVersion: token.fromVersion, toVersion: token.toVersion, outcome: 'skipped', message: RUNNING_NOTE })
       continue
     }
     if (item.fromVersion !== token.fromVersion || token.fromVersion === null) {

@@ -17,6 +17,8 @@ import { BATCH_MAX_RUNS, type BatchRunKey } from './schema'
 import type { BatchRequestShape } from './token'
 import type { BatchItem } from './types'
 import { runKeyText } from '../loom/identity'
+import { isActive } from '../operator/active-run'
+import { isOperatorActor } from '../resume/rows'
 
 /** One page holds the whole batch: a next page means the filter matches too many runs. */
 const PAGE = BATCH_MAX_RUNS
@@ -65,6 +67,7 @@ const identityKey = (r: { org: string; namespace: string; agent: string; user_id
 const latestRowSchema = runIdentityColumns.extend({
   version: versionString,
   is_deleted: z.coerce.number(),
+  actor: z.string(),
   updated_at: z.string().transform(chTimeToIso),
 })
 
@@ -72,26 +75,16 @@ const candidateSchema = latestRowSchema.pick({ org: true, namespace: true, agent
   version: versionString,
 })
 
-type LatestRow = { version: string; is_deleted: number }
+type LatestRow = z.infer<typeof latestRowSchema>
 
 /**
- * The block's latest row for every run. The runs list already carries each run's checkpoint (the
- * row FINAL returns, from the run index or working memory), preferring the run's own user and
- * session: for `checkpoint` that is the answer, with no further query. Other blocks: one query
- * keyed by the sorting-key prefix.
+ * The block's latest row for every run, read from working memory itself (not the derived run
+ * index, which may trail the agents): one query keyed by the whole sorting key. What the preview
+ * shows as replaced is what the write's version check will compare against.
  */
 async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSignal): Promise<Map<string, LatestRow>> {
-  if (blockKey === 'checkpoint') {
-    const out = new Map<string, LatestRow>()
-    for (const r of runs) {
-      const c = r.checkpoint
-      if (!c || c.userId !== r.userId || c.sessionId !== r.sessionId) continue
-      out.set(identityKey({ ...r, user_id: r.userId, session_id: r.sessionId, run_id: r.runId }), { version: c.version, is_deleted: c.isDeleted ? 1 : 0 })
-    }
-    return out
-  }
   const rows = await selectRows(
-    sql`SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, toString(updated_at) AS updated_at
+    sql`SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, actor, toString(updated_at) AS updated_at
      FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
      WHERE ${blocksOf(runs, blockKey)}`,
     latestRowSchema,
@@ -121,6 +114,10 @@ async function restoreCandidates(runs: RunSummary[], blockKey: string, before: D
   return new Map(rows.map((r) => [identityKey(r), r.version]))
 }
 
+/** The `why` of an item skipped because its run is still writing it. */
+export const RUNNING = 'running'
+export const RUNNING_NOTE = 'running: the run is still running and checkpointed within the last 5 minutes, so its next checkpoint would overwrite the write; stop the agent first, or force'
+
 /** What the batch would do to each matched run's block, read in bulk (two or three queries in all). */
 export async function planBatch(request: BatchRequestShape, signal?: AbortSignal): Promise<BatchItem[]> {
   const runs = await matchedRuns(request.filter, request.runs, signal)
@@ -136,19 +133,33 @@ export async function planBatch(request: BatchRequestShape, signal?: AbortSignal
     const base = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, userId: run.userId, sessionId: run.sessionId, blockKey }
     const row = latest.get(k)
     const identity = run.userId || run.sessionId ? ` (user "${run.userId}", session "${run.sessionId}")` : ''
-    if (!row) return { ...base, fromVersion: null, toVersion: null, action: 'skip', why: `no ${blockKey} block under the run's identity${identity}` }
+    if (!row) {
+      return { ...base, status: run.status, current: null, warnings: [], fromVersion: null, toVersion: null, action: 'skip', why: `no ${blockKey} block under the run's identity${identity}` }
+    }
     const fromVersion = row.version
-    if (action === 'clear') {
-      if (row.is_deleted === 1) return { ...base, fromVersion, toVersion: null, action: 'skip', why: `already cleared: version ${fromVersion} is a tombstone` }
-      return { ...base, fromVersion, toVersion: null, action: 'clear' }
+    const current = {
+      version: row.version,
+      actor: row.actor,
+      byOperator: isOperatorActor(row.actor),
+      isDeleted: row.is_deleted === 1,
+      updatedAt: row.updated_at,
     }
-    const toVersion = candidates?.get(k) ?? null
-    if (toVersion === null) {
-      return { ...base, fromVersion, toVersion: null, action: 'skip', why: `nothing to restore: no live version written before ${beforeText}` }
+    const active = isActive(run.status, row.updated_at)
+    const withRow = { ...base, status: run.status, current, fromVersion }
+    const skip = (toVersion: string | null, why: string): BatchItem => ({ ...withRow, toVersion, action: 'skip', why, warnings: [] })
+    if (action === 'clear' && current.isDeleted) return skip(null, `already cleared: version ${fromVersion} is a tombstone`)
+    const toVersion = action === 'restore' ? (candidates?.get(k) ?? null) : null
+    if (action === 'restore') {
+      if (toVersion === null) return skip(null, `nothing to restore: no live version written before ${beforeText}`)
+      if (toVersion === fromVersion && !current.isDeleted) {
+        return skip(toVersion, `nothing to restore: version ${fromVersion} is current and was written before ${beforeText}`)
+      }
     }
-    if (toVersion === fromVersion && row.is_deleted === 0) {
-      return { ...base, fromVersion, toVersion, action: 'skip', why: `nothing to restore: version ${fromVersion} is current and was written before ${beforeText}` }
-    }
-    return { ...base, fromVersion, toVersion, action: 'restore' }
+    if (active && !request.force) return skip(toVersion, RUNNING)
+    const warnings: string[] = []
+    if (active) warnings.push('running')
+    if (current.byOperator) warnings.push("replaces an operator's write")
+    if (action === 'restore' && !current.isDeleted) warnings.push(`replaces live version ${fromVersion}: not a tombstone`)
+    return { ...withRow, toVersion, action, warnings }
   })
 }

@@ -42,6 +42,8 @@ export const batchBodySchema = z
       dryRun: z.boolean({ message: 'dryRun must be true or false' }),
       token: z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional(),
       /** Narrows the filter to these runs (e.g. retrying the conflicted ones of a batch). */
+      /** Writes into runs still running with a recent checkpoint too (skipped otherwise, as single writes refuse them). */
+      force: z.boolean({ message: 'force must be true or false' }).optional(),
       runs: z.array(runKeySchema).min(1, 'runs must not be empty').max(BATCH_MAX_RUNS, `runs lists more than ${BATCH_MAX_RUNS} runs`).optional(),
     },
     { message: 'body has a field this route does not take' },

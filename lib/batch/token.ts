@@ -15,6 +15,8 @@ export type BatchRequestShape = {
   action: 'clear' | 'restore'
   before?: Date
   runs?: BatchRunKey[]
+  /** Write into runs that are still running too. */
+  force?: boolean
 }
 
 /** One previewed item as the token remembers it. */
@@ -51,6 +53,7 @@ export function canonicalRequest(r: BatchRequestShape): string {
     r.action,
     r.before?.toISOString() ?? null,
     runs ?? null,
+    r.force === true,
   ])
 }
 

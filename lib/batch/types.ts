@@ -8,7 +8,24 @@ export type BatchItem = RunOwner & {
   /** restore: the version put back; null for clear and for skipped items without one. */
   toVersion: string | null
   action: 'clear' | 'restore' | 'skip'
+  /** Why the item is skipped: `running` for a run still writing its checkpoint (unless the request forces). */
   why?: string
+  /** The run's status at the preview. */
+  status: string
+  /** The row the write would replace (the block's latest now); null without a block. */
+  current: BatchCurrent | null
+  /** What the operator should know before writing this item, e.g. `running`, `replaces an operator's write`. */
+  warnings: string[]
+}
+
+export type BatchCurrent = {
+  version: string
+  /** Who wrote it (`operator:<name>` for the console's writes). */
+  actor: string
+  byOperator: boolean
+  /** It is a tombstone (the block was cleared). */
+  isDeleted: boolean
+  updatedAt: string
 }
 
 export type BatchPreview = { items: BatchItem[]; total: number; token: string }

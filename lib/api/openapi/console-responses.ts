@@ -25,7 +25,18 @@ const batchItem = obj({
   fromVersion: version.nullable().describe("the block's latest version at the preview (the write's expectedVersion); null without a block"),
   toVersion: version.nullable().describe('restore: the version put back; null for clear'),
   action: z.enum(['clear', 'restore', 'skip']),
-  why: z.string().optional().describe('why the item is skipped'),
+  why: z.string().optional().describe('why the item is skipped; `running` for a run still running with a checkpoint under 5 minutes old (send force: true to write it anyway)'),
+  status: z.string().describe("the run's status at the preview"),
+  current: obj({
+    version,
+    actor: z.string().describe('who wrote it: `operator:<name>` for the console'),
+    byOperator: z.boolean(),
+    isDeleted: z.boolean().describe('a tombstone: the block was cleared'),
+    updatedAt: z.string(),
+  })
+    .nullable()
+    .describe("the row the write would replace (the block's latest now); null without a block"),
+  warnings: z.array(z.string()).describe("what to know before writing it: `running`, `replaces an operator's write`, `replaces live version N: not a tombstone`"),
 })
 
 const batchPreview = obj({

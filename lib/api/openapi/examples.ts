@@ -56,8 +56,8 @@ export const EXAMPLES = {
     RunsPage: { runs: [runSummary], nextCursor: null },
     Batch: {
       items: [
-        { org: 'acme', namespace: 'billing', agent: 'invoice-agent', runId: 'run-2026-11-25-001', userId: '', sessionId: '', blockKey: 'checkpoint', fromVersion: '42', toVersion: '40', action: 'restore' },
-        { org: 'acme', namespace: 'billing', agent: 'invoice-agent', runId: 'run-2026-11-25-002', userId: '', sessionId: '', blockKey: 'checkpoint', fromVersion: null, toVersion: null, action: 'skip', why: 'no checkpoint block under the run\'s identity' },
+        { org: 'acme', namespace: 'billing', agent: 'invoice-agent', runId: 'run-2026-11-25-001', userId: '', sessionId: '', blockKey: 'checkpoint', fromVersion: '42', toVersion: '40', action: 'restore', status: 'failed', current: { version: '42', actor: 'operator:dana', byOperator: true, isDeleted: false, updatedAt: '2026-11-25T16:52:10.120Z' }, warnings: ["replaces an operator's write", 'replaces live version 42: not a tombstone'] },
+        { org: 'acme', namespace: 'billing', agent: 'invoice-agent', runId: 'run-2026-11-25-002', userId: '', sessionId: '', blockKey: 'checkpoint', fromVersion: null, toVersion: null, action: 'skip', why: 'no checkpoint block under the run\'s identity', status: 'succeeded', current: null, warnings: [] },
       ],
       total: 2,
       token: 'eyJ2IjoxfQ.c2lnbmF0dXJl',
