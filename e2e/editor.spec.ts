@@ -55,8 +55,11 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   expect(api.resume.value).toBe('e2e-item-001 e2e-item-002')
   expect(api.block.actor).toBe('operator:local')
 
-  // 2. Someone else writes while the operator is editing: 409, then re-apply on top.
+  // 2. Someone else writes while the operator is editing: 409, then re-apply on top. (The editor
+  // reads the block again on opening: wait for that, so the write below lands after it.)
+  const reread = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/blocks/checkpoint'))
   await page.getByRole('button', { name: 'Edit', exact: true }).click()
+  await reread
   await dialog.getByLabel('New content').fill('e2e-item-001 e2e-item-002 e2e-item-003')
   await dialog.getByLabel('Reason (recorded in the audit log)').fill('e2e: add item 3')
   const moved = await request.put(blockApi(run), {
@@ -68,6 +71,9 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   const conflict = dialog.getByRole('alert')
   await expect(conflict).toContainText(`the latest is ${v(2)}`)
   await expect(conflict.getByLabel('Changes since you started')).toContainText('moved underneath')
+  // After the 409 the editor no longer offers to save onto the old version.
+  await expect(dialog.getByRole('button', { name: `Save as v${v(2)}` })).toBeDisabled()
+  await expect(dialog.getByText(`Cannot save: v${v(1)} is no longer the latest (v${v(2)} is)`)).toBeVisible()
   await conflict.getByRole('button', { name: `Re-apply my edit on top of v${v(2)}` }).click()
   // The concurrent writer replaced the line this edit changed: a conflict, nothing saved until it is resolved.
   const line = dialog.getByRole('region', { name: 'Merge' }).getByRole('group', { name: 'line 1' })
@@ -130,4 +136,21 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await expect(audit.getByRole('listitem')).toHaveCount(5)
   await expect(audit.getByRole('listitem').first()).toContainText('restore')
   await page.screenshot({ path: 'test-results/screens/editor-audit.png', fullPage: true })
+
+  // 5. A stale page: the block moved after the page loaded. The editor says so on opening, before any 409.
+  await page.goto(links.run(run, { tab: 'checkpoint' }))
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeEnabled()
+  const behind = await request.put(blockApi(run), {
+    headers: { 'content-type': 'application/json' },
+    data: { content: 'written while the page was open', expectedVersion: v(5), reason: 'another operator' },
+  })
+  expect(behind.status()).toBe(200)
+  await page.getByRole('button', { name: 'Edit', exact: true }).click()
+  const stale = dialog.getByRole('alert')
+  await expect(stale).toContainText(`moved on since you started from v${v(5)}: v${v(6)} is the latest now`)
+  await expect(dialog.getByRole('button', { name: `Save as v${v(6)}` })).toBeDisabled()
+  await stale.getByRole('button', { name: `Discard my edit and start from v${v(6)}` }).click()
+  await expect(dialog.getByText(`Starting from v${v(6)}`)).toBeVisible()
+  await expect(dialog.getByRole('alert')).toBeHidden()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
 })

@@ -129,8 +129,10 @@ test('typing "ac" in org suggests the orgs the facets route names', async ({ pag
 test('Needs attention counts each flag and links to its list; no sideways scrolling on a phone', async ({ page, request }) => {
   await page.goto('/')
   await hydrated(page)
-  await page.getByRole('button', { name: 'Needs attention' }).click()
-  for (const flag of ['stalled', 'crash_loop', 'near_miss', 'tie', 'near_limit']) {
+  // Open with its counts at once, missing blobs (a run that cannot continue) among them.
+  const toggle = page.getByRole('button', { name: 'Needs attention' })
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  for (const flag of ['stalled', 'crash_loop', 'missing_blob', 'near_miss', 'tie', 'near_limit']) {
     const list = await api<Page>(request, `/api/runs?flag=${flag}&limit=100`)
     const item = page.locator(`a[data-flag="${flag}"]`)
     await expect(item).toHaveAttribute('href', `/?flag=${flag}`)
@@ -141,9 +143,20 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
   await expect(page).toHaveURL(/\?flag=near_miss$/)
   await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr')).toHaveCount(nearMiss.runs.length)
 
-  await page.goto('/?flag=resumed')
+  const missingBlob = await api<Page>(request, '/api/runs?flag=missing_blob&limit=100')
+  expect(missingBlob.runs.length).toBeGreaterThan(0)
+  // Closing it is remembered in this browser.
+  await page.goto('/')
   await hydrated(page)
   await page.getByRole('button', { name: 'Needs attention' }).click()
+  await expect(page.locator('a[data-flag="stalled"]')).toHaveCount(0)
+  await page.reload()
+  await hydrated(page)
+  await expect(page.getByRole('button', { name: 'Needs attention' })).toHaveAttribute('aria-expanded', 'false')
+  await page.getByRole('button', { name: 'Needs attention' }).click()
+
+  await page.goto('/?flag=resumed')
+  await hydrated(page)
   await expect(page.locator('a[data-flag="stalled"] span').first()).not.toHaveText('counting…')
   await screensAtWidths(page, 'triage', { fullPage: true })
   await page.setViewportSize({ width: 390, height: 900 })

@@ -1,6 +1,8 @@
 'use client'
 
+import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
+import { blockDetailQueryOptions } from '@/lib/api-client/run-detail'
 import { editBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { parseIdList } from '@/lib/diff'
@@ -42,6 +44,29 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
   const write = useBlockWrite(target.run, (b: Parameters<typeof editBlockRequest>[1]) => editBlockRequest(target, b), (r) => `Saved ${target.blockKey} as version ${r.block.version}`)
 
+  // The block as the server has it now: read again on opening (the page may be stale) and every
+  // 15 s while editing, so the editor knows the block moved before a save is refused.
+  const latest = useQuery({
+    ...blockDetailQueryOptions(target.run, { blockKey: target.blockKey, userId: target.userId, sessionId: target.sessionId }),
+    refetchOnMount: 'always',
+    refetchInterval: 15_000,
+  }).data?.block
+  const movedTo =
+    refusal?.kind === 'conflict'
+      ? refusal.current
+      : latest && /^\d+$/.test(latest.version) && BigInt(latest.version) > BigInt(base.version)
+        ? latest
+        : null
+  const shownRefusal: WriteRefusal | null =
+    refusal ??
+    (movedTo
+      ? {
+          kind: 'conflict',
+          current: movedTo,
+          message: `The block moved on since you started from v${base.version}: v${movedTo.version} is the latest now. Saving would be refused; re-apply your edit on top of it, or start from it.`,
+        }
+      : null)
+
   const baseContent = contentOf(base)
   const merge = edit.merge
   const lockedNote = useId()
@@ -54,6 +79,8 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   const ids = parseIdList(draft) ?? (draft.trim() === '' && parseIdList(baseContent) ? [] : null)
   const changed = draft !== baseContent
   const problems = [
+    shownRefusal?.kind === 'conflict' &&
+      `v${base.version} is no longer the latest${shownRefusal.current ? ` (v${shownRefusal.current.version} is)` : ''}: re-apply your edit on top of it, or start from it`,
     edit.locked && `${merge!.result.unresolved} conflict${merge!.result.unresolved === 1 ? '' : 's'} to resolve (keep mine or keep theirs, or edit by hand)`,
     merge?.byHand && merge.result.kind === 'text' && hasConflictMarkers(draft) && 'conflict markers (<<<<<<< … >>>>>>>) are still in the content',
     !changed && 'nothing changed yet',
@@ -74,10 +101,10 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   }
 
   const conflictWayOut =
-    refusal?.kind === 'conflict' && refusal.current ? (
+    shownRefusal?.kind === 'conflict' && shownRefusal.current ? (
       <ConflictWayOut
         baseContent={baseContent}
-        current={refusal.current}
+        current={shownRefusal.current}
         onReapply={(current) => {
           edit.reapply(base, current)
           setBase(current)
@@ -103,7 +130,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
           <code>resume()</code> returns it.
         </p>
       }
-      refusal={<RefusalBanner refusal={refusal} force={force} onForce={setForce} conflict={conflictWayOut} />}
+      refusal={<RefusalBanner refusal={shownRefusal} force={force} onForce={setForce} conflict={conflictWayOut} />}
       reason={{ value: reason, onChange: setReason, placeholder: 'e.g. item-121 was never embedded; redo it' }}
       hint={problems.length ? `Cannot save: ${problems.join('; ')}` : 'Ready to save'}
       hintId={hintId}

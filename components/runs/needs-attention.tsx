@@ -2,7 +2,7 @@
 
 import { useQueries } from '@tanstack/react-query'
 import Link from 'next/link'
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import { absoluteTime, count } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunsFilters } from '@/lib/runs-search'
@@ -10,11 +10,13 @@ import { FLAG_TEXT, type RunFlag } from '@/lib/triage/flags'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import styles from './triage.module.css'
 import { DisclosureButton } from '../ui/disclosure-button'
+import { storedSetting } from '../ui/stored-setting'
 
 /** What an operator should look at first, in that order. */
 export const ATTENTION_FLAGS: { flag: RunFlag; title: string }[] = [
   { flag: 'stalled', title: 'Stalled runs' },
   { flag: 'crash_loop', title: 'Crash loops' },
+  { flag: 'missing_blob', title: 'Missing blobs' },
   { flag: 'near_miss', title: 'Near misses' },
   { flag: 'tie', title: 'Version ties' },
   { flag: 'near_limit', title: 'Checkpoints near their limit' },
@@ -23,12 +25,17 @@ export const ATTENTION_FLAGS: { flag: RunFlag; title: string }[] = [
 /** Counted from one page of the flagged list: exact up to this many, "N+" past it. */
 const COUNT_CAP = 100
 
+/** Open unless this browser's operator closed it (then its counts are not read). */
+const panelState = storedSetting('loom-runs:needs-attention', 'open')
+
 /**
  * "Needs attention": how many runs (under the page's other filters) carry each flag an operator
- * must act on, each a link to that list. The counts are read only once the panel is opened.
+ * must act on, each a link to that list. Open with its counts by default; closing it is
+ * remembered in this browser, and a closed panel reads nothing.
  */
 export function NeedsAttention({ filters }: { filters: RunsFilters }) {
-  const [open, setOpen] = useState(false)
+  const open = panelState.useValue('open') !== 'closed'
+  const setOpen = (next: boolean) => panelState.write(next ? 'open' : 'closed')
   const bodyId = useId()
   const base: RunsFilters = { ...filters, flag: undefined }
   const queries = useQueries({
@@ -46,7 +53,7 @@ export function NeedsAttention({ filters }: { filters: RunsFilters }) {
             Needs attention
           </DisclosureButton>
         </h2>
-        <span className="small muted">stalled runs, crash loops, near misses, ties, checkpoints near their limit</span>
+        <span className="small muted">stalled runs, crash loops, missing blobs, near misses, ties, checkpoints near their limit</span>
       </div>
       {open ? (
         <ul id={bodyId} className={styles.attentionList}>
