@@ -33,8 +33,14 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await expect(dialog).toBeVisible()
   const preview = dialog.getByRole('region', { name: 'Preview of the batch' })
   await expect(preview.getByRole('row')).toHaveCount(runIds.length + 1)
-  for (const id of runIds) await expect(preview.getByRole('link', { name: id })).toBeVisible()
+  for (const id of runIds) await expect(preview.getByRole('link', { name: id, exact: true })).toBeVisible()
   await expect(preview).toContainText('v2 → tombstone')
+  // Each row says the run's status and what the clear replaces, with the version one click away.
+  const previewRow = (id: string) => preview.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) })
+  await expect(previewRow(runIds[0])).toContainText('failed')
+  await expect(previewRow(runIds[0])).toContainText(`v2 live by ${agent}`)
+  const diff = previewRow(runIds[0]).getByRole('link', { name: new RegExp(`^Open v2 → tombstone of ${runIds[0]}`) })
+  expect(await diff.getAttribute('href')).toBe(`/runs/${[org, namespace, agent, runIds[0]].map(encodeSegment).join('/')}?tab=checkpoint&block=checkpoint&a=2`)
   await expect(dialog.getByRole('status').first()).toContainText(`${runIds.length} runs matched`)
   await shots(page, 'batch-preview')
 
@@ -73,6 +79,10 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await dialog.getByRole('button', { name: 'Retry conflicted (1)' }).click()
   await expect(preview.getByRole('row')).toHaveCount(2)
   await expect(preview).toContainText('v3 → tombstone')
+  // What it replaces now is an operator's write (made by hand meanwhile): named, and warned about.
+  await expect(preview).toContainText('v3 live by local (operator)')
+  await expect(preview.getByRole('list', { name: 'Warnings' })).toContainText("replaces an operator's write")
+  await expect(dialog.getByRole('status').first()).toContainText('1 of those to write carries a warning')
   await dialog.getByLabel('Reason (recorded in the audit log of every run)').fill('e2e: retry the one that moved')
   await dialog.getByLabel(/Type the number of runs to clear to confirm/).fill('1')
   await dialog.getByRole('button', { name: 'Clear 1 checkpoint' }).click()
