@@ -134,7 +134,7 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await page.goto(links.run(run, { tab: 'audit' }))
   const audit = page.getByRole('list', { name: 'Audit log' })
   await expect(audit.getByRole('listitem')).toHaveCount(5)
-  await expect(audit.getByRole('listitem').first()).toContainText('restore')
+  await expect(audit.getByRole('listitem').first()).toContainText(`checkpoint: restore v${v(1)} as v${v(5)} (replacing v${v(4)})`)
   await page.screenshot({ path: 'test-results/screens/editor-audit.png', fullPage: true })
 
   // 5. A stale page: the block moved after the page loaded. The editor says so on opening, before any 409.

@@ -14,6 +14,7 @@ import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks
 import { POST as restoreRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'
 import { GET as auditRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
 import { GET as listRoute } from '../app/api/runs/route'
+import { GET as timelineRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/timeline/route'
 import { GET as healthRoute } from '../app/api/health/route'
 import { GET as openApiRoute } from '../app/api/openapi.json/route'
 
@@ -106,6 +107,19 @@ describe('edit, clear, restore', () => {
     assert.equal(await wm.wmGet(REF), 'item-1 item-2')
     const audit = await call(r.audit, '/x', RUN)
     assert.deepEqual(audit.body.entries.map((e: { action: string }) => e.action), ['restore', 'clear', 'edit', 'edit'])
+    // v4 (an edit) holds the same content as v2: the restore is named by the version put back, not by a content match.
+    assert.deepEqual(
+      audit.body.entries.map((e: { restoredVersion: string | null }) => e.restoredVersion),
+      ['2', null, null, null],
+    )
+    const detail = await call(r.get, '/x', BLOCK)
+    const point = detail.body.resume.points.find((p: { reasons: string[] }) => p.reasons.includes('operator-restore'))
+    assert.equal(point.restoredFrom, '2')
+    assert.ok(detail.body.resume.mermaid.includes('restored v2 as v7'), detail.body.resume.mermaid)
+    assert.ok(detail.body.resume.explanation.some((t: string) => t.includes('restored v2 as v7')), detail.body.resume.explanation.join('\n'))
+    const timeline = await call(timelineRoute, '/x', RUN)
+    const restore = timeline.body.events.find((e: { kind: string; ref: string }) => e.kind === 'operator' && e.ref === 'restore')
+    assert.equal(restore.label, 'local restores checkpoint v2 as v7: back to v2')
   })
 
   test('restoring a tombstone is 400; restoring an unknown version is 404', async () => {

@@ -73,7 +73,7 @@ before(async () => {
     at DateTime64(3, 'UTC'), operator String, action LowCardinality(String), reason String,
     org String, namespace String, agent String, user_id String, session_id String, run_id String, block_key String,
     before_version UInt64, after_version UInt64, before_content String, after_content String, request_id String,
-    batch_id String
+    batch_id String, restored_version String
   ) ENGINE = MergeTree ORDER BY at`)
   // The history table without its view; one table of the run index and an older meta table.
   await command(historyDdl(t)[0])

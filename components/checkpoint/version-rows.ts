@@ -31,6 +31,13 @@ function changeSummary(prev: Block | null, cur: Block): string {
   return what ? `${start}: ${what}` : start
 }
 
+/** A restore's change line: what it put back first, then what that changed. */
+function withRestore(restored: string | null | undefined, change: string): string {
+  if (restored === undefined) return change
+  const what = restored ? `restore of v${restored}` : 'restore of an earlier version'
+  return `${what}; ${change.replace(/^written after a tombstone: /, 'after a tombstone: ').replace(/^written after a tombstone$/, 'after a tombstone')}`
+}
+
 /**
  * The block's versions newest first. With the history table installed, history rows are
  * matched with the physical rows still unmerged (same version, time, writer and content),
@@ -61,6 +68,11 @@ export function versionEntries(detail: BlockDetail): VersionEntry[] {
     for (const v of detail.versions) drafts.push({ block: v, source: 'physical', part: v.part, isFinal: v.isFinal })
   }
 
+  // An operator's restore names the version it put back (the resume account matched it by content).
+  const restores = new Map<string, string | null>()
+  for (const p of detail.resume.points) {
+    if (p.reasons.includes('operator-restore') && p.firstWrite) restores.set(p.firstWrite.version, p.restoredFrom)
+  }
   const ascending = sortVersions(drafts.map((d) => ({ ...d, version: d.block.version, updatedAt: d.block.updatedAt })))
   const perVersion = new Map<string, number>()
   for (const d of ascending) perVersion.set(d.version, (perVersion.get(d.version) ?? 0) + 1)
@@ -75,7 +87,7 @@ export function versionEntries(detail: BlockDetail): VersionEntry[] {
       source: d.source,
       part: d.part,
       isFinal: d.isFinal,
-      change: changeSummary(i > 0 ? ascending[i - 1].block : null, d.block),
+      change: withRestore(restores.get(d.version), changeSummary(i > 0 ? ascending[i - 1].block : null, d.block)),
     }
   })
   return out.reverse()

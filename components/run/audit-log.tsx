@@ -36,7 +36,9 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
                   <Tag tone={e.action === 'clear' ? 'warning' : 'neutral'}>{e.action}</Tag>
                   <strong>{e.operator}</strong>
                   <span className="mono small">
-                    {e.blockKey} v{e.beforeVersion} → v{e.afterVersion}
+                    {e.restoredVersion
+                      ? `${e.blockKey}: restore v${e.restoredVersion} as v${e.afterVersion} (replacing v${e.beforeVersion})`
+                      : `${e.blockKey} v${e.beforeVersion} → v${e.afterVersion}`}
                   </span>
                   {e.userId || e.sessionId ? (
                     <span className="small muted mono">

@@ -30,33 +30,53 @@ export type AuditInput = {
   requestId: string
   /** The batch the write belonged to (POST /api/batches); absent for a single write. */
   batchId?: string
+  /** A restore: the version whose content it put back. */
+  restoredVersion?: string
 }
 
 const UINT64 = /^\d+$/
 
 const COLUMN_TTL_MS = 60_000
-const g = globalThis as typeof globalThis & { __loomRunsAuditBatchColumn?: { at: number; table: string; present: boolean } }
+/** Columns of the audit table added after its first release (start-up and the init command add them). */
+export type AuditLateColumn = 'batch_id' | 'restored_version'
+const LATE_COLUMNS: readonly AuditLateColumn[] = ['batch_id', 'restored_version']
+
+const g = globalThis as typeof globalThis & { __loomRunsAuditColumns?: { at: number; table: string; present: Set<string> } }
 
 /**
- * Whether the audit table has its `batch_id` column (added after the first release; start-up and
- * the init command add it). A remote install nobody re-initialised may still lack it: reads then
- * say "not in a batch" and batch writes are refused rather than half-audited.
+ * Which of the late columns the audit table has. A remote install nobody re-initialised may still
+ * lack them: reads then fill in the defaults ("not in a batch", "restored version unknown"), and
+ * batch writes are refused rather than half-audited. Kept for a minute while any is missing.
  */
-export async function auditHasBatchColumn(signal?: AbortSignal): Promise<boolean> {
+export async function auditLateColumns(signal?: AbortSignal): Promise<Set<string>> {
   const table = tableNames().audit
-  const cached = g.__loomRunsAuditBatchColumn
-  if (cached && cached.table === table && cached.present) return true
-  if (cached && cached.table === table && Date.now() - cached.at < COLUMN_TTL_MS) return cached.present
+  const cached = g.__loomRunsAuditColumns
+  if (cached && cached.table === table && (cached.present.size === LATE_COLUMNS.length || Date.now() - cached.at < COLUMN_TTL_MS)) return cached.present
   const [database, name] = table.split('.')
   const rows = await selectRows(
-    sql`SELECT count() AS n FROM system.columns
-     WHERE database = ${param('database', 'String', database)} AND table = ${param('table', 'String', name)} AND name = 'batch_id'`,
-    z.object({ n: z.coerce.number() }),
+    sql`SELECT name FROM system.columns
+     WHERE database = ${param('database', 'String', database)} AND table = ${param('table', 'String', name)}
+       AND name IN ${param('names', 'Array(String)', [...LATE_COLUMNS])}`,
+    z.object({ name: z.string() }),
     { signal },
   )
-  const present = (rows[0]?.n ?? 0) > 0
-  g.__loomRunsAuditBatchColumn = { at: Date.now(), table, present }
+  const present = new Set(rows.map((r) => r.name))
+  g.__loomRunsAuditColumns = { at: Date.now(), table, present }
   return present
+}
+
+/** Whether the audit table has its `batch_id` column. */
+export async function auditHasBatchColumn(signal?: AbortSignal): Promise<boolean> {
+  return (await auditLateColumns(signal)).has('batch_id')
+}
+
+/** Values for the late columns the table has (a batch write checked for batch_id before it began). */
+async function lateValues(input: AuditInput): Promise<Record<string, string>> {
+  const present = await auditLateColumns()
+  const out: Record<string, string> = {}
+  if (input.batchId !== undefined || present.has('batch_id')) out.batch_id = input.batchId ?? ''
+  if (present.has('restored_version')) out.restored_version = input.restoredVersion ?? ''
+  return out
 }
 
 /** One row in the dashboard's audit table (`tableNames().audit`); every value is bound, none interpolated. */
@@ -79,7 +99,7 @@ export async function recordAudit(input: AuditInput): Promise<void> {
       before_content: input.beforeContent,
       after_content: input.afterContent,
       request_id: input.requestId,
-      ...(input.batchId !== undefined || (await auditHasBatchColumn()) ? { batch_id: input.batchId ?? '' } : {}),
+      ...(await lateValues(input)),
     },
   ])
 }

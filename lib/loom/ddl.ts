@@ -27,7 +27,10 @@ export function auditTableDdl(t: TableNames): string {
  * install that has them untouched; rows written before read as the default ('' = not in a batch).
  */
 export function auditTableUpgrades(t: TableNames): string[] {
-  return [`ALTER TABLE ${t.audit} ADD COLUMN IF NOT EXISTS batch_id String DEFAULT '' AFTER request_id`]
+  return [
+    `ALTER TABLE ${t.audit} ADD COLUMN IF NOT EXISTS batch_id String DEFAULT '' AFTER request_id`,
+    `ALTER TABLE ${t.audit} ADD COLUMN IF NOT EXISTS restored_version String DEFAULT '' AFTER batch_id`,
+  ]
 }
 
 /** Login sessions ended on the server (logout): refused until they would have expired anyway. */

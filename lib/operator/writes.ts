@@ -39,7 +39,7 @@ type Change = (latest: WmRow) => BlockContent | Promise<BlockContent>
  * own refusals; a stale version: 409 conflict; a running run: 409 run_active) on the single read
  * of the block's latest row, under its lock, so none of them can go stale before the insert.
  */
-async function commit(w: OperatorWrite, action: AuditAction, change: Change): Promise<OperatorWriteResult> {
+async function commit(w: OperatorWrite, action: AuditAction, change: Change, restoredVersion?: string): Promise<OperatorWriteResult> {
   const ctx = { actor: `operator:${w.operator}`, sourceTrace: CONSOLE_SOURCE_TRACE }
   const result = await writeBlock(
     w.ref,
@@ -66,6 +66,7 @@ async function commit(w: OperatorWrite, action: AuditAction, change: Change): Pr
     afterContent: result.row.content,
     requestId: auditId,
     ...(w.batchId ? { batchId: w.batchId } : {}),
+    ...(restoredVersion ? { restoredVersion } : {}),
   })
   const confirmed = result.confirmed ?? true
   return {
@@ -119,5 +120,5 @@ export function restoreBlock(w: OperatorWrite & { version: string }) {
       })
     }
     return { content: earlier.content, isDeleted: false }
-  })
+  }, w.version)
 }

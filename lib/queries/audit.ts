@@ -5,7 +5,7 @@ import { chTimeToIso } from '../clickhouse/time'
 import { versionString, type RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames } from '../loom/tables'
-import { auditHasBatchColumn } from '../loom/audit'
+import { auditLateColumns } from '../loom/audit'
 import { tableExists } from './schema-presence'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
@@ -22,6 +22,7 @@ const auditRowSchema = z.object({
   before_content: z.string(),
   after_content: z.string(),
   batch_id: z.string(),
+  restored_version: z.string(),
 })
 
 export type AuditEntry = {
@@ -38,16 +39,20 @@ export type AuditEntry = {
   afterContent: string
   /** The batch (POST /api/batches) the write belonged to; null for a single write. */
   batchId: string | null
+  /** A restore: the version whose content it put back (null otherwise, or for a restore recorded before the column existed). */
+  restoredVersion: string | null
 }
 
 /** Operator actions on the run, newest first. */
 export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {
   const t = tableNames()
   if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false, cuts: [] }
-  const batchColumn = trusted((await auditHasBatchColumn(signal)) ? 'batch_id' : "'' AS batch_id")
+  const late = await auditLateColumns(signal)
+  const batchColumn = trusted(late.has('batch_id') ? 'batch_id' : "'' AS batch_id")
+  const restoredColumn = trusted(late.has('restored_version') ? 'restored_version' : "'' AS restored_version")
   const rows = await selectRows(
     sql`SELECT toString(at) AS at, operator, action, reason, user_id, session_id, block_key, before_version, after_version,
-        before_content, after_content, ${batchColumn}
+        before_content, after_content, ${batchColumn}, ${restoredColumn}
      FROM ${trusted(t.audit)} WHERE ${runScope(run)} ORDER BY at DESC LIMIT ${param('cap', 'UInt32', overCap(AUDIT_CAP))}`,
     auditRowSchema,
     { signal },
@@ -69,6 +74,7 @@ export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ ent
       beforeContent: r.before_content,
       afterContent: r.after_content,
       batchId: r.batch_id === '' ? null : r.batch_id,
+      restoredVersion: r.action === 'restore' && r.restored_version !== '' ? r.restored_version : null,
     })),
   }
 }

@@ -111,7 +111,7 @@ async function operatorActions(ref: BlockRef, signal?: AbortSignal): Promise<Ope
   return entries
     .filter((e) => e.blockKey === ref.blockKey && e.userId === ref.userId && e.sessionId === ref.sessionId)
     .filter((e): e is typeof e & { action: OperatorAction['action'] } => e.action === 'edit' || e.action === 'clear' || e.action === 'restore')
-    .map((e) => ({ version: e.afterVersion, action: e.action }))
+    .map((e) => ({ version: e.afterVersion, action: e.action, restoredVersion: e.restoredVersion }))
 }
 
 /**

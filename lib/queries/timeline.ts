@@ -11,6 +11,7 @@ import { accountAttempts, describeAttempts, type AttemptNote } from '../resume/a
 import { detectResumePoints } from '../resume/detect'
 import { markMissedCheckpoints } from '../resume/elsewhere'
 import { segments } from '../resume/segments'
+import { auditLateColumns } from '../loom/audit'
 import type { DetectOptions, Identity, OperatorAction, ResumePoint } from '../resume/types'
 import { blockElsewhere } from './checkpoint-elsewhere'
 import { existingTables } from './schema-presence'
@@ -39,7 +40,7 @@ export const DEFAULT_TIMELINE_LIMIT = 10_000
 export const MAX_TIMELINE_LIMIT = 50_000
 
 /** The SELECT of each source: every one bound to its table's (org, namespace, agent) prefix. */
-function sources(tables: Set<string>, run: RunRef, wmScope: Sql) {
+function sources(tables: Set<string>, run: RunRef, wmScope: Sql, auditRestored = false) {
   const t = tableNames()
   const wmTable = tables.has(t.history) ? t.history : t.workingMemory
   const from = (table: string) => trusted(source(table))
@@ -54,7 +55,10 @@ function sources(tables: Set<string>, run: RunRef, wmScope: Sql) {
      FROM ${from(wmTable)} WHERE ${wmScope}`,
   ]
   if (tables.has(t.audit))
-    parts.push(sql`SELECT at, 'operator' AS kind, concat(operator, ' ', action, 's ', block_key, ': ', reason) AS label,
+    parts.push(sql`SELECT at, 'operator' AS kind,
+        concat(operator, ' ', action, 's ', block_key, ${trusted(
+          auditRestored ? "if(action = 'restore' AND restored_version != '', concat(' v', restored_version, ' as v', toString(after_version)), '')" : "''",
+        )}, ': ', reason) AS label,
         toString(after_version) AS version, block_key, user_id, session_id, concat('operator:', operator) AS actor,
         ${cutState('after_content')} AS detail, toString(action) AS ref
      FROM ${trusted(t.audit)} WHERE ${scope}`)
@@ -234,7 +238,8 @@ function numberEvents(json: Buffer): { json: Buffer; count: number } {
 /** The timeline with its events still as ClickHouse's JSON bytes (the route sends them as they are). */
 export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<{ events: Buffer; meta: Omit<Timeline, 'events'> }> {
   const tables = await existingTables(signal)
-  const { union } = sources(tables, run, await workingMemoryRunScope(run, signal))
+  const auditRestored = tables.has(tableNames().audit) && (await auditLateColumns(signal)).has('restored_version')
+  const { union } = sources(tables, run, await workingMemoryRunScope(run, signal), auditRestored)
   // One statement at a time on the embedded engine anyway: the run row first, its events bound
   // into the merged read.
   const runPart = await runEvents(run, signal)

@@ -60,7 +60,10 @@ type Draft = { reasons: Set<ResumeReason>; begins: RunBegin[] }
 export function detectResumePoints(versions: readonly VersionInput[], opts: DetectOptions = {}): ResumePoint[] {
   const rows = sortVersions(versions)
   const { thresholdMs } = gapStats(rows, opts)
-  const restores = new Set((opts.operatorActions ?? []).filter((a) => a.action === 'restore').map((a) => versionKey(a.version)))
+  const restoreActions = (opts.operatorActions ?? []).filter((a) => a.action === 'restore')
+  const restores = new Set(restoreActions.map((a) => versionKey(a.version)))
+  // What the audit says each restore put back; content matching is the fallback (two versions may share a content).
+  const restoredOf = new Map(restoreActions.filter((a) => a.restoredVersion).map((a) => [versionKey(a.version), a.restoredVersion as string]))
   const drafts = new Map<number, Draft>()
   const draft = (i: number): Draft => {
     let d = drafts.get(i)
@@ -125,7 +128,7 @@ export function detectResumePoints(versions: readonly VersionInput[], opts: Dete
       attempt: d.begins.length ? Math.max(...d.begins.map((b) => b.attempt)) : null,
       actor: r.actor,
       historyGap: versionKey(r.version) - (before ? versionKey(before.version) : 0n) > 1n,
-      restoredFrom: reasons.includes('operator-restore') ? restoredSource(rows, i) : null,
+      restoredFrom: reasons.includes('operator-restore') ? (restoredOf.get(versionKey(r.version)) ?? restoredSource(rows, i)) : null,
       missed: null,
     })
   }

@@ -25,7 +25,12 @@ export type ResumeReason = 'run-begin' | 'new-process' | 'long-gap' | 'operator-
 export const RESUME_REASONS: readonly ResumeReason[] = ['run-begin', 'new-process', 'long-gap', 'operator-edit', 'operator-clear', 'operator-restore']
 
 /** What the console's audit log says an operator write was (a restore is a plain set in working memory). */
-export type OperatorAction = { version: string; action: 'edit' | 'clear' | 'restore' }
+export type OperatorAction = {
+  version: string
+  action: 'edit' | 'clear' | 'restore'
+  /** A restore: the version it put back, as the audit recorded it (null or absent: found by content). */
+  restoredVersion?: string | null
+}
 
 /** Where a run's identity is: the parts of a block's address that a resume must match. */
 export type Identity = { agent: string; userId: string; sessionId: string }

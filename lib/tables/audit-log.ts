@@ -22,7 +22,8 @@ export const auditLogTable = {
       before_content String
       after_content String
       request_id String
-      batch_id String DEFAULT ''`),
+      batch_id String DEFAULT ''
+      restored_version String DEFAULT ''`),
   ],
   engine: engine('MergeTree'),
   sortingKey: ['org', 'namespace', 'agent', 'run_id', 'at'],

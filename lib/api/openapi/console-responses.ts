@@ -17,6 +17,7 @@ export const auditEntry = obj({
   beforeContent: z.string(),
   afterContent: z.string(),
   batchId: z.string().nullable().describe('the batch (POST /api/batches) the write belonged to; null for a single write'),
+  restoredVersion: version.nullable().describe('a restore: the version whose content it put back as afterVersion; null otherwise'),
 })
 
 const batchItem = obj({
