@@ -115,4 +115,16 @@ test('the operator runs: the failed migration ends with the run, the clear is na
   await expect(explainer).toContainText('attempt 2 (run.begin time not kept) wrote no checkpoint here')
   await expect(explainer).toContainText(/\d+m \d+s without a write \(the last: v12 by operator:alice\)/)
   await expect(explainer).not.toContainText('3h 39m')
+  // One count of resumes: the header's "resumed 2×", the explainer's resume points (attempt 3's, and
+  // attempt 2 that wrote nothing here) and the diagram's attempts; the operator's edit is listed apart.
+  await expect(page.locator('.run-figures')).toContainText('resumed 2×')
+  await expect(explainer.getByRole('heading', { name: /^Resume points/ })).toHaveText('Resume points 2')
+  const points = explainer.getByRole('region', { name: /^Resume points/ }).locator('ol > li')
+  await expect(points).toHaveCount(2)
+  await expect(points.nth(1)).toContainText('Attempt 2 (run.begin time not kept) wrote no checkpoint here')
+  await expect(explainer.getByRole('heading', { name: /^Operator actions/ })).toHaveText('Operator actions 1')
+  await expect(explainer.getByRole('region', { name: /^Operator actions/ })).toContainText('operator:alice edited the block')
+  await expect(svg).toContainText('run.begin attempt 3')
+  await expect(svg).toContainText('attempt 2')
+  await expect(svg).toContainText('wrote no checkpoint here')
 })

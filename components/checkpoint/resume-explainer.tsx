@@ -4,6 +4,8 @@ import type { BlockDetail } from '@/lib/api/types'
 import { unitsDone } from '@/lib/diff'
 import { count } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
+import { silentAttempts, silentAttemptText } from '@/lib/resume/attempts'
+import { isResume } from '@/lib/resume/detect'
 import type { ResumePoint, ResumeReason } from '@/lib/resume/types'
 import { TimeAgo } from '../ui/time-ago'
 import { idValue, type BlockChoice } from './block-choice'
@@ -124,6 +126,14 @@ type Props = {
 /** What resume returns now, and every point in the past where a process picked the run up. */
 export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: Props) {
   const { resume } = detail
+  // Operator actions are listed apart: they are not resumes, and the header and diagram do not count them as such.
+  const indices = resume.explanation.map((_, i) => i)
+  const isOperatorAction = (i: number) => !!resume.points[i] && !isResume(resume.points[i])
+  const resumed = indices.filter((i) => !isOperatorAction(i))
+  const operator = indices.filter(isOperatorAction)
+  // Attempts whose run.begin no write here stands for: still resumes, counted and told.
+  const silent = silentAttempts(resume.attempts, resume.points)
+  const resumes = resumed.length + silent.length
   return (
     <div className="stack gap-12">
       <Headline runRef={runRef} choice={choice} detail={detail} />
@@ -132,26 +142,50 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
       ) : null}
       <section aria-labelledby="ck-points-title">
         <h3 id="ck-points-title">
-          Resume points <span className="tag">{resume.explanation.length}</span>
+          Resume points <span className="tag">{resumes}</span>
         </h3>
         {resume.attemptsText ? <p className="small">{resume.attemptsText}</p> : null}
-        {resume.explanation.length === 0 ? (
+        {resumes === 0 ? (
           <p className="small muted">
-            None: {detail.block || resume.segments.length ? 'one process wrote every version, with no restart, new source_trace or long pause.' : 'nothing was written.'}
+            None:{' '}
+            {detail.block || resume.segments.length
+              ? `no process picked the run up again${operator.length ? ' (the operator actions below are not resumes)' : ''}: one process wrote every version, with no restart, new source_trace or long pause.`
+              : 'nothing was written.'}
           </p>
         ) : (
           <ol className={ck.points}>
-            {resume.explanation.map((text, i) => (
-              <PointItem key={i} point={resume.points[i]} text={text} onCompare={onCompareVersions} />
+            {resumed.map((i) => (
+              <PointItem key={i} point={resume.points[i]} text={resume.explanation[i]} onCompare={onCompareVersions} />
+            ))}
+            {silent.map((a) => (
+              <li key={`attempt-${a.attempt}`} className={ck.point} data-silent-attempt={a.attempt}>
+                <div className="row gap-6">
+                  <span className={`tag ${ck.reason} ${REASONS['run-begin'].cls}`}>run.begin attempt {a.attempt}</span>
+                </div>
+                <p className={ck.pointText}>{silentAttemptText(a, { agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId })}</p>
+              </li>
             ))}
           </ol>
         )}
-        {resume.source === 'physical' && (detail.history?.length ?? 0) === 0 && detail.versions.length > 0 ? (
+      </section>
+      {operator.length ? (
+        <section aria-labelledby="ck-operator-title">
+          <h3 id="ck-operator-title">
+            Operator actions <span className="tag">{operator.length}</span>
+          </h3>
+          <p className="small muted">Writes from this console: not resumes, though a process that resumes after one reads what it left.</p>
+          <ol className={ck.points}>
+            {operator.map((i) => (
+              <PointItem key={i} point={resume.points[i]} text={resume.explanation[i]} onCompare={onCompareVersions} />
+            ))}
+          </ol>
+        </section>
+      ) : null}
+      {resume.source === 'physical' && (detail.history?.length ?? 0) === 0 && detail.versions.length > 0 ? (
           <p className="small muted">
             Found from the physical rows only: versions merged away before they could be captured are not part of this account.
           </p>
-        ) : null}
-      </section>
+      ) : null}
     </div>
   )
 }

@@ -23,7 +23,7 @@ const ZOOMS = [0.75, 1, 1.25, 1.5] as const
  * securityLevel 'strict' makes mermaid sanitize its own output, which is the only HTML this tab injects.
  */
 export function ResumeFlowDiagram({ resume, identity }: { resume: BlockDetail['resume']; identity: Identity }) {
-  const nodes = useMemo(() => flowNodes(resume.segments, resume.points, identity), [resume.segments, resume.points, identity])
+  const nodes = useMemo(() => flowNodes(resume.segments, resume.points, identity, resume.attempts), [resume.segments, resume.points, identity, resume.attempts])
   const asList = nodes.length > FLOW_LIST_THRESHOLD
   return (
     <figure className={styles.flow} aria-label="Resume flow diagram">

@@ -185,7 +185,7 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
       attempts,
       attemptsText: describeAttempts(attempts, own),
       segments: segs,
-      mermaid: resumeFlowMermaid(segs, points, { identity: own }),
+      mermaid: resumeFlowMermaid(segs, points, { identity: own, attempts }),
       source,
     },
     flags: {

@@ -119,3 +119,20 @@ export function describeAttempts(notes: readonly AttemptNote[], own: Identity | 
   }
   return `${notes.length} attempts: ${parts.join('; ')}.`
 }
+
+/**
+ * Attempts after the first that no resume point stands for: their run.begin matched no write here
+ * (its time lost, or nothing written), and no process without a run.begin of its own may be them.
+ * Counted with the resume points so that "resumed N×", the resume points and the diagram agree.
+ */
+export function silentAttempts(notes: readonly AttemptNote[], points: readonly ResumePoint[]): AttemptNote[] {
+  const pointed = new Set(points.filter((p) => p.reasons.includes('run-begin') && p.attempt !== null).map((p) => p.attempt as number))
+  return notes.filter((a) => a.attempt > 1 && !pointed.has(a.attempt) && !a.wrote && !a.unattributed)
+}
+
+/** One sentence for a silent attempt: "Attempt 2 (run.begin time not kept) wrote no checkpoint here". */
+export function silentAttemptText(a: AttemptNote, own: Identity | null = null): string {
+  const began = a.beganAt ? `began ${formatUtc(a.beganAt)}` : 'run.begin time not kept'
+  const what = a.elsewhere ? `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here` : 'wrote no checkpoint here'
+  return `Attempt ${a.attempt} (${began}) ${what}, so no resume point of this block stands for it.`
+}

@@ -6,6 +6,7 @@
  */
 import { identityPhrase } from './elsewhere'
 import { timeMs } from './time'
+import { silentAttempts, type AttemptNote } from './attempts'
 import type { Identity, OperatorStep, ResumePoint, ResumeReason, Segment } from './types'
 
 export type FlowOptions = {
@@ -14,6 +15,8 @@ export type FlowOptions = {
   maxLineLength?: number
   /** The block's identity, to name where an abandoned run went on. */
   identity?: Identity | null
+  /** The run's attempts: those no resume point stands for get a node of their own. */
+  attempts?: readonly AttemptNote[]
 }
 
 export type FlowShape = 'process' | 'operator' | 'operator-clear' | 'tombstone' | 'empty'
@@ -22,8 +25,8 @@ export type FlowNode = {
   id: string
   shape: FlowShape
   lines: string[]
-  /** The node this one follows and what started it ('' when nothing is known). */
-  from: { id: string; label: string } | null
+  /** The node this one follows and what started it ('' when nothing is known); dotted: the order is not known. */
+  from: { id: string; label: string; dotted?: boolean } | null
 }
 
 /** Beyond this many nodes a diagram is shown as a list (the same lines), so text keeps its size. */
@@ -123,8 +126,9 @@ function operatorLines(s: Segment): string[] {
 }
 
 /** The flow as nodes in order (a segment's tombstone gets a node of its own). */
-export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint[], own: Identity | null = null): FlowNode[] {
+export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint[], own: Identity | null = null, attempts: readonly AttemptNote[] = []): FlowNode[] {
   const nodes: FlowNode[] = []
+  const silent = silentAttempts(attempts, points)
   let exit: string | null = null
   let prev: Segment | null = null
   for (const s of segs) {
@@ -150,6 +154,24 @@ export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint
     }
     prev = s
   }
+  // An attempt that wrote nothing here hangs off the node before the next known attempt began (or the
+  // last node), dotted: when it ran between them is not known.
+  for (const a of silent) {
+    const nextIdx = segs.findIndex((s) => {
+      const p = s.startPoint !== null ? points[s.startPoint] : null
+      return !!p?.attempt && p.attempt > a.attempt
+    })
+    const nextNode = nextIdx >= 0 ? nodes.findIndex((n) => n.id === segs[nextIdx].id) : -1
+    const anchor = nextNode > 0 ? nodes[nextNode - 1] : nodes[nodes.length - 1]
+    if (!anchor) continue
+    const where = a.elsewhere ? `wrote ${a.elsewhere.from === a.elsewhere.to ? `v${a.elsewhere.from}` : `v${a.elsewhere.from}–v${a.elsewhere.to}`} under ${identityPhrase(a.elsewhere, own)}` : 'wrote no checkpoint here'
+    nodes.push({
+      id: `attempt_${a.attempt}`,
+      shape: 'empty',
+      lines: [`attempt ${a.attempt}`, a.beganAt ? `began ${shortTime(a.beganAt)} UTC` : 'run.begin time not kept', where],
+      from: { id: anchor.id, label: `run.begin attempt ${a.attempt}`, dotted: true },
+    })
+  }
   return nodes
 }
 
@@ -166,7 +188,7 @@ const OPEN: Record<FlowShape, [string, string]> = {
 export function resumeFlowMermaid(segs: readonly Segment[], points: readonly ResumePoint[], opts: FlowOptions = {}): string {
   const max = opts.maxLineLength ?? 48
   const out = [`flowchart ${opts.direction ?? 'TD'}`]
-  const nodes = flowNodes(segs, points, opts.identity ?? null)
+  const nodes = flowNodes(segs, points, opts.identity ?? null, opts.attempts ?? [])
   if (nodes.length === 0) {
     out.push('  empty(["no versions"])')
     return out.join('\n')
@@ -176,7 +198,8 @@ export function resumeFlowMermaid(segs: readonly Segment[], points: readonly Res
     const [open, close] = OPEN[n.shape]
     out.push(`  ${n.id}${open}${n.lines.map((l) => mermaidText(l, max)).join('<br/>')}${close}`)
     if (!n.from) continue
-    edges.push(n.from.label ? `  ${n.from.id} -->|"${mermaidText(n.from.label, 80)}"| ${n.id}` : `  ${n.from.id} --> ${n.id}`)
+    const arrow = n.from.dotted ? '-.->' : '-->'
+    edges.push(n.from.label ? `  ${n.from.id} ${arrow}|"${mermaidText(n.from.label, 80)}"| ${n.id}` : `  ${n.from.id} ${arrow} ${n.id}`)
   }
   return [...out, ...edges].join('\n')
 }

@@ -3,7 +3,9 @@ import { describe, test } from 'node:test'
 import { detectResumePoints, findVersionTies, gapStats, isNearLimit } from './detect'
 import { explainResume } from './explain'
 import { mermaidText, resumeFlowMermaid } from './mermaid'
+import type { ResumePoint, Segment } from './types'
 import { at, batchState, HOST_A, HOST_B, iso, parseMermaid, resumeAfter, row, tombstone } from './resume-test-rows'
+import { silentAttempts, silentAttemptText, type AttemptNote } from './attempts'
 import { sortVersions } from './rows'
 import { segments } from './segments'
 
@@ -184,5 +186,29 @@ describe('near limit', () => {
     assert.equal(p.fromVersion, '2')
     assert.equal(p.unitsDone, 409)
     assert.equal(p.firstWrite?.summary, 'added item-0410')
+  })
+})
+
+describe('attempts no resume point stands for', () => {
+  const note = (attempt: number, over: Partial<AttemptNote> = {}): AttemptNote => ({ attempt, beganAt: null, wrote: null, elsewhere: null, unattributed: null, ...over })
+  const begin3: ResumePoint = {
+    at: '2026-01-01T03:00:00.000Z', reasons: ['run-begin'], fromVersion: '2', fromTrace: 'a', toTrace: 'b', unitsDone: 2,
+    firstWrite: { version: '3', at: '2026-01-01T03:00:01.000Z', summary: 'added x' }, previous: { version: '2', isDeleted: false },
+    gapMs: null, gapFrom: null, attempt: 3, actor: 'agent', historyGap: false, restoredFrom: null, missed: null,
+  }
+  test('counts an attempt that wrote nothing here, not one a point stands for, nor one that may be an unmatched process', () => {
+    const notes = [note(1, { wrote: { from: '1', to: '2', writes: 2 } }), note(2), note(3, { wrote: { from: '3', to: '3', writes: 1 } }), note(4, { unattributed: { processes: 1, from: '4', to: '4' } })]
+    assert.deepEqual(silentAttempts(notes, [begin3]).map((a) => a.attempt), [2])
+    assert.equal(silentAttemptText(notes[1]), 'Attempt 2 (run.begin time not kept) wrote no checkpoint here, so no resume point of this block stands for it.')
+  })
+  test('draws it dotted off the node before the next attempt, since when it ran is not known', () => {
+    const segs: Segment[] = [
+      { id: 's1', kind: 'process', sourceTrace: 'a', actor: 'agent', fromVersion: '1', toVersion: '2', writes: 2, startAt: '2026-01-01T01:00:00.000Z', endAt: '2026-01-01T01:01:00.000Z', startPoint: null, startReasons: [], endedBy: 'crashed', endStatus: null, unitsDone: 2, steps: [], endsWithTombstone: false, continuedUnder: null },
+      { id: 's2', kind: 'process', sourceTrace: 'b', actor: 'agent', fromVersion: '3', toVersion: '3', writes: 1, startAt: '2026-01-01T03:00:01.000Z', endAt: '2026-01-01T03:00:01.000Z', startPoint: 0, startReasons: ['run-begin'], endedBy: 'completed', endStatus: 'succeeded', unitsDone: 3, steps: [], endsWithTombstone: false, continuedUnder: null },
+    ]
+    const text = resumeFlowMermaid(segs, [begin3], { attempts: [note(1), note(2), note(3, { wrote: { from: '3', to: '3', writes: 1 } })] })
+    assert.ok(text.includes('  s1 -.->|"run.begin attempt 2"| attempt_2'), text)
+    assert.ok(text.includes('attempt_2["attempt 2<br/>run.begin time not kept<br/>wrote no checkpoint here"]'), text)
+    assert.ok(!resumeFlowMermaid(segs, [begin3]).includes('attempt_2'))
   })
 })
