@@ -18,6 +18,10 @@ export const metadata: Metadata = {
 // Applies the saved or system theme before first paint, so dark mode never flashes white.
 const themeScript = `try{var t=localStorage.getItem('loom-runs-theme');if(t!=='light'&&t!=='dark'){t=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light'}document.documentElement.dataset.theme=t}catch(e){}`
 
+// Watches the page's own scripts: one that fails to load, or no hydration 15 s after the page loaded,
+// shows the banner below (hidden again as soon as the page hydrates).
+const loadWatchScript = `(function(){var d=document.documentElement;function failed(){if(!d.dataset.hydrated)d.dataset.scriptsFailed='1'}addEventListener('error',function(e){var t=e.target;if(t&&t.tagName==='SCRIPT')failed()},true);addEventListener('load',function(){setTimeout(failed,15000)})})()`
+
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The per-request nonce that proxy.ts put in the Content-Security-Policy.
   const h = await headers()
@@ -29,11 +33,24 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en" suppressHydrationWarning>
       <head>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: loadWatchScript }} />
       </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        <div className="banner banner-error scripts-failed" role="alert">
+          This page&apos;s scripts did not load, so its filters, tabs and buttons do not work. Check the connection to the
+          console, then{' '}
+          <a className="btn btn-small" href="">
+            Reload the page
+          </a>
+        </div>
+        <noscript>
+          <div className="banner banner-error" role="alert">
+            JavaScript is off: the console shows what the server rendered, but its filters, tabs and buttons need scripts.
+          </div>
+        </noscript>
         <Providers me={me}>
           <header className="topbar">
             <Link href="/" prefetch={false} className="brand" aria-label="Loom Runs home">

@@ -15,6 +15,12 @@ test('from the list to the resumed batch run: header and its cleared checkpoint'
   const checkpoint = page.locator('[data-block-key="checkpoint"]')
   await expect(checkpoint.getByText('v301')).toBeVisible()
   await expect(checkpoint.getByText(/cleared \(tombstone\)/)).toBeVisible()
+  // The reflection reads as its summary and lists, not as one line of raw JSON.
+  const reflection = summary.getByTestId('reflection')
+  await expect(reflection).toContainText('Finished the catalog after one crash; the resume skipped the 120 checkpointed items.')
+  await expect(reflection.getByRole('heading', { name: 'Went wrong' })).toBeVisible()
+  await expect(reflection.getByRole('listitem').filter({ hasText: 'The first process was OOM-killed while embedding item-121.' })).toBeVisible()
+  await expect(summary).not.toContainText('"went_well"')
   await page.screenshot({ path: 'test-results/screens/run-batch.png', fullPage: true })
 })
 

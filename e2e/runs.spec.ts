@@ -36,7 +36,28 @@ test('filters live in the URL and narrow the table', async ({ page }) => {
 
   await page.goto('/?q=no-such-goal-anywhere')
   await hydrated(page)
-  await expect(page.getByText('No runs match.')).toBeVisible()
+  await expect(page.getByText('No runs match search "no-such-goal-anywhere".')).toBeVisible()
+  // No time range is set, so none is suggested.
+  await expect(page.getByTestId('no-runs-match')).not.toContainText('time range')
+})
+
+test('a partial org matches nothing: the empty state names the filter, offers the org it may mean, and clears with a button', async ({ page }) => {
+  await page.goto('/?org=ac')
+  await hydrated(page)
+  const empty = page.getByTestId('no-runs-match')
+  await expect(empty).toContainText('No runs match org = ac.')
+  await expect(empty).toContainText('org matches a whole value, not part of one. Did you mean acme')
+  await expect(empty).not.toContainText('time range')
+  await empty.getByRole('link', { name: 'acme' }).click()
+  await expect(page).toHaveURL(/[?&]org=acme(&|$)/)
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
+
+  await page.goto('/?org=ac&status=failed')
+  await hydrated(page)
+  await expect(page.getByTestId('no-runs-match')).toContainText('No runs match org = ac, status failed.')
+  await page.getByTestId('no-runs-match').getByRole('button', { name: 'Clear filters' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr')).toHaveCount(50)
 })
 
 test('keyset pages: older runs, then back to the newest', async ({ page }) => {

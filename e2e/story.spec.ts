@@ -150,6 +150,24 @@ test('a request the server refuses shows an error banner with retry, not a blank
   await expect(page.getByRole('alert').filter({ hasText: /runId/ })).toBeVisible()
 })
 
+test('a page whose scripts fail to load says so, with a reload link; a page that hydrates shows nothing of it', async ({ page }) => {
+  await page.goto('/')
+  await hydrated(page)
+  await expect(page.locator('.scripts-failed')).toBeHidden()
+
+  await page.route('**/_next/static/chunks/**', (route) => route.abort())
+  await page.goto('/')
+  const banner = page.getByRole('alert').filter({ hasText: "This page's scripts did not load" })
+  await expect(banner).toBeVisible()
+  const reload = banner.getByRole('link', { name: 'Reload the page' })
+  await expect(reload).toHaveAttribute('href', '')
+  // The scripts are back: following the link reloads the page, which hydrates and hides the banner.
+  await page.unroute('**/_next/static/chunks/**')
+  await reload.click()
+  await hydrated(page)
+  await expect(page.locator('.scripts-failed')).toBeHidden()
+})
+
 test('conversation: turns in order, role-styled, searchable', async ({ page }) => {
   await page.goto(tabUrl(DEMO_RUNS.researchReader, 'conversation'))
   await hydrated(page)

@@ -91,7 +91,7 @@ test('a flag in the URL narrows the list to the runs the API flags, with badges;
   await page.getByRole('checkbox', { name: /^crash loop/ }).check()
   await expect(page).toHaveURL(/flag=resumed&flag=crash_loop|flag=crash_loop&flag=resumed/)
   const both = await api<Page>(request, '/api/runs?flag=resumed&flag=crash_loop&limit=50')
-  if (both.runs.length === 0) await expect(page.getByText('No runs match.')).toBeVisible()
+  if (both.runs.length === 0) await expect(page.getByTestId('no-runs-match')).toContainText('No runs match flag resumed, flag crash loop.')
   else await expect(rows).toHaveCount(both.runs.length)
 })
 
@@ -194,4 +194,17 @@ test('a flag-filtered list computes its summary only when asked, then shows the 
   await expect(stats.getByRole('link', { name: new RegExp(`^${expected.totals.runs} runs?$`) })).toBeVisible({ timeout: 60_000 })
   expect(analyticsCalls.length).toBeGreaterThan(0)
   expect(analyticsCalls.every((u) => new URL(u).searchParams.getAll('flag').join() === 'resumed')).toBe(true)
+})
+
+test('a flag badge takes focus and then shows what it means, not only on hover', async ({ page }) => {
+  await page.goto('/?flag=resumed')
+  await hydrated(page)
+  const badge = page.getByRole('table', { name: 'Runs' }).locator('[data-flag="resumed"]').first()
+  const shown = () => badge.evaluate((el) => getComputedStyle(el, '::after').content)
+  expect(await shown()).toBe('none')
+  await badge.focus()
+  await expect(badge).toBeFocused()
+  expect(await shown()).toBe('"Started more than once, or its checkpoint history shows a resume point"')
+  // Screen readers get the meaning with the label.
+  await expect(badge).toHaveText('resumed: Started more than once, or its checkpoint history shows a resume point')
 })

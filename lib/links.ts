@@ -50,6 +50,7 @@ export const links = {
     runsAnalytics: (filters: RunsFilters) => withQuery('/api/runs/analytics', runsSearch(filters)),
     /** Runs under these filters written after `since` (the previous poll's watermark). */
     runChanges: (filters: RunsFilters, since?: string) => withQuery('/api/runs/changes', runsSearch({ ...filters, since })),
+    runsCsv: (filters: RunsFilters) => withQuery('/api/runs/csv', runsSearch(filters)),
     runFacets: (params: FacetsParams) => withQuery('/api/runs/facets', runsSearch({ ...params, limit: FACETS_LIMIT })),
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
     blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,

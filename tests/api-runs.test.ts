@@ -190,3 +190,39 @@ describe('GET R and R/blocks', () => {
     assert.equal(res.body.error.field, 'runId')
   })
 })
+
+describe('GET /api/runs/csv', () => {
+  test('the same runs as the list, in its order; a cap says it cut; a formula-like goal is defused; bad input is a 400', async () => {
+    const { GET: csvRoute } = await import('../app/api/runs/csv/route')
+    const listed: string[] = []
+    let cursor: string | null = null
+    do {
+      const res = await call(routes.runs, `/api/runs?org=${ORG}&limit=50${cursor ? `&cursor=${cursor}` : ''}`)
+      for (const r of res.body.runs) listed.push(`${r.agent},${r.runId}`)
+      cursor = res.body.nextCursor
+    } while (cursor)
+    const all = await call(csvRoute, `/api/runs/csv?org=${ORG}`)
+    assert.equal(all.status, 200)
+    assert.match(all.headers['content-type'], /^text\/csv/)
+    assert.match(all.headers['content-disposition'], /^attachment; filename="loom-runs-.*\.csv"$/)
+    const lines = (all.body as string).split('\r\n').filter(Boolean)
+    assert.equal(lines[0].split(',').slice(0, 4).join(','), 'org,namespace,agent,run_id')
+    assert.deepEqual(lines.slice(1).map((l) => l.split(',').slice(2, 4).join(',')), listed)
+    assert.equal(all.headers['x-loom-runs-count'], String(listed.length))
+    assert.equal(all.headers['x-loom-runs-truncated'], 'false')
+    const done = lines.find((l) => l.includes(',done-1,'))!
+    assert.match(done, /,succeeded,Summarise invoices,1,/)
+
+    const cut = await call(csvRoute, `/api/runs/csv?org=${ORG}&limit=5`)
+    assert.equal((cut.body as string).split('\r\n').filter(Boolean).length, 6)
+    assert.equal(cut.headers['x-loom-runs-truncated'], 'true')
+
+    await runBegin({ org: 'csv-org', namespace: NS, agent: 'a', userId: '', sessionId: '', runId: 'r1', goal: '=HYPERLINK("http://evil.example","x"), then more' }, () => SAME_START)
+    const hostile = await call(csvRoute, '/api/runs/csv?org=csv-org')
+    assert.match(hostile.body as string, /,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\), then more",/)
+
+    const bad = await call(csvRoute, '/api/runs/csv?limit=0')
+    assert.equal(bad.status, 400)
+    assert.equal(bad.body.error.field, 'limit')
+  })
+})

@@ -51,7 +51,8 @@ let routes: Record<string, Record<string, Untyped>>
 function validatorFor(p: string, method: string, status: number): ValidateFunction {
   const op = doc.paths[p]?.[method.toLowerCase()]
   assert.ok(op, `${method} ${p} is in the document`)
-  const media = op.responses[String(status)]?.content['application/json']
+  const content = op.responses[String(status)]?.content
+  const media = content?.['application/json'] ?? content?.['text/csv']
   assert.ok(media, `${method} ${p} documents status ${status}`)
   const ref = media.schema.$ref
   const v = ref ? ajv.getSchema(`${DOC_ID}${ref}`) : ajv.compile(media.schema)
@@ -129,7 +130,7 @@ describe('GET /api/openapi.json', () => {
       for (const [m, op] of Object.entries(ops)) {
         for (const [status, r] of Object.entries(op.responses)) {
           const media = r.content['application/json']
-          if (media.example === undefined) continue
+          if (media?.example === undefined) continue
           const v = validatorFor(p, m, Number(status))
           assert.ok(v(media.example), `${m} ${p} ${status} example: ${ajv.errorsText(v.errors)}`)
           n++
@@ -160,6 +161,8 @@ describe('real answers from the demo data match the document', () => {
     await check('/api/runs', 'GET', '/api/runs?limit=500', {}, {}, 400)
     await check('/api/runs/analytics', 'GET', '/api/runs/analytics', {})
     await check('/api/runs/facets', 'GET', '/api/runs/facets?field=org&prefix=ac', {})
+    await check('/api/runs/csv', 'GET', '/api/runs/csv?status=failed&limit=3', {})
+    await check('/api/runs/csv', 'GET', '/api/runs/csv?limit=0', {}, {}, 400)
     await check('/api/runs/facets', 'GET', '/api/runs/facets?field=title', {}, {}, 400)
     await check('/api/runs/changes', 'GET', '/api/runs/changes?since=2026-01-01', {})
   })

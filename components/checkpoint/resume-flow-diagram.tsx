@@ -1,6 +1,6 @@
 'use client'
 
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { BlockDetail } from '@/lib/api/types'
 import { FLOW_LIST_THRESHOLD, flowNodes, type FlowNode } from '@/lib/resume/mermaid'
 import type { Identity } from '@/lib/resume/types'
@@ -66,6 +66,8 @@ function FlowSvg({ text }: { text: string }) {
   const key = `${theme}\u0000${text}`
   const [rendered, setRendered] = useState<Rendered | null>(null)
   const [zoom, setZoom] = useState<number>(1)
+  const [fits, setFits] = useState(true)
+  const viewport = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
     if (theme === null) return
@@ -118,11 +120,45 @@ function FlowSvg({ text }: { text: string }) {
         <Button size="small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
           +
         </Button>
-        <span className="small muted">Scroll the box to pan.</span>
+        <span className="small muted" data-fits={fits ? 'true' : 'false'}>
+          {fits ? 'The whole diagram fits the box.' : 'Larger than the box even at 75%: scroll the box to see all of it.'}
+        </span>
       </div>
-      <div className={styles.viewport} tabIndex={0} role="region" aria-label="Resume flow, scrollable">
+      <div ref={viewport} className={styles.viewport} tabIndex={0} role="region" aria-label="Resume flow, scrollable">
         <div className={styles.canvas} style={{ zoom }} dangerouslySetInnerHTML={{ __html: current.svg }} />
       </div>
+      <FitOnDraw
+        drawnKey={current.key}
+        viewport={viewport}
+        onFit={(z, whole) => {
+          setZoom(z)
+          setFits(whole)
+        }}
+      />
     </>
   )
+}
+
+/**
+ * Once per drawing: the largest zoom step (up to 100 %) at which the whole diagram fits its box, so a
+ * final tombstone or a last attempt is never hidden until panned; the smallest step when none fits.
+ */
+function FitOnDraw({ drawnKey, viewport, onFit }: { drawnKey: string; viewport: React.RefObject<HTMLDivElement | null>; onFit: (zoom: number, fits: boolean) => void }) {
+  const fitted = useRef<string | null>(null)
+  useLayoutEffect(() => {
+    const box = viewport.current
+    const svg = box?.querySelector('svg')
+    if (!box || !svg || fitted.current === drawnKey) return
+    fitted.current = drawnKey
+    const natural = svg.getBoundingClientRect()
+    const zoomNow = Number(getComputedStyle(svg.parentElement as Element).zoom) || 1
+    const w = natural.width / zoomNow
+    const h = natural.height / zoomNow
+    const maxH = parseFloat(getComputedStyle(box).maxHeight) || Infinity
+    const room = (z: number) => w * z <= box.clientWidth && h * z <= maxH
+    const steps = ZOOMS.filter((z) => z <= 1)
+    const best = [...steps].reverse().find(room)
+    onFit(best ?? steps[0], best !== undefined)
+  })
+  return null
 }

@@ -3,9 +3,9 @@ import type { ReactNode } from 'react'
 import type { RunDetail } from '@/lib/api/types'
 import { absoluteTime, cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
-import { ContentView } from '../ui/content-view'
 import { StatusBadge } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
+import { ReflectionView } from './reflection-view'
 
 export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: ReactNode }) {
   const { run } = detail
@@ -102,7 +102,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
       {run.reflection ? (
         <div className="run-head-note">
           <h3>Reflection</h3>
-          <ContentView text={run.reflection} label="Reflection" foldAt={240} />
+          <ReflectionView text={run.reflection} />
         </div>
       ) : null}
       {detail.memoriesUsed.length > 0 ? (

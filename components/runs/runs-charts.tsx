@@ -22,6 +22,7 @@ import { CountLink } from './count-link'
 import { bucketTick, bucketTitle, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
 import { dotColor } from './dot-color'
 import styles from './runs-summary.module.css'
+import { peaks, peakSentence } from './chart-peak'
 
 const CHART_HEIGHT = 132
 const AXIS = { stroke: 'var(--border)', tick: { fill: 'var(--muted)', fontSize: 11 }, tickLine: false } as const
@@ -74,12 +75,6 @@ export function ChartCard({ title, legend, label, summary, children, className }
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
 
 /** The largest of `items` by `value`, or null when every value is 0. */
-function peak<T>(items: T[], value: (t: T) => number): T | null {
-  let best: T | null = null
-  for (const t of items) if (value(t) > 0 && (best === null || value(t) > value(best))) best = t
-  return best
-}
-
 export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filters?: RunsFilters }) {
   const { unit } = data.statusOverTime
   const statuses = presentStatuses(data.totals.byStatus)
@@ -100,10 +95,16 @@ export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filte
       />
     )
   }
-  const busiest = peak(rows, (r) => r.total)
+  const busiest = peaks(rows, (r) => r.total)
   const summary = [
     `${plural(data.totals.runs, 'run')} over ${plural(rows.length, unit)}: ${statuses.map((st) => `${count(data.totals.byStatus[st])} ${st}`).join(', ')}.`,
-    busiest ? `Most started in the ${unit} of ${bucketTitle(busiest.start, unit)}: ${plural(busiest.total, 'run')}.` : '',
+    busiest.length
+      ? peakSentence(
+          busiest.map((r) => bucketTitle(r.start, unit)),
+          plural(busiest[0].total, 'run'),
+          { lead: `Most started in the ${unit}${busiest.length > 1 ? 's' : ''} of`, unit, units: `${unit}s` },
+        )
+      : '',
   ].join(' ')
   return (
     <ChartCard
@@ -158,10 +159,16 @@ export function ResumesChart({ data, filters = {} }: { data: RunsAnalytics; filt
       />
     )
   }
-  const busiest = peak(days, (d) => d.resumedRuns)
+  const busiest = peaks(days, (d) => d.resumedRuns)
   const summary = [
     `${plural(resumedRuns, 'run')} resumed over ${plural(days.length, 'day')}, with ${plural(extraAttempts, 'extra attempt')}.`,
-    busiest ? `Most on ${bucketTitle(`${busiest.day}T00:00:00Z`, 'day')}: ${plural(busiest.resumedRuns, 'run')}.` : '',
+    busiest.length
+      ? peakSentence(
+          busiest.map((d) => bucketTitle(`${d.day}T00:00:00Z`, 'day')),
+          plural(busiest[0].resumedRuns, 'run'),
+          { lead: 'Most on', unit: 'day', units: 'days' },
+        )
+      : '',
   ].join(' ')
   return (
     <ChartCard

@@ -151,7 +151,7 @@ export function RunsFilters() {
         {active ? (
           <button
             type="button"
-            className={buttonClass('ghost')}
+            className={buttonClass('default')}
             onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null, cursor: null })}
           >
             Clear filters

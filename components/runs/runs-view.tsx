@@ -6,11 +6,13 @@ import type { RunsPage } from '@/lib/api/types'
 import { runKeyText } from '@/lib/loom/identity'
 import type { RunFlag } from '@/lib/triage/flags'
 import { absoluteTime } from '@/lib/format'
+import { links } from '@/lib/links'
 import { runsFilters, runsListParams } from '@/lib/runs-search'
 import { BatchActions } from '../batch/batch-actions'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import { ErrorBanner } from '../ui/error-banner'
 import { NeedsAttention } from './needs-attention'
+import { NoRunsMatch } from './no-runs-match'
 import { RunsFilters } from './runs-filters'
 import { RunsSummary } from './runs-summary'
 import { RunsTable } from './runs-table'
@@ -81,6 +83,9 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
           </p>
         </div>
         <span className="spacer" />
+        <a className={buttonClass('default', 'small')} href={links.api.runsCsv(filters)} download title="Every run these filters select, newest first (up to 10,000), as CSV">
+          Export CSV
+        </a>
         <LiveRefresh filters={filters} shown={query.data?.runs} paused={paused} readingStore={reading} onTogglePause={() => setPaused((p) => !p)} />
       </div>
       <SetupNotice />
@@ -100,14 +105,11 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
           ))}
         </div>
       ) : runs.length === 0 && !query.isError && !searchedTo ? (
-        <div className="panel empty">
-          <p>
-            <strong>No runs match.</strong>
-          </p>
-          <p className="small">
-            {f.cursor ? 'This page is past the last run.' : 'Try a wider time range or clear the filters.'}
-          </p>
-        </div>
+        <NoRunsMatch
+          filters={filters}
+          pastLastPage={!!f.cursor}
+          onClear={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null, cursor: null })}
+        />
       ) : runs.length > 0 || searchedTo ? (
         <>
           {runs.length > 0 ? (

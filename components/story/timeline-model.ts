@@ -125,7 +125,7 @@ export function buildTimeAxis(sortedTimes: number[], compress: boolean): TimeAxi
     const x0 = g.start - t0 - removed
     removed += g.end - g.start - width
     const ms = g.end - g.start
-    gaps.push({ start: g.start, end: g.end, x0, x1: x0 + width, ms, label: `gap ${duration(ms)}` })
+    gaps.push({ start: g.start, end: g.end, x0, x1: x0 + width, ms, label: `no events for ${duration(ms)}` })
   }
   const toX = (t: number) => {
     let shift = 0

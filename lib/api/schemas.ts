@@ -82,6 +82,11 @@ export const runsQuerySchema = z
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 export type RunsQuery = z.infer<typeof runsQuerySchema>
 
+/** The runs list's filters, as CSV: `limit` caps the rows (default 10,000). */
+export const runsCsvQuerySchema = z
+  .object({ ...runFilterFields, limit: wholeNumberParam('limit', 1, 50_000).optional() })
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+
 export const blockSelectorSchema = z.object({
   userId: z.string().max(1024, 'userId is longer than 1024 characters').default(''),
   sessionId: z.string().max(1024, 'sessionId is longer than 1024 characters').default(''),

@@ -13,6 +13,7 @@ import {
   clearBodySchema,
   editBodySchema,
   facetsQuerySchema,
+  runsCsvQuerySchema,
   loginBodySchema,
   restoreBodySchema,
   runPathSchema,
@@ -91,6 +92,8 @@ type Operation = {
   response: ResponseName | null
   errors: number[]
   public?: boolean
+  /** A download in this media type instead of JSON (its body a string). */
+  media?: 'text/csv'
 }
 
 const RUN = '/api/runs/{org}/{namespace}/{agent}/{runId}'
@@ -119,6 +122,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/auth/logout', summary: 'End the session on the server', tag: 'auth', response: 'Logout', errors: [403, 421, 503], public: true },
   { method: 'get', path: '/api/runs', summary: 'Runs, newest first, in keyset pages', tag: 'runs', query: runsQuerySchema, response: 'RunsPage', errors: READ },
   { method: 'get', path: '/api/runs/analytics', summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', query: analyticsQuerySchema, response: 'Analytics', errors: READ },
+  { method: 'get', path: '/api/runs/csv', summary: "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched", tag: 'runs', query: runsCsvQuerySchema, response: null, media: 'text/csv', errors: READ },
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
   { method: 'get', path: '/api/runs/changes', summary: 'Runs written since a watermark', tag: 'runs', query: changesQuerySchema, response: 'Changes', errors: READ },
   { method: 'post', path: '/api/batches', summary: 'Batch clear or restore of one block across the runs a filter matches: a dry run (preview and token), then the writes', tag: 'runs', body: batchBodySchema, response: 'Batch', errors: [400, 401, 403, 409, 413, 421, 429, 503, 504] },
@@ -159,7 +163,9 @@ function operation(op: Operation) {
   const okSchema = op.response ? ref(op.response) : { type: 'object', description: 'An OpenAPI 3.1 document' }
   const example = op.response ? EXAMPLES.responses[op.response as keyof typeof EXAMPLES.responses] : undefined
   const responses: Record<string, unknown> = {
-    200: { description: 'OK', content: { 'application/json': { schema: okSchema, ...(example ? { example } : {}) } } },
+    200: op.media
+      ? { description: 'OK: a download', content: { [op.media]: { schema: { type: 'string', description: 'A header row, then one row per run (RFC 4180)' } } } }
+      : { description: 'OK', content: { 'application/json': { schema: okSchema, ...(example ? { example } : {}) } } },
   }
   // A route that takes no input cannot answer 400.
   const takesInput = !!(op.path_ || op.query || op.body)
