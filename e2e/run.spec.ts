@@ -18,6 +18,7 @@ test('from the list to the resumed batch run: header and its cleared checkpoint'
   // The reflection reads as its summary and lists, not as one line of raw JSON.
   const reflection = summary.getByTestId('reflection')
   await expect(reflection).toContainText('Finished the catalog after one crash; the resume skipped the 120 checkpointed items.')
+  await reflection.getByText('Show went well (1), went wrong (1), lessons (1)').click()
   await expect(reflection.getByRole('heading', { name: 'Went wrong' })).toBeVisible()
   await expect(reflection.getByRole('listitem').filter({ hasText: 'The first process was OOM-killed while embedding item-121.' })).toBeVisible()
   await expect(summary).not.toContainText('"went_well"')

@@ -33,7 +33,7 @@ test.describe('timeline', () => {
     await expect(chart.getByTestId('timeline-resume-line')).toHaveCount(1)
     await expect(chart.getByText(/resume · attempt 2 from v120/)).toBeVisible()
     // The crash left a ~10 minute hole: compressed, with a labelled marker.
-    await expect(chart.getByText(/^gap \d+m/)).toBeVisible()
+    await expect(chart.getByText(/^no events for \d+m/)).toBeVisible()
 
     const list = page.getByRole('listbox', { name: /Timeline events/ })
     const options = list.getByRole('option')
@@ -60,7 +60,7 @@ test.describe('timeline', () => {
     await page.getByRole('button', { name: 'Reset zoom' }).click()
 
     await page.getByRole('checkbox', { name: /Compress idle gaps/ }).uncheck()
-    await expect(chart.getByText(/^gap \d+m/)).toHaveCount(0)
+    await expect(chart.getByText(/^no events for \d+m/)).toHaveCount(0)
     await page.getByRole('checkbox', { name: /Compress idle gaps/ }).check()
     await screens(page, 'timeline')
   })

@@ -39,9 +39,10 @@ export function ReflectionView({ text }: { text: string }) {
   const parsed = parseReflection(text)
   if (!parsed) return <ContentView text={text} label="Reflection" foldAt={1200} />
   const restKeys = Object.keys(parsed.rest)
-  return (
-    <div className="stack gap-6" data-testid="reflection">
-      {parsed.summary ? <p className="flush">{parsed.summary}</p> : null}
+  const parts = parsed.lists.map((l) => `${l.title.toLowerCase()} (${l.items.length})`)
+  if (restKeys.length) parts.push('other fields')
+  const body = (
+    <>
       {parsed.lists.map((l) => (
         <div key={l.title}>
           <h4 className="flush small">{l.title}</h4>
@@ -52,10 +53,17 @@ export function ReflectionView({ text }: { text: string }) {
           </ul>
         </div>
       ))}
-      {restKeys.length ? (
+      {restKeys.length ? <ContentView text={JSON.stringify(parsed.rest)} label="Other reflection fields" /> : null}
+    </>
+  )
+  return (
+    <div className="stack gap-6" data-testid="reflection">
+      {parsed.summary ? <p className="flush">{parsed.summary}</p> : null}
+      {parts.length ? (
+        // The lists fold away so that a long reflection does not push the run's tabs off a phone's first screen.
         <details>
-          <summary className="small">Other fields ({restKeys.join(', ')})</summary>
-          <ContentView text={JSON.stringify(parsed.rest)} label="Other reflection fields" />
+          <summary className="small">Show {parts.join(', ')}</summary>
+          <div className="stack gap-6">{body}</div>
         </details>
       ) : null}
     </div>
