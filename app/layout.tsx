@@ -64,6 +64,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 Runs
                 <LinkPending label="Opening the runs list" />
               </Link>
+              <Link href="/audit" prefetch={false}>
+                Audit
+                <LinkPending label="Opening the audit log" />
+              </Link>
               <Link href="/schema" prefetch={false}>
                 Schema
                 <LinkPending label="Opening the schema doctor" />

@@ -37,6 +37,9 @@ export const links = {
     return withQuery(`/runs/${runSuffix(run)}`, qs)
   },
   schema: () => '/schema',
+  /** The console-wide audit page, with its filters. */
+  audit: (filters: Record<string, string | undefined> = {}) =>
+    withQuery('/audit', new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1]))),
   login: () => '/login',
   api: {
     health: () => '/api/health',
@@ -50,6 +53,7 @@ export const links = {
     runsAnalytics: (filters: RunsFilters) => withQuery('/api/runs/analytics', runsSearch(filters)),
     /** Runs under these filters written after `since` (the previous poll's watermark). */
     runChanges: (filters: RunsFilters, since?: string) => withQuery('/api/runs/changes', runsSearch({ ...filters, since })),
+    consoleAudit: (params: URLSearchParams) => withQuery('/api/audit', params),
     runsCsv: (filters: RunsFilters) => withQuery('/api/runs/csv', runsSearch(filters)),
     runFacets: (params: FacetsParams) => withQuery('/api/runs/facets', runsSearch({ ...params, limit: FACETS_LIMIT })),
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,

@@ -212,9 +212,17 @@ describe('real answers from the demo data match the document', () => {
     const body = { filter: { status: 'failed' }, action: 'clear', reason: 'openapi test' }
     const preview = await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, dryRun: true } })
     assert.ok(preview.items.length > 0, 'the demo has failed runs')
-    await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, dryRun: false, token: preview.token } })
+    const ran = await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, dryRun: false, token: preview.token } })
     await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, filter: {}, dryRun: false, token: preview.token } }, 409)
     await check('/api/batches', 'POST', '/api/batches', {}, { headers, body: { ...body, action: 'erase', dryRun: true } }, 400)
+    // The console-wide audit: the batch just run, and a page of everything.
+    const batchAudit = await check('/api/audit', 'GET', `/api/audit?batchId=${encodeURIComponent(ran.batchId)}&limit=200`, {})
+    const written = ran.items.filter((i: { outcome?: string }) => i.outcome === 'done').length
+    assert.ok(written > 0)
+    assert.equal(batchAudit.entries.length, written)
+    assert.ok(batchAudit.entries.every((e: { batchId: string }) => e.batchId === ran.batchId))
+    await check('/api/audit', 'GET', '/api/audit?limit=2', {})
+    await check('/api/audit', 'GET', '/api/audit?cursor=not-ours', {}, {}, 400)
   })
 
   test('covered every documented operation with at least one real answer', () => {

@@ -1,5 +1,6 @@
 'use client'
 
+import Link from 'next/link'
 import { useQuery } from '@tanstack/react-query'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAuditQueryOptions } from '@/lib/api-client/run-tabs'
@@ -11,6 +12,7 @@ import { Skeleton } from '../ui/skeleton'
 import { Tag } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
 import styles from './audit-log.module.css'
+import { links } from '@/lib/links'
 
 /** Every operator action on the run: who, when, why, and what it changed. */
 export function AuditLog({ runRef }: { runRef: RunRef }) {
@@ -46,9 +48,9 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
                     </span>
                   ) : null}
                   {e.batchId ? (
-                    <span className="tag" title={`Batch ${e.batchId}`}>
+                    <Link className="tag" href={links.audit({ batchId: e.batchId })} prefetch={false} title={`Every write of batch ${e.batchId}`}>
                       batch <span className="mono">{e.batchId.slice(0, 8)}</span>
-                    </span>
+                    </Link>
                   ) : null}
                   <span className="spacer" />
                   <span className="small muted">

@@ -16,6 +16,8 @@ export const runKeys = {
   block: (run: RunRef, blockKey: string, userId: string, sessionId: string) =>
     [...runKeys.blocks(run), blockKey, userId, sessionId] as const,
   audit: (run: RunRef) => [...runKeys.detail(run), 'audit'] as const,
+  /** The console-wide audit page; under `all` so a write's invalidation of every run reaches it. */
+  consoleAudit: (params: string) => [...runKeys.all, 'console-audit', params] as const,
   timeline: (run: RunRef, limit?: number) => [...runKeys.detail(run), 'timeline', limit ?? null] as const,
   conversations: (run: RunRef) => [...runKeys.detail(run), 'conversations'] as const,
   /** A long transcript's first turns, read with the page (no route asks for them alone). */

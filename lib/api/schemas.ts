@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { isRunFlag, RUN_FLAGS } from '../triage/flags'
 import { RUN_STATUSES } from '../runs-search'
 import { decodeCursor } from './cursor'
+import { decodeAuditCursor } from './audit-cursor'
 
 const segment = (name: string) =>
   z
@@ -179,3 +180,30 @@ export const facetsQuerySchema = z.object({
   agent: optionalText('agent'),
 })
 export type FacetsQuerySchema = z.infer<typeof facetsQuerySchema>
+
+/** The console-wide audit page's filters (GET /api/audit). */
+export const auditQuerySchema = z
+  .object({
+    operator: optionalText('operator'),
+    org: optionalText('org', 1024),
+    namespace: optionalText('namespace', 1024),
+    agent: optionalText('agent', 1024),
+    runId: optionalText('runId', 1024),
+    batchId: optionalText('batchId'),
+    action: z.enum(['edit', 'clear', 'restore'], { message: 'action must be one of edit, clear, restore' }).optional(),
+    from: isoDate('from').optional(),
+    to: isoDate('to').optional(),
+    limit: wholeNumberParam('limit', 1, 200).optional(),
+    cursor: z
+      .string()
+      .transform((v, ctx) => {
+        const c = decodeAuditCursor(v)
+        if (!c) {
+          ctx.addIssue({ code: 'custom', message: 'cursor is not a cursor issued by this server' })
+          return z.NEVER
+        }
+        return c
+      })
+      .optional(),
+  })
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })

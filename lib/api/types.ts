@@ -172,6 +172,7 @@ export type { LoggedSearch, MemoryWrite, SearchHit } from '../queries/search-tra
 export type { RunsAnalytics, TopRun } from '../queries/analytics-types'
 export type { BucketUnit } from '../queries/analytics-buckets'
 export type { FacetsResponse } from '../queries/run-facets'
+export type { ConsoleAuditPage } from '../queries/console-audit'
 export type { Me } from '../auth/me'
 
 export type TimelineResponse = Timeline

@@ -63,6 +63,27 @@ export const batch = z.union([batchPreview, batchResult])
 
 export const audit = obj({ entries: z.array(auditEntry), installed: z.boolean(), cuts: listCuts })
 
+/** GET /api/audit: operator writes across runs (no contents: each links to its run's Audit tab). */
+export const consoleAudit = obj({
+  installed: z.boolean().describe('false when the audit table is missing (nothing was ever recorded)'),
+  entries: z.array(
+    obj({
+      ...runIdentity,
+      at: iso,
+      operator: z.string(),
+      action: z.string(),
+      reason: z.string(),
+      blockKey: z.string(),
+      beforeVersion: z.string(),
+      afterVersion: z.string(),
+      batchId: z.string().nullable(),
+      restoredVersion: version.nullable(),
+      href: z.string().describe("the run's Audit tab"),
+    }),
+  ),
+  nextCursor: z.string().nullable().describe('the next (older) page; null on the last'),
+})
+
 export const exportDocument = runDetail.extend({
   exportedAt: iso,
   blocks: z.array(block),
