@@ -95,4 +95,14 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   const audit = await (await request.get(`/api/runs/${[org, namespace, agent, runIds[1]].map(encodeSegment).join('/')}/audit`)).json()
   expect(audit.entries[0].batchId).toMatch(/^[0-9a-f-]{36}$/)
   expect(audit.entries[0].reason).toBe('e2e: retry the one that moved')
+
+  // 7. The run's Audit tab names the batch; its badge opens every write of that batch, console-wide.
+  await page.getByRole('tab', { name: /Audit/ }).click()
+  const batchId: string = audit.entries[0].batchId
+  await page.getByRole('link', { name: `batch ${batchId.slice(0, 8)}` }).first().click()
+  await expect(page).toHaveURL(new RegExp(`/audit\\?batchId=${batchId}$`))
+  const entries = page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem')
+  await expect(entries).toHaveCount(1)
+  await expect(entries).toContainText(runIds[1])
+  await expect(entries).toContainText('e2e: retry the one that moved')
 })

@@ -14,6 +14,7 @@ export const PAGES: { name: string; path: string }[] = [
   { name: 'run-batch-checkpoint', path: links.run(DEMO_RUNS.batch, { tab: 'checkpoint' }) },
   { name: 'run-blob-blobs', path: links.run(DEMO_RUNS.blob, { tab: 'blobs' }) },
   { name: 'run-edited-audit', path: links.run(DEMO_RUNS.operatorEdited, { tab: 'audit' }) },
+  { name: 'audit', path: links.audit({}) },
   { name: 'schema', path: links.schema() },
   { name: 'login', path: '/login' },
   { name: 'not-found', path: '/no-such-page' },
