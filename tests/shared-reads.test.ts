@@ -83,7 +83,9 @@ describe('shared answers for the list, analytics and run header', () => {
       const again = await statementsSent(() => c.go())
       assert.equal(again.sent.length, 0, 'answered from the kept result')
       assert.equal(again.result.headers['x-loom-cache'], 'hit')
-      assert.ok(many.result.every((r) => ['computed', 'joined'].includes(r.headers['x-loom-cache'])))
+      // One computed it; the others joined it, or (waiting for their turn within the viewer's read budget) found it kept.
+      assert.equal(many.result.filter((r) => r.headers['x-loom-cache'] === 'computed').length, 1)
+      assert.ok(many.result.every((r) => ['computed', 'joined', 'hit'].includes(r.headers['x-loom-cache'])))
       assert.deepEqual(again.result.body, one.result.body)
     })
   }

@@ -6,6 +6,7 @@ import { runsQuerySchema } from '@/lib/api/schemas'
 import { flagsOfPage, listRuns } from '@/lib/queries/runs'
 import { runsFilters, runsListParams, runsSearch } from '@/lib/runs-search'
 import { cachedRead } from '@/lib/server/read-cache'
+import { requirePageViewer } from '@/app/_components/page-viewer'
 import { ensureReady } from '@/lib/server/ready'
 
 export const metadata: Metadata = { title: { absolute: 'Runs · Loom Runs' } }
@@ -27,6 +28,7 @@ const many = (v: string | string[] | undefined) => (v === undefined ? [] : Array
  * and follow as a promise the table resolves row by row, so the rows do not wait for them.
  */
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requirePageViewer()
   const sp = await searchParams
   const filters = runsFilters({
     org: one(sp.org),

@@ -208,6 +208,36 @@ function abortError(): Error {
 }
 
 /**
+ * Every read runs under ClickHouse's `readonly = 2` (reads, and settings other than `readonly`
+ * itself), so a bug in a read path cannot write. It is a SETTINGS clause of the statement, never
+ * a session setting: the embedded connection sends settings as `SET` statements that would outlive
+ * the read and refuse the console's own writes after it. A ClickHouse server user whose profile is
+ * read-only already (readonly 1 or 2) may not change the setting, and needs no clause: the probe
+ * asks the server once.
+ */
+const READONLY_CLAUSE = '\nSETTINGS readonly = 2'
+const gr = globalThis as typeof globalThis & { __loomRunsReadonlyClause?: Promise<string> }
+
+async function readonlyClause(): Promise<string> {
+  if (getConfig().mode === 'embedded') return READONLY_CLAUSE
+  gr.__loomRunsReadonlyClause ??= (async () => {
+    const rs = await getClient().query({ query: "SELECT getSetting('readonly') AS r", format: 'JSONEachRow' })
+    const [row] = (await rs.json()) as { r: number | string }[]
+    return Number(row?.r ?? 0) === 0 ? READONLY_CLAUSE : ''
+  })().catch((err: unknown) => {
+    // Asked again next time (the server may be coming up).
+    gr.__loomRunsReadonlyClause = undefined
+    throw err
+  })
+  return gr.__loomRunsReadonlyClause
+}
+
+/** The statement as sent for a read: with the read-only clause. */
+export async function asReadOnly(query: string): Promise<string> {
+  return `${query}${await readonlyClause()}`
+}
+
+/**
  * Single flight: a read identical to one already running waits for that statement instead of
  * issuing its own. The shared statement is cancelled only when every caller waiting on it has
  * gone away, so one abandoned request never fails the others.
@@ -223,7 +253,7 @@ async function sharedRead(query: string, params: QueryParams, options: QueryOpti
     emit({ kind: 'statement', query })
     const promise = (async () => {
       const rs = await getClient().query({
-        query,
+        query: await asReadOnly(query),
         query_params: params,
         format,
         abort_signal: controller.signal,
@@ -351,12 +381,12 @@ export async function queryJsonArrayBytes(query: string, params: QueryParams, op
   const stats = requestStats.getStore()
   // A SETTINGS clause, not clickhouse_settings: the embedded connection turns those into SET
   // statements that would outlive this query and change every later one's output.
-  const formatted = `${query}
+  try {
+    const formatted = `${await asReadOnly(query)}
     SETTINGS output_format_json_array_of_rows = 1, output_format_json_validate_utf8 = 1,
       output_format_json_escape_forward_slashes = 0, output_format_json_quote_64bit_integers = 1,
       output_format_json_named_tuples_as_objects = 1
     FORMAT JSONEachRow`
-  try {
     const started = performance.now()
     emit({ kind: 'statement', query })
     const { stream, summary } = await getClient().exec({

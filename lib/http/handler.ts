@@ -7,6 +7,7 @@ import { JsonText } from '../clickhouse/json-bytes'
 import { ensureReady } from '../server/ready'
 import { deriveAfterWrites } from '../derived/derive'
 import { requestOrigin, requireViewer } from '../auth/current'
+import { withinReadBudget } from '../server/read-budget'
 import type { ApiErrorBody } from '../api/types'
 
 type RouteContext<P> = { params: Promise<P> }
@@ -91,13 +92,16 @@ export function route<S extends z.ZodType>(
       if (!options.crossSite && req.headers.get('sec-fetch-site') === 'cross-site') {
         throw new AppError('forbidden', 'Cross-site request refused: the console\'s API answers its own pages and scripts only')
       }
-      if (!options.public) await requireViewer(req)
+      const viewer = options.public ? null : await requireViewer(req)
       const rawParams = ctx?.params ? await ctx.params : {}
       const params = paramsSchema ? parseWith(paramsSchema, rawParams, 'path') : (rawParams as z.infer<S>)
       if (options.database !== false) await ensureReady()
       // A write is derived before the answer, so the operator's next list read shows it; the batch's
       // own reads are not this request's and stay out of its figures.
-      const [result, stats] = await deriveAfterWrites(() => withQueryStats(() => handler(req, params)))
+      const run = () => deriveAfterWrites(() => withQueryStats(() => handler(req, params)))
+      // A viewer's reads take turns within their own budget, so one viewer cannot hold the engine.
+      const isRead = req.method === 'GET' || req.method === 'HEAD'
+      const [result, stats] = viewer && isRead ? await withinReadBudget(viewer.name, req.signal, run) : await run()
       if (result instanceof Response) return result
       if (result instanceof JsonText) {
         return new NextResponse(result.bytes(), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })

@@ -227,3 +227,42 @@ describe('a cleared block', () => {
     assert.equal(mergeContents('x-1 y-1', 'x-1', 'x-1 y-1').content, 'x-1')
   })
 })
+
+describe('a work budget', () => {
+  test('sides that share nothing with the base are one conflict over the whole text', () => {
+    // Alternating lines: every line of each side differs from the base's, the worst case for a diff.
+    const base = 'a\nb\n'.repeat(1500)
+    const theirs = 'c\nd\n'.repeat(1500)
+    const mine = 'e\nf\n'.repeat(1500)
+    const r = mergeContents(base, theirs, mine)
+    assert.equal(r.conflicts.length, 1)
+    assert.equal(r.conflicts[0].theirs, theirs)
+    assert.equal(r.conflicts[0].mine, mine)
+    assert.equal(r.content, theirs)
+    assert.equal(mergeContents(base, theirs, mine, { choices: { [r.conflicts[0].id]: 'mine' } }).content, mine)
+  })
+
+  test('past the budget a merge that would interleave thousands of edits is one conflict for the operator', () => {
+    const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('\n')
+    // Theirs changed the even lines, mine the odd ones: line by line they merge.
+    const small = (n: number) => [lines(n, (i) => `line ${i}`), lines(n, (i) => (i % 2 ? `line ${i}` : `theirs ${i}`)), lines(n, (i) => (i % 2 ? `mine ${i}` : `line ${i}`))] as const
+    const [b1, t1, m1] = small(300)
+    const merged = mergeContents(b1, t1, m1)
+    assert.equal(merged.conflicts.length, 0)
+    assert.equal(merged.content, lines(300, (i) => (i % 2 ? `mine ${i}` : `theirs ${i}`)))
+    // 3,000 edits a side is past the budget: each side is one edit of the whole text.
+    const [b2, t2, m2] = small(3000)
+    const whole = mergeContents(b2, t2, m2)
+    assert.equal(whole.conflicts.length, 1)
+    assert.equal(whole.conflicts[0].theirs, t2)
+    assert.equal(whole.conflicts[0].mine, m2)
+  })
+
+  test('one side over the budget and the other unchanged takes the changed side whole', () => {
+    const base = 'a\nb\n'.repeat(1500)
+    const theirs = 'c\nd\n'.repeat(1500)
+    const r = mergeContents(base, theirs, base)
+    assert.equal(r.conflicts.length, 0)
+    assert.equal(r.content, theirs)
+  })
+})

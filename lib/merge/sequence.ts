@@ -22,12 +22,25 @@ export type SequenceOptions<T> = {
   insertions: 'union' | 'conflict'
 }
 
+/**
+ * The work budget of each side's diff against the base: past it (sides that share little, or very
+ * long ones) the side counts as one edit of the whole base, so both sides changing makes a single
+ * conflict for the operator instead of a browser tab that hangs on the comparison.
+ */
+export const MERGE_MAX_EDITS = 2000
+export const MERGE_TIMEOUT_MS = 200
+
 function editsOf(base: string[], side: string[], name: Edit['side']): Edit[] {
+  const changes = diffArrays(base, side, { maxEditLength: MERGE_MAX_EDITS, timeout: MERGE_TIMEOUT_MS })
+  if (!changes) {
+    const same = base.length === side.length && base.every((x, i) => x === side[i])
+    return same ? [] : [{ start: 0, end: base.length, from: 0, to: side.length, side: name }]
+  }
   const out: Edit[] = []
   let bi = 0
   let si = 0
   let cur: Edit | null = null
-  for (const change of diffArrays(base, side)) {
+  for (const change of changes) {
     const n = change.count ?? change.value.length
     if (change.added) {
       cur ??= { start: bi, end: bi, from: si, to: si, side: name }

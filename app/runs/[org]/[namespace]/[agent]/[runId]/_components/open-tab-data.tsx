@@ -4,6 +4,7 @@ import { CONVERSATION_PREVIEW_TURNS, RUN_TAB_QUERY, runTimelinePreviewQueryOptio
 import { runKeys } from '@/lib/api-client/keys'
 import type { RunTab } from '@/lib/api-client/tab-names'
 import type { RunCounts } from '@/lib/api/types'
+import { requirePageViewer } from '@/app/_components/page-viewer'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAudit } from '@/lib/queries/audit'
 import { runBlobs } from '@/lib/queries/context-blobs'
@@ -65,6 +66,7 @@ export function tabDataPart(tab: RunTab, counts: RunCounts | undefined): TabPart
  * left to the client, which asks the route and shows the error with a retry.
  */
 export async function OpenTabData({ run, tab, part, children }: { run: RunRef; tab: RunTab; part: Exclude<TabPart, 'none'>; children: ReactNode }) {
+  await requirePageViewer()
   const queryClient = new QueryClient()
   const preview = part === 'preview' ? PREVIEW[tab] : undefined
   try {

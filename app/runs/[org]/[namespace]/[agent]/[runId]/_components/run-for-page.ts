@@ -5,6 +5,7 @@ import type { RunDetail } from '@/lib/api/types'
 import { AppError } from '@/lib/errors'
 import type { RunRef } from '@/lib/loom/identity'
 import { getRunDetail } from '@/lib/queries/run-detail'
+import { requirePageViewer } from '@/app/_components/page-viewer'
 import { ensureReady } from '@/lib/server/ready'
 
 export type RunParams = { org: string; namespace: string; agent: string; runId: string }
@@ -29,6 +30,7 @@ export async function runFrom(params: Promise<RunParams>): Promise<RunRef> {
  * ClickHouse away) answers undefined: the client asks the API and shows its error with a retry.
  */
 export const runDetailForPage = cache(async (org: string, namespace: string, agent: string, runId: string): Promise<RunDetail | undefined> => {
+  await requirePageViewer()
   const run = { org, namespace, agent, runId }
   if (!runPathSchema.safeParse(run).success) return undefined
   try {
