@@ -8,8 +8,9 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
-# `npm ci` cannot be used: the lockfile lacks chdb's other-platform optional packages.
-RUN npm install --no-audit --no-fund
+# Exactly the lockfile's versions. The lockfile names chdb's other-platform engine packages too
+# (optional, for other OS/CPU, never fetched here), which is what lets `npm ci` accept it.
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx next build && node scripts/standalone.mjs /standalone
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
 import { hashPassword } from '../lib/auth/passwords'
@@ -150,4 +152,23 @@ test('the console and its init run with no capability, no new privileges and a r
     assert.match(block, /\n    security_opt: \["no-new-privileges:true"\]\n/, service)
     assert.match(block, /\n    tmpfs: \[\/tmp/, service)
   }
+})
+
+test('the image installs exactly the lockfile: npm ci accepts it, and every optional dependency has its entry', () => {
+  assert.ok(stage('build').includes('RUN npm ci --no-audit --no-fund'), 'the build stage installs with npm ci')
+  assert.ok(!dockerfile.includes('npm install'), 'no stage installs with npm install')
+  // npm ci refuses a lockfile that lacks an entry for any dependency, optional ones for other platforms included.
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { optionalDependencies?: Record<string, string>; version?: string }> }
+  for (const [key, p] of Object.entries(lock.packages)) {
+    for (const [name, version] of Object.entries(p.optionalDependencies ?? {})) {
+      const entry = lock.packages[`${key ? `${key}/` : ''}node_modules/${name}`] ?? lock.packages[`node_modules/${name}`]
+      assert.ok(entry, `${key || 'the project'}: the lockfile has no entry for its optional ${name}`)
+      if (/^\d/.test(version)) assert.equal(entry.version, version, name)
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-npm-ci-'))
+  for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f))
+  const ci = spawnSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund', '--offline'], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
+  fs.rmSync(dir, { recursive: true, force: true })
+  assert.equal(ci.status, 0, ci.stderr.split('\n').filter((l) => /Missing|in sync|ERR/i.test(l)).join('\n'))
 })

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import fc from 'fast-check'
@@ -150,11 +151,14 @@ describe('a checkpoint that would freeze a diff', () => {
     await wm.wmSet(ref, 'b\n'.repeat(2047), { ...who, sourceTrace: 'h/2' })
     const path = { org: ref.org, namespace: ref.namespace, agent: ref.agent, runId: ref.runId }
     const base = `/api/runs/${ref.org}/${ref.namespace}/${ref.agent}/${ref.runId}`
+    const loop = monitorEventLoopDelay({ resolution: 5 })
+    loop.enable()
     const started = performance.now()
     const detail = await call(routes.block.GET, `${base}/blocks/checkpoint`, { ...path, blockKey: 'checkpoint' })
     const timeline = await call(routes.timeline, `${base}/timeline`, path)
     const exported = await call(exportRoute, `${base}/export`, path)
     const elapsed = performance.now() - started
+    loop.disable()
     assert.equal(detail.status, 200)
     assert.equal(timeline.status, 200)
     assert.equal(exported.status, 200)
@@ -163,6 +167,6 @@ describe('a checkpoint that would freeze a diff', () => {
       assert.match(JSON.stringify(res.body), /too different to compare line by line/, name)
     }
     // Reported, not asserted as a limit: before the budget these three took 34 s on a 2-core machine.
-    console.log(`hostile pair: block detail + timeline + export in ${Math.round(elapsed)} ms`)
+    console.log(`hostile pair: block detail + timeline + export in ${Math.round(elapsed)} ms; longest event-loop stall ${Math.round(loop.max / 1e6)} ms`)
   })
 })
