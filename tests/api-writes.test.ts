@@ -120,6 +120,9 @@ describe('edit, clear, restore', () => {
     const timeline = await call(timelineRoute, '/x', RUN)
     const restore = timeline.body.events.find((e: { kind: string; ref: string }) => e.kind === 'operator' && e.ref === 'restore')
     assert.equal(restore.label, 'local restores checkpoint v2 as v7: back to v2')
+    // The timeline's own resume tags name the same version (not v4, whose content is the same).
+    const tag = timeline.body.resumes.find((p: { reasons: string[] }) => p.reasons.includes('operator-restore'))
+    assert.equal(tag.restoredFrom, '2')
   })
 
   test('restoring a tombstone is 400; restoring an unknown version is 404', async () => {

@@ -36,6 +36,9 @@ export type TimelineEvent = {
   ref: string
 }
 
+/** An operator restore's label when the audit row names the version put back (see `sources`). */
+const RESTORE_LABEL = /^\S+ restores checkpoint v(\d+) as v\d+: /
+
 export const DEFAULT_TIMELINE_LIMIT = 10_000
 export const MAX_TIMELINE_LIMIT = 50_000
 
@@ -263,10 +266,16 @@ export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMI
       userId: e.userId,
       sessionId: e.sessionId,
     }))
-  // The audit rows say which operator writes were restores (working memory cannot tell them from edits).
+  // The audit rows say which operator writes were restores (working memory cannot tell them from edits),
+  // and which version each restore put back: its label, written above, names it ("<operator> restores
+  // checkpoint vN as vM: ..."; user names hold no space), so two versions of the same content are told apart.
   const operatorActions: OperatorAction[] = onCheckpoint
     .filter((e) => e.kind === 'operator' && e.version !== null)
-    .flatMap((e) => (e.ref === 'edit' || e.ref === 'clear' || e.ref === 'restore' ? [{ version: e.version as string, action: e.ref }] : []))
+    .flatMap((e) =>
+      e.ref === 'edit' || e.ref === 'clear' || e.ref === 'restore'
+        ? [{ version: e.version as string, action: e.ref, restoredVersion: e.ref === 'restore' ? (RESTORE_LABEL.exec(e.label)?.[1] ?? null) : null }]
+        : [],
+    )
   let resumes = await withWholeStates(run, checkpoints, { begins: runPart.begins, operatorActions }, signal)
   let attempts: AttemptNote[] = []
   if (own) {
