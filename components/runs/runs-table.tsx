@@ -57,7 +57,7 @@ export function RunsTable({
 }) {
   return (
     <div className="table-wrap">
-      <table className="data" aria-label="Runs">
+      <table className="data runs-cards" aria-label="Runs">
         <thead>
           <tr>
             <th scope="col">Status</th>
@@ -76,10 +76,10 @@ export function RunsTable({
         <tbody>
           {runs.map((r) => (
             <tr key={runKeyText(r)} data-run-id={r.runId} className={rowClassName?.(r)}>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={r.status} />
               </td>
-              <td>
+              <td data-label="Goal / run" className="card-goal">
                 <Link href={links.run(r)} prefetch={false} className="goal" title={r.goal || r.runId}>
                   {r.goal || <em className="muted">no goal recorded</em>}
                   <LinkPending label={`Opening run ${r.runId}`} />
@@ -87,20 +87,20 @@ export function RunsTable({
                 <span className="runid">{r.runId}</span>
                 <RowFlags run={r} pending={pendingFlags} />
               </td>
-              <td>
+              <td data-label="Agent">
                 <div>{r.agent}</div>
                 <div className="small muted">
                   {r.org} / {r.namespace}
                 </div>
               </td>
-              <td className="num">{r.attempt > 0 ? r.attempt : '—'}</td>
-              <td>
+              <td className="num" data-label="Attempts">{r.attempt > 0 ? r.attempt : '—'}</td>
+              <td data-label="Started">
                 <TimeAgo iso={r.startedAt} />
               </td>
-              <td className="num">{r.status === 'running' ? <span className="muted">running</span> : duration(r.durationMs)}</td>
-              <td className="num">{count(r.turns)}</td>
-              <td className="num">{cost(r.costUsd)}</td>
-              <td>
+              <td className="num" data-label="Duration">{r.status === 'running' ? <span className="muted">running</span> : duration(r.durationMs)}</td>
+              <td className="num" data-label="Turns">{count(r.turns)}</td>
+              <td className="num" data-label="Cost">{cost(r.costUsd)}</td>
+              <td data-label="Checkpoint" className="card-wide">
                 <CheckpointCell run={r} />
               </td>
             </tr>

@@ -18,7 +18,7 @@ import {
 } from 'recharts'
 import type { ScatterShapeProps } from 'recharts/types/util/ScatterUtils'
 import type { ResumePoint } from '@/lib/resume/types'
-import { KIND_LABEL, axisTicks, clockLabel, crossesDay, kindColor, resumeLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
+import { KIND_LABEL, axisTicks, clockLabel, crossesDay, kindColor, resumeLabel, resumeShortLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
 import styles from './timeline.module.css'
 
 type Props = {
@@ -194,7 +194,7 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
               stroke="var(--warn)"
               strokeWidth={2}
               ifOverflow="hidden"
-              label={{ value: resumeLabel(r), position: 'insideTopLeft', fill: 'var(--warn)', fontSize: 11, fontWeight: 600 }}
+              label={{ value: resumeShortLabel(r), position: 'insideTopLeft', fill: 'var(--warn)', fontSize: 11, fontWeight: 600 }}
             />
           ))}
           <Tooltip content={MarkTooltip} cursor={false} isAnimationActive={false} />
@@ -212,6 +212,17 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
           ) : null}
         </ScatterChart>
       </ResponsiveContainer>
+      {resumes.length ? (
+        <figcaption>
+          <ul className={styles.resumeKey} aria-label="Resume markers">
+            {resumes.map((r) => (
+              <li key={`key-${r.at}`}>
+                <span className={`mono ${styles.time}`}>{rowTime(r.at, acrossDays)}</span> <span>{resumeLabel(r)}</span>
+              </li>
+            ))}
+          </ul>
+        </figcaption>
+      ) : null}
     </figure>
   )
 }

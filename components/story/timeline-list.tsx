@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { absoluteTime } from '@/lib/format'
 import type { TimelineKind } from '@/lib/api/timeline-kinds'
-import { rowTime, type Prepared } from './timeline-model'
+import { identityOf, rowTime, type Prepared } from './timeline-model'
 import styles from './timeline.module.css'
 
 export const ROW_HEIGHT = 34
@@ -59,6 +59,8 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
+    // Rows are measured: a long label or an identity line wraps instead of being cut off.
+    measureElement: (el) => el.getBoundingClientRect().height,
     overscan: 10,
     // The server's HTML and the first client render already hold the first rows.
     initialRect: { width: 1000, height: LIST_HEIGHT },
@@ -101,7 +103,7 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
         <span>kind</span>
         <span>event</span>
         <span>version</span>
-        <span>actor</span>
+        <span>{prepared.manyIdentities ? 'actor · user/session' : 'actor'}</span>
       </div>
       <div
         ref={scrollRef}
@@ -118,9 +120,12 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
             const e = prepared.events[rows[it.index]]
             const tag = tags.get(e.id)
             const selected = it.index === selectedRow
+            const identity = prepared.manyIdentities ? identityOf(e) : ''
             return (
               <div
                 key={e.id}
+                ref={virtualizer.measureElement}
+                data-index={it.index}
                 id={rowDomId(e.id)}
                 role="option"
                 aria-selected={selected}
@@ -128,7 +133,7 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
                 aria-setsize={rows.length}
                 data-event-id={e.id}
                 className={`${styles.row} ${styles.item}${selected ? ` ${styles.isSelected}` : ''}`}
-                style={{ transform: `translateY(${it.start}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${it.start}px)`, minHeight: ROW_HEIGHT }}
                 onClick={() => onSelectRow(it.index)}
               >
                 <span className={`mono ${styles.time}`} data-testid="timeline-time" title={absoluteTime(e.at)}>
@@ -140,8 +145,13 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
                   {e.label}
                 </span>
                 <span className="mono">{e.version ? `v${e.version}` : ''}</span>
-                <span className={styles.actor} title={e.actor}>
+                <span className={styles.actor} title={identity ? `${e.actor} as ${identity}` : e.actor}>
                   {e.actor}
+                  {identity ? (
+                    <span className={`mono ${styles.identity}`} data-testid="timeline-identity">
+                      {identity}
+                    </span>
+                  ) : null}
                 </span>
               </div>
             )
