@@ -78,17 +78,30 @@ test('the near-miss run warns that a checkpoint sits under session s1 and can sw
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
   await expect(explainer).toContainText(`as user ${NEAR_MISS.userId} / session ${NEAR_MISS.secondSessionId} returns v100 (100 items done)`)
 
+  // What happened (the s2 process started from nothing while v40 existed under s1), then what is true today,
+  // then what the operator can do about it.
   const warning = page.getByRole('alert', { name: 'Near miss' })
   await expect(warning).toContainText(
-    `A resume as session ${NEAR_MISS.secondSessionId} reads v100; a checkpoint exists under session ${NEAR_MISS.firstSessionId} (v${NEAR_MISS.crashAfter},`,
+    new RegExp(
+      `The process that resumed as session ${NEAR_MISS.secondSessionId} at [0-9-]+ [0-9:]+ UTC started from nothing, though v${NEAR_MISS.crashAfter} under session ${NEAR_MISS.firstSessionId} existed: ${NEAR_MISS.crashAfter} items redone\\.`,
+    ),
   )
+  await expect(warning).toContainText(`Today session ${NEAR_MISS.secondSessionId} is at v100; session ${NEAR_MISS.firstSessionId}'s latest is v${NEAR_MISS.crashAfter},`)
+  await expect(warning).toContainText(
+    `Next step: to continue from v${NEAR_MISS.crashAfter} rather than start over, resume the agent as session ${NEAR_MISS.firstSessionId}, or copy v${NEAR_MISS.crashAfter} into session ${NEAR_MISS.secondSessionId} (an audited write).`,
+  )
+  // The diagram draws both identities: s1's checkpoint, dotted into the segment that started over.
+  await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).toContainText(`checkpoint v${NEAR_MISS.crashAfter}`)
+  await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).toContainText('not seen by this resume')
   await expect(page.getByRole('figure', { name: 'Resume flow diagram' }).locator('svg').first()).toBeVisible()
   await shot(page, 'near-miss')
 
   await warning.getByRole('button', { name: `Show session ${NEAR_MISS.firstSessionId}` }).click()
   await expect(page).toHaveURL(new RegExp(`[?&]session=${NEAR_MISS.firstSessionId}`))
   await expect(explainer).toContainText(`session ${NEAR_MISS.firstSessionId} returns v${NEAR_MISS.crashAfter} (${NEAR_MISS.crashAfter} items done)`)
-  await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText(`exists under session ${NEAR_MISS.secondSessionId}`)
+  await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText(
+    `session ${NEAR_MISS.secondSessionId} has a checkpoint that a resume as session ${NEAR_MISS.firstSessionId} does not see. Today session ${NEAR_MISS.firstSessionId} is at v${NEAR_MISS.crashAfter};`,
+  )
   await setTheme(page, 'dark')
   await shot(page, 'near-miss-s1-dark')
 
@@ -117,5 +130,5 @@ test('a text checkpoint shows a line diff; an unknown identity says resume finds
   await page.goto(links.run(DEMO_RUNS.batch, { block: 'checkpoint', session: 'nobody' }))
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
   await expect(explainer).toContainText('returns None: no checkpoint under this identity')
-  await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText('a cleared checkpoint (tombstone) exists under session (unset)')
+  await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText('session (unset) has a cleared checkpoint (tombstone) that a resume as session nobody does not see.')
 })

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
 import type { RunRef } from '../lib/loom/identity'
-import { CRASH_LOOP_RUN, LONG_RESUME_RUN } from './resume-fixtures'
+import { CRASH_LOOP_RUN, LONG_RESUME_RUN, NEAR_MISS_BEGUN_RUN, NEAR_MISS_NOW_RUN } from './resume-fixtures'
 import { screensAtWidths } from './screens'
 
 const runRef = (r: RunRef): RunRef => ({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId })
@@ -135,4 +135,39 @@ test('the operator runs: the failed migration ends with the run, the clear is na
   await expect(svg).toContainText('run.begin attempt 3')
   await expect(svg).toContainText('attempt 2')
   await expect(svg).toContainText('wrote no checkpoint here')
+})
+
+test('a near miss caught while it happens: the callout says what happened and what is true now, and copies the missed checkpoint in as an audited write', async ({ page, request }) => {
+  const run = runRef(NEAR_MISS_NOW_RUN)
+  const { firstSessionId: s1, sessionId: s2, userId, firstItems } = NEAR_MISS_NOW_RUN
+  await page.goto(links.run(run, { tab: 'checkpoint' }))
+  const warning = page.getByRole('alert', { name: 'Near miss' })
+  await expect(warning).toContainText(
+    new RegExp(`The process that resumed as session ${s2} at [0-9-]+ [0-9:]+ UTC started from nothing, though v${firstItems} under session ${s1} existed: 1 item redone\\.`),
+  )
+  await expect(warning).toContainText(`Today session ${s2} is at v1; session ${s1}'s latest is v${firstItems},`)
+  // The diagram shows both sessions' work.
+  await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).toContainText(`under session ${s1}`)
+
+  await warning.getByRole('button', { name: `Copy v${firstItems} here…` }).click()
+  const dialog = page.getByRole('dialog', { name: `Copy v${firstItems} from session ${s1}` })
+  await expect(dialog).toContainText(`Writes the content of v${firstItems} under session ${s1} as version 2 under session ${s2}`)
+  await expect(dialog.getByLabel('Reason (recorded in the audit log)')).toHaveValue(`Copy v${firstItems} from session ${s1} after a near miss`)
+  await dialog.getByRole('button', { name: 'Copy as v2' }).click()
+  await expect(dialog).toBeHidden()
+
+  // The block under s2 now holds s1's six items as v2: the next resume continues from item-006.
+  const api = await (await request.get(links.api.block(run, 'checkpoint', userId, s2))).json()
+  expect(api.block.version).toBe('2')
+  expect(api.resume.value).toBe(Array.from({ length: firstItems }, (_, i) => `item-00${i + 1}`).join(' '))
+  await page.goto(links.run(run, { tab: 'audit' }))
+  const audit = page.getByRole('list', { name: 'Audit log' })
+  await expect(audit.getByRole('listitem').first()).toContainText(`Copy v${firstItems} from session ${s1} after a near miss`)
+})
+
+test('a near miss seen at once: a retry that has begun and written nothing yet names, on the timeline, the checkpoint it cannot see', async ({ page }) => {
+  const { firstSessionId: s1, firstItems } = NEAR_MISS_BEGUN_RUN
+  await page.goto(links.run(runRef(NEAR_MISS_BEGUN_RUN), { tab: 'timeline' }))
+  const list = page.getByRole('listbox', { name: /Timeline events/ })
+  await expect(list.getByText(`resume · attempt 2 from nothing; v${firstItems} under session ${s1} existed (${firstItems} items done there); no checkpoint written yet`)).toBeVisible()
 })

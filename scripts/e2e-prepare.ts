@@ -14,7 +14,7 @@ import { wmSet } from '../lib/loom/working-memory'
 import { ensureReady } from '../lib/server/ready'
 import { deriveNow } from '../lib/derived/derive'
 import { seedBatchRuns } from './e2e-batch-runs'
-import { seedLongResumeRuns } from './e2e-long-resume'
+import { seedLongResumeRuns, seedNearMissNowRuns } from './e2e-long-resume'
 import { seedManyBlocksRun } from './e2e-many-blocks'
 
 async function main() {
@@ -60,6 +60,7 @@ async function main() {
   await runComplete({ ...mergeRun, status: 'failed', outcome: 'stopped by the operator at inv-0420' }, at(5 * 60_000))
   // Runs with many resumes, for the resume flow's readability.
   await seedLongResumeRuns(t0)
+  await seedNearMissNowRuns(new Date(Date.now() - 2 * 3600_000))
   // Runs the batch spec clears.
   await seedBatchRuns(t0)
   // A run with thousands of blocks, for the virtualized block lists.

@@ -1,9 +1,12 @@
 'use client'
 
 import Link from 'next/link'
+import { useState } from 'react'
 import type { BlockDetail, NearMiss } from '@/lib/api/types'
 import { absoluteTime, count, percent } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
+import { missedPhrase } from '@/lib/resume/explain'
+import { formatUtc } from '@/lib/resume/time'
 import { links } from '@/lib/links'
 import { bannerClass } from '../ui/banner'
 import { CharMeter } from '../ui/checkpoint-meter'
@@ -12,6 +15,8 @@ import { idValue, type BlockChoice } from './block-choice'
 import type { VersionEntry } from './version-rows'
 import ck from './checkpoint.module.css'
 import { Button, buttonClass } from '../ui/button'
+import { CopyDialog } from '../editor/copy-dialog'
+import { usePermissions } from '../editor/use-permissions'
 
 type Props = {
   runRef: RunRef
@@ -31,32 +36,75 @@ function differing(a: { agent: string; userId: string; sessionId: string }, b: {
   return parts.join(', ') || 'the same identity'
 }
 
+function sameIdentity(a: { agent: string; userId: string; sessionId: string }, b: { agent: string; userId: string; sessionId: string }) {
+  return a.agent === b.agent && a.userId === b.userId && a.sessionId === b.sessionId
+}
+
 function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
   const { runRef, choice, detail, onSelect } = props
+  const { canWrite } = usePermissions()
+  const [copying, setCopying] = useState(false)
   const here = { agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId }
-  const what = choice.blockKey === 'checkpoint' ? 'a checkpoint' : `a ${choice.blockKey} block`
-  const reads = !detail.block ? 'finds nothing' : detail.block.isDeleted ? `finds a tombstone (v${detail.block.version}) and returns None` : `reads v${detail.block.version}`
+  const what = choice.blockKey === 'checkpoint' ? 'checkpoint' : `${choice.blockKey} block`
   const there = differing(here, miss)
+  const self = differing(miss, here)
   const target = { blockKey: miss.blockKey, userId: miss.userId, sessionId: miss.sessionId }
+  // What happened: the resume of this identity that the other identity's checkpoint was newer than.
+  const point = detail.resume.points.findLast((p) => p.missed && sameIdentity(p.missed, miss))
+  // What is true now, said as now.
+  const today = !detail.block
+    ? `Today ${self} has no ${what}, so a resume as ${self} returns None`
+    : detail.block.isDeleted
+      ? `Today ${self}'s ${what} is cleared (v${detail.block.version} is a tombstone), so a resume as ${self} returns None`
+      : `Today ${self} is at v${detail.block.version}`
+  const latest = miss.isDeleted ? `a tombstone (v${miss.version})` : `v${miss.version}`
+  const canCopy = canWrite && !!detail.block && !miss.isDeleted && miss.agent === runRef.agent && miss.blockKey === choice.blockKey
   return (
     <li>
       <span>
-        A resume as <strong>{differing(miss, here)}</strong> {reads}; {miss.isDeleted ? `a cleared ${what.slice(2)} (tombstone)` : what} exists under{' '}
-        <strong>{there}</strong> (v{miss.version}, <TimeAgo iso={miss.updatedAt} />
-        ).
+        {point?.missed ? (
+          <>
+            The process that resumed as <strong>{self}</strong> at {formatUtc(point.at)} started from{' '}
+            {point.fromVersion ? `v${point.fromVersion}` : 'nothing'}, though {missedPhrase(point.missed, here)}.{' '}
+          </>
+        ) : (
+          <>
+            <strong>{there}</strong> has {miss.isDeleted ? `a cleared ${what} (tombstone)` : `a ${what}`} that a resume as <strong>{self}</strong>{' '}
+            does not see.{' '}
+          </>
+        )}
+        {today}; {there}&apos;s latest is {latest}, <TimeAgo iso={miss.updatedAt} />.
+        {miss.isDeleted ? null : (
+          <>
+            {' '}
+            <span className="muted">
+              Next step: to continue from v{miss.version} rather than start over, resume the agent as {there}
+              {canCopy ? `, or copy v${miss.version} into ${self} (an audited write)` : ''}.
+            </span>
+          </>
+        )}
       </span>
       {miss.agent === runRef.agent ? (
-        <Button onClick={() => onSelect(target)}>
-          Show {there}
-        </Button>
+        <Button onClick={() => onSelect(target)}>Show {there}</Button>
       ) : (
-        <Link prefetch={false}
+        <Link
+          prefetch={false}
           className={buttonClass()}
           href={links.run({ ...runRef, agent: miss.agent }, { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId })}
         >
           Open {there}
         </Link>
       )}
+      {canCopy ? <Button onClick={() => setCopying(true)}>Copy v{miss.version} here…</Button> : null}
+      {copying && detail.block ? (
+        <CopyDialog
+          target={{ run: runRef, ...choice }}
+          current={detail.block}
+          from={{ ...target, version: miss.version, under: there }}
+          here={self}
+          onClose={() => setCopying(false)}
+        />
+      ) : null}
     </li>
   )
 }

@@ -31,7 +31,7 @@ export function ResumeFlowDiagram({ resume, identity }: { resume: BlockDetail['r
       <figcaption className="small muted">
         {asList
           ? `${nodes.length} steps, listed in order (too many to draw readably): each box a process segment or operator actions, each arrow what started the next.`
-          : 'Process segments (boxes), operator actions (hexagons; a clear is a trapezoid), what started the next one (arrows), tombstones (circles).'}{' '}
+          : 'Process segments (boxes), operator actions (hexagons; a clear is a trapezoid), what started the next one (arrows), tombstones (circles), a checkpoint under another identity that a resume did not see (double-sided boxes).'}{' '}
         <details className={styles.inlineDetails}>
           <summary>mermaid source</summary>
           <pre className="content">{resume.mermaid}</pre>
@@ -54,6 +54,7 @@ function FlowList({ nodes }: { nodes: FlowNode[] }) {
               <p key={i}>{line}</p>
             ))}
           </div>
+          {n.to ? <div className={styles.edge}>{n.to.label}, into the next step</div> : null}
         </li>
       ))}
     </ol>

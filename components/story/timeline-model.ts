@@ -48,6 +48,13 @@ export type Prepared = {
   counts: Map<TimelineKind, number>
   /** The events span more than one UTC day: times of day alone would be ambiguous, so rows show dates. */
   multiDay: boolean
+  /** Events were written under more than one user/session: rows name the identity, so two "v1"s are told apart. */
+  manyIdentities: boolean
+}
+
+/** "user/session" of an event with an identity; empty for events without one (operator notes may lack it). */
+export function identityOf(e: Pick<TimelineEvent, 'userId' | 'sessionId'>): string {
+  return e.userId || e.sessionId ? `${e.userId}/${e.sessionId}` : ''
 }
 
 export function prepare(events: TimelineEvent[]): Prepared {
@@ -61,7 +68,8 @@ export function prepare(events: TimelineEvent[]): Prepared {
   const lanes = KIND_ORDER.filter((k) => counts.has(k))
   const laneOf = new Map(lanes.map((k, i) => [k, i] as const))
   const multiDay = times.length > 1 && crossesDay(Math.min(...times), Math.max(...times))
-  return { events, times, lanes, laneOf, indexById, counts, multiDay }
+  const identities = new Set(events.map(identityOf).filter(Boolean))
+  return { events, times, lanes, laneOf, indexById, counts, multiDay, manyIdentities: identities.size > 1 }
 }
 
 const DAY_MS = 86_400_000
@@ -216,7 +224,12 @@ export function resumeTags(events: TimelineEvent[], resumes: ResumePoint[]): Map
   const tags = new Map<string, string>()
   for (const r of resumes) {
     const fw = r.firstWrite
-    if (!fw) continue
+    if (!fw) {
+      // Begun, nothing written yet: the moment to act on a near miss, so its run.begin says what it cannot see.
+      const begin = r.attempt ? events.find((ev) => ev.kind === 'run.begin' && new RegExp(`attempt ${r.attempt}\\b`).test(ev.label)) : undefined
+      if (begin) tags.set(begin.id, `${resumeTag(r).replace(/^resume · /, `resume · attempt ${r.attempt} `)}; no checkpoint written yet`)
+      continue
+    }
     const e = events.find((ev) => ev.blockKey === 'checkpoint' && (ev.kind === 'checkpoint' || ev.kind === 'checkpoint.cleared') && ev.version === fw.version && ev.at === fw.at)
       ?? events.find((ev) => ev.blockKey === 'checkpoint' && ev.version === fw.version)
     if (e) tags.set(e.id, resumeTag(r))
@@ -236,6 +249,12 @@ export function resumeTag(r: ResumePoint): string {
   if (r.reasons.includes('operator-edit')) return `operator edit · ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'} → v${v}`
   const from = r.fromVersion ? `resume · from v${r.fromVersion}` : 'resume · from nothing'
   return r.missed ? `${from}; ${missedPhrase(r.missed)}` : from
+}
+
+/** The chart's marker text: short enough for a phone; the whole label is listed under the chart. */
+export function resumeShortLabel(r: ResumePoint): string {
+  if (r.reasons.some((x) => x.startsWith('operator-'))) return resumeLabel(r)
+  return `resume${r.attempt && r.attempt > 1 ? ` · attempt ${r.attempt}` : ''}`
 }
 
 export function resumeLabel(r: ResumePoint): string {

@@ -108,22 +108,29 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
   const latest = rows[rows.length - 1]
   const begins = new Map<number, string>([[1, latest.started_at]])
   for (const r of rows) begins.set(r.attempt, r.last_begin_at)
-  const mk = (at: string, kind: TimelineKind, label: string, id: string): TimelineEvent => ({
+  // Each begin under the identity its own row recorded; an attempt whose row was merged away has no known
+  // identity (the run row keeps only the latest begin's user and session).
+  const beganAs = new Map<number, { user_id: string; session_id: string }>()
+  for (const r of rows) if (!beganAs.has(r.attempt)) beganAs.set(r.attempt, r)
+  const unknown = { user_id: '', session_id: '' }
+  const mk = (at: string, kind: TimelineKind, label: string, id: string, as: { user_id: string; session_id: string } = latest): TimelineEvent => ({
     id,
     at,
     kind,
     label,
     version: null,
     blockKey: null,
-    userId: latest.user_id,
-    sessionId: latest.session_id,
+    userId: as.user_id,
+    sessionId: as.session_id,
     actor: run.agent,
     detail: '',
     ref: '',
   })
   const events = [...begins.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([attempt, at]) => mk(at, 'run.begin', attempt === 1 ? 'run.begin (attempt 1)' : `run.begin (attempt ${attempt}: a resumed process)`, `begin-${attempt}`))
+    .map(([attempt, at]) =>
+      mk(at, 'run.begin', attempt === 1 ? 'run.begin (attempt 1)' : `run.begin (attempt ${attempt}: a resumed process)`, `begin-${attempt}`, beganAs.get(attempt) ?? unknown),
+    )
   const last = rows[rows.length - 1]
   if (last.completed_at) {
     events.push({ ...mk(last.completed_at, 'run.complete', `run.complete: ${last.status}`, 'complete'), detail: last.reflection || last.outcome })

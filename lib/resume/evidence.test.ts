@@ -48,6 +48,12 @@ describe('the near miss: s1 wrote v1–v40, the retry under s2 resumed from noth
     assert.match(sentence, /resumed at .* from nothing \(no earlier version, so resume returned None\); v40 under session s1 existed: 40 items redone; its first write v1/)
     const segs = segments(s2, points, { runStatus: 'succeeded', completedAt, identity: S2, elsewhere: asElsewhere(s1, 's1') })
     assert.deepEqual(segs.map((s) => [s.endedBy, s.endStatus]), [['completed', 'succeeded']])
+    // The diagram draws both identities: s1's missed checkpoint feeds, dotted, into the segment that started over.
+    const nodes = flowNodes(segs, points, S2)
+    assert.deepEqual(nodes.map((n) => n.id), [`${segs[0].id}_missed`, segs[0].id])
+    assert.deepEqual(nodes[0].lines.slice(0, 3), ['under session s1', 'checkpoint v40', '40 items done'])
+    const text = resumeFlowMermaid(segs, points, { identity: S2 })
+    assert.match(text, new RegExp(`${segs[0].id}_missed -\\.->\\|"not seen by this resume: 40 redone"\\| ${segs[0].id}`))
   })
 
   test('a resume from an older version than one elsewhere counts only the difference', () => {

@@ -19,7 +19,7 @@ export type FlowOptions = {
   attempts?: readonly AttemptNote[]
 }
 
-export type FlowShape = 'process' | 'operator' | 'operator-clear' | 'tombstone' | 'empty'
+export type FlowShape = 'process' | 'operator' | 'operator-clear' | 'tombstone' | 'empty' | 'missed'
 
 export type FlowNode = {
   id: string
@@ -27,6 +27,8 @@ export type FlowNode = {
   lines: string[]
   /** The node this one follows and what started it ('' when nothing is known); dotted: the order is not known. */
   from: { id: string; label: string; dotted?: boolean } | null
+  /** A node that feeds into another (dotted), such as another identity's checkpoint a resume missed. */
+  to?: { id: string; label: string }
 }
 
 /** Beyond this many nodes a diagram is shown as a list (the same lines), so text keeps its size. */
@@ -172,6 +174,18 @@ export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint
       from: { id: anchor.id, label: `run.begin attempt ${a.attempt}`, dotted: true },
     })
   }
+  // A checkpoint of the same run under another identity that a resume here did not see: its own node,
+  // dotted into the segment that started over without it, so both identities' work is in the picture.
+  for (const s of segs) {
+    const missed = s.startPoint !== null ? (points[s.startPoint]?.missed ?? null) : null
+    if (!missed) continue
+    const lines = [own ? `under ${identityPhrase(missed, own)}` : `under ${missed.under}`, `checkpoint v${missed.version}`]
+    if (missed.unitsDone !== null) lines.push(`${missed.unitsDone} item${missed.unitsDone === 1 ? '' : 's'} done`)
+    lines.push(`${shortTime(missed.updatedAt)} UTC`)
+    const redone = missed.unitsRedone !== null && missed.unitsRedone > 0 ? `: ${missed.unitsRedone} redone` : ''
+    const at = nodes.findIndex((n) => n.id === s.id)
+    nodes.splice(at < 0 ? nodes.length : at, 0, { id: `${s.id}_missed`, shape: 'missed', lines, from: null, to: { id: s.id, label: `not seen by this resume${redone}` } })
+  }
   return nodes
 }
 
@@ -182,6 +196,8 @@ const OPEN: Record<FlowShape, [string, string]> = {
   operator: ['{{"', '"}}'],
   'operator-clear': ['[/"', '"\\]'],
   tombstone: ['(("', '"))'],
+  // A subroutine box: state kept elsewhere (another identity's checkpoint).
+  missed: ['[["', '"]]'],
 }
 
 /** Mermaid flowchart text of segments (from `segments()`) and the points they start at. */
@@ -197,6 +213,7 @@ export function resumeFlowMermaid(segs: readonly Segment[], points: readonly Res
   for (const n of nodes) {
     const [open, close] = OPEN[n.shape]
     out.push(`  ${n.id}${open}${n.lines.map((l) => mermaidText(l, max)).join('<br/>')}${close}`)
+    if (n.to) edges.push(`  ${n.id} -.->|"${mermaidText(n.to.label, 80)}"| ${n.to.id}`)
     if (!n.from) continue
     const arrow = n.from.dotted ? '-.->' : '-->'
     edges.push(n.from.label ? `  ${n.from.id} ${arrow}|"${mermaidText(n.from.label, 80)}"| ${n.id}` : `  ${n.from.id} ${arrow} ${n.id}`)
