@@ -51,3 +51,33 @@ test('a click on Older right after load, on a slow CPU, pages the list', async (
   await expect(page).toHaveURL(/cursor=/)
   await expect(rows.first()).not.toHaveAttribute('data-run-id', first!)
 })
+
+test('the runs filters take input before the page’s scripts run: what was typed is kept and applied, and Enter loads the filtered page', async ({ page, request }) => {
+  const crawl = (await (await request.get('/api/runs?q=crawl&limit=50')).json()) as { runs: { runId: string }[] }
+  expect(crawl.runs.length).toBeGreaterThan(0)
+  // The page's scripts are held back 2.5 s: the server's form is all there is meanwhile.
+  await page.route('**/_next/static/chunks/**', async (route) => {
+    await new Promise((r) => setTimeout(r, 2500))
+    await route.continue().catch(() => undefined)
+  })
+  await page.goto('/', { waitUntil: 'commit' })
+  const search = page.getByRole('searchbox', { name: 'Search goal or run id' })
+  await search.fill('crawl')
+  expect(await page.evaluate(() => document.documentElement.dataset.hydrated ?? null)).toBeNull()
+  await hydrated(page)
+  // Kept through hydration, then applied in place.
+  await expect(search).toHaveValue('crawl')
+  await expect(page).toHaveURL(/[?&]q=crawl/)
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr')).toHaveCount(crawl.runs.length)
+
+  // Enter before the scripts: a plain GET of the filtered page, rendered by the server.
+  await page.goto('/', { waitUntil: 'commit' })
+  await expect(page.getByRole('button', { name: 'Apply filters' })).toBeVisible()
+  await search.fill('crawl')
+  await search.press('Enter')
+  await page.waitForURL(/[?&]q=crawl/)
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr')).toHaveCount(crawl.runs.length)
+  await hydrated(page)
+  // Once the scripts run, filters apply as they change: no Apply button.
+  await expect(page.getByRole('button', { name: 'Apply filters' })).toHaveCount(0)
+})

@@ -4,9 +4,9 @@ import { screensAtWidths } from './screens'
 type Run = { runId: string; org: string; flags: string[] }
 type Page = { runs: Run[]; nextCursor: string | null }
 
-/** The filters are enabled once the page is hydrated: clicks before that would be lost. */
+/** Waits for the page's scripts: before them a filter change is a plain form submission, not an in-place update. */
 async function hydrated(page: import('@playwright/test').Page) {
-  await expect(page.getByRole('search', { name: 'Filter runs' })).toHaveAttribute('aria-busy', 'false')
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
 }
 
 async function api<T>(request: APIRequestContext, url: string): Promise<T> {

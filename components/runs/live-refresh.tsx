@@ -17,15 +17,18 @@ export function LiveRefresh({
   paused,
   readingStore,
   onTogglePause,
+  listFetching = false,
 }: {
   filters: RunsFilters
   shown: RunSummary[] | undefined
+  /** The list is being read: the poll waits for it. */
+  listFetching?: boolean
   paused: boolean
   readingStore: ReadingStore
   onTogglePause: () => void
 }) {
   const reading = useReading(readingStore)
-  const live = useLiveRuns(filters, shown, !paused && !reading)
+  const live = useLiveRuns(filters, shown, !paused && !reading, listFetching)
   return (
     <span className="refresh" aria-live="polite" data-live={paused ? 'paused' : reading ? 'reading' : 'on'}>
       {paused || reading ? <span className="live-dot is-paused" aria-hidden /> : <span className="live-dot" aria-hidden />}

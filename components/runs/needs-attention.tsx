@@ -33,7 +33,7 @@ const panelState = storedSetting('loom-runs:needs-attention', 'open')
  * must act on, each a link to that list. Open with its counts by default; closing it is
  * remembered in this browser, and a closed panel reads nothing.
  */
-export function NeedsAttention({ filters }: { filters: RunsFilters }) {
+export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters; ready?: boolean }) {
   const open = panelState.useValue('open') !== 'closed'
   const setOpen = (next: boolean) => panelState.write(next ? 'open' : 'closed')
   const bodyId = useId()
@@ -41,7 +41,9 @@ export function NeedsAttention({ filters }: { filters: RunsFilters }) {
   const queries = useQueries({
     queries: ATTENTION_FLAGS.map(({ flag }) => ({
       ...runsListQueryOptions({ ...base, flag: [flag], limit: String(COUNT_CAP) }),
-      enabled: open,
+      // `ready`: the runs list has its rows; the counts wait for it, so a typed filter narrows the table
+      // first (the engine answers one statement at a time) and the counts follow.
+      enabled: open && ready,
       staleTime: 30_000,
     })),
   })

@@ -1,7 +1,7 @@
 'use client'
 
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState, type FocusEvent, type PointerEvent } from 'react'
+import { useDeferredValue, useEffect, useMemo, useState, type FocusEvent, type PointerEvent } from 'react'
 import type { RunsPage } from '@/lib/api/types'
 import { runKeyText } from '@/lib/loom/identity'
 import type { RunFlag } from '@/lib/triage/flags'
@@ -56,6 +56,10 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
   const [paused, setPaused] = useState(false)
   const [reading] = useState(createReadingStore)
   const filters = runsFilters(f)
+  // The panels around the list (counts, batch actions, charts) follow a changed filter a frame later:
+  // React draws the narrowed table first.
+  const deferredKey = useDeferredValue(JSON.stringify(filters))
+  const around = useMemo(() => JSON.parse(deferredKey) as typeof filters, [deferredKey])
   // The same key the server filled for this URL (app/page.tsx): the first page is not fetched again.
   const params = runsListParams(filters, f.cursor)
   const query = useQuery({ ...runsListQueryOptions(params), placeholderData: keepPreviousData })
@@ -86,15 +90,15 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
         <a className={buttonClass('default', 'small')} href={links.api.runsCsv(filters)} download title="Every run these filters select, newest first (up to 10,000), as CSV">
           Export CSV
         </a>
-        <LiveRefresh filters={filters} shown={query.data?.runs} paused={paused} readingStore={reading} onTogglePause={() => setPaused((p) => !p)} />
+        <LiveRefresh filters={filters} shown={query.data?.runs} listFetching={query.isFetching} paused={paused} readingStore={reading} onTogglePause={() => setPaused((p) => !p)} />
       </div>
       <SetupNotice />
       <DerivedFreshnessNote />
-      <NeedsAttention filters={filters} />
+      <NeedsAttention filters={around} ready={!query.isFetching} />
       <RunsFilters />
-      <BatchActions filters={filters} />
+      <BatchActions filters={around} />
       {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}
-      <RunsSummary filters={filters} ready={!query.isFetching} />
+      <RunsSummary filters={around} ready={!query.isFetching} />
       {query.isError ? (
         <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} />
       ) : null}

@@ -20,10 +20,13 @@ export const runRowKey = runKeyText
  * it shows changed or a run that passes the filters was written. React Query stops the interval
  * while the tab is hidden.
  */
-export function useLiveRuns(filters: RunsFilters, shown: RunSummary[] | undefined, active: boolean) {
+export function useLiveRuns(filters: RunsFilters, shown: RunSummary[] | undefined, active: boolean, listFetching = false) {
   const queryClient = useQueryClient()
   const changes = useQuery({
     ...runChangesQueryOptions(filters),
+    // While the list itself is being read (a filter just changed) the poll waits: the engine answers
+    // one statement at a time, and the rows come first.
+    enabled: !listFetching,
     refetchInterval: active ? LIVE_POLL_MS : false,
     refetchIntervalInBackground: false,
   })
