@@ -9,13 +9,21 @@ const nextConfig = {
   poweredByHeader: false,
   // Lets a second build (e.g. a test run beside a running benchmark) use its own folder.
   distDir: process.env.NEXT_DIST_DIR || '.next',
-  // The embedded engine is a native addon: load it from node_modules at run time.
-  serverExternalPackages: ['chdb', '@clickhouse/client'],
+  // The embedded engine is a native addon: load it from node_modules at run time. The worker pool
+  // starts its threads from its own files, by path, so it is loaded from node_modules too.
+  serverExternalPackages: ['chdb', '@clickhouse/client', 'tinypool'],
   // A self-contained server in <distDir>/standalone (see "Deploy" in the README). The tracer
-  // follows the addon but not the shared library it loads at run time, so name that here.
+  // follows the addon but not the shared library it loads at run time, nor the diff worker the
+  // server starts by path (lib/server/diff-pool.ts) with what it imports, so name those here.
   output: 'standalone',
   outputFileTracingIncludes: {
-    '/*': ['./node_modules/@chdb/lib-linux-*/libchdb.so'],
+    '/*': [
+      './node_modules/@chdb/lib-linux-*/libchdb.so',
+      './lib/server/diff-worker.mjs',
+      './node_modules/diff/package.json',
+      './node_modules/diff/libesm/**',
+      './node_modules/tinypool/**',
+    ],
   },
   // The Content-Security-Policy is set per request, with a nonce, in proxy.ts.
   async headers() {

@@ -169,4 +169,24 @@ describe('a checkpoint that would freeze a diff', () => {
     // Reported, not asserted as a limit: before the budget these three took 34 s on a 2-core machine.
     console.log(`hostile pair: block detail + timeline + export in ${Math.round(elapsed)} ms; longest event-loop stall ${Math.round(loop.max / 1e6)} ms`)
   })
+
+  test('a real change of 468 line edits within a 4 KB char_limit: past the inline budget, the worker diffs it and block detail, timeline and export name it', async () => {
+    const ref = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-many-edits', userId: '', sessionId: '', blockKey: 'checkpoint' }
+    const lines = Array.from({ length: 700 }, (_, i) => `s${String(i).padStart(3, '0')}`)
+    const first = lines.join('\n')
+    const second = lines.map((l, i) => (i % 3 === 0 ? `${l}x` : l)).join('\n')
+    assert.ok(first.length <= 4096 && second.length <= 4096)
+    await wm.wmSet(ref, first, { actor: 'batch', sourceTrace: 'h/1' })
+    await wm.wmSet(ref, second, { actor: 'batch', sourceTrace: 'h/2' })
+    const path = { org: ref.org, namespace: ref.namespace, agent: ref.agent, runId: ref.runId }
+    const base = `/api/runs/${ref.org}/${ref.namespace}/${ref.agent}/${ref.runId}`
+    const detail = await call(routes.block.GET, `${base}/blocks/checkpoint`, { ...path, blockKey: 'checkpoint' })
+    const timeline = await call(routes.timeline, `${base}/timeline`, path)
+    const exported = await call(exportRoute, `${base}/export`, path)
+    for (const [name, res] of [['block detail', detail], ['timeline', timeline], ['export', exported]] as const) {
+      assert.equal(res.status, 200, name)
+      assert.match(JSON.stringify(res.body), /\+234 −234 lines/, name)
+      assert.doesNotMatch(JSON.stringify(res.body), /too different to compare/, name)
+    }
+  })
 })

@@ -7,9 +7,10 @@
  * is the one-line summary every view uses (versions table, editor, resume points).
  */
 import { arrayParent, diffJsonValues, type JsonChange, type JsonChangeType } from './json'
-import { textDiff, type TextDiff } from './text'
+import { textDiff, textDiffOf, type LineChanges, type TextDiff } from './text'
 
 export { diffJsonValues, canonicalKey, type JsonChange, type JsonChangeType } from './json'
+export { DIFF_MAX_EDITS, DIFF_TIMEOUT_MS, lineDiffOptions, type LineChanges } from './text'
 export { wordSegments, type TextDiff, type TextPart, type TextPartType, type WordSegment } from './text'
 
 export type IdListSeparator = ' ' | ',' | ', '
@@ -121,8 +122,20 @@ export function parseJsonContainer(text: string): JsonContainer | null {
 
 /* ------------------------------------------------------------------- public */
 
-/** Diffs two contents, choosing set, JSON or line diff from what both sides look like. */
-export function diffContents(before: string, after: string): ContentDiff {
+/** Which diff `diffContents` gives for these two sides. */
+export function diffKind(before: string, after: string): ContentDiff['kind'] {
+  const listB = parseList(before)
+  const listA = parseList(after)
+  if ((listB && listA) || (listB && after.trim() === '') || (before.trim() === '' && listA)) return 'set'
+  return parseJsonContainer(before) && parseJsonContainer(after) ? 'json' : 'text'
+}
+
+/**
+ * Diffs two contents, choosing set, JSON or line diff from what both sides look like. `lineChanges`,
+ * when given, are the two sides' line changes computed elsewhere (used only for a line diff;
+ * `words: false` skips the word segments inside changed lines, for a summary).
+ */
+export function diffContents(before: string, after: string, lineChanges?: { changes: LineChanges; words?: boolean }): ContentDiff {
   const identical = before === after
   const listB = parseList(before)
   const listA = parseList(after)
@@ -145,7 +158,7 @@ export function diffContents(before: string, after: string): ContentDiff {
       identical,
     }
   }
-  return textDiff(before, after)
+  return lineChanges ? textDiffOf(before, after, lineChanges.changes, { words: lineChanges.words }) : textDiff(before, after)
 }
 
 function shortId(id: string, max = 40): string {

@@ -3,7 +3,10 @@
  * run followed by an added run is compared word by word (`diffWordsWithSpace`), so a line that
  * changed one word shows that word, not the whole line.
  */
-import { diffLines, diffWordsWithSpace } from 'diff'
+import { diffLines, diffWordsWithSpace, type ChangeObject } from 'diff'
+
+/** The line changes `diffLines` gives; undefined when its budget ran out. */
+export type LineChanges = ChangeObject<string>[] | undefined
 
 export type TextPartType = 'added' | 'removed' | 'same'
 
@@ -83,8 +86,17 @@ export function wordSegments(removed: string[], added: string[]): [WordSegment[]
   return [l, r]
 }
 
+/** The options every line diff of two checkpoints uses, with the budget given. */
+export function lineDiffOptions(maxEditLength: number, timeout: number) {
+  return { ignoreNewlineAtEof: true, maxEditLength, timeout } as const
+}
+
 export function textDiff(before: string, after: string): TextDiff {
-  const changes = diffLines(before, after, { ignoreNewlineAtEof: true, maxEditLength: DIFF_MAX_EDITS, timeout: DIFF_TIMEOUT_MS })
+  return textDiffOf(before, after, diffLines(before, after, lineDiffOptions(DIFF_MAX_EDITS, DIFF_TIMEOUT_MS)))
+}
+
+/** The text diff from line changes computed elsewhere (e.g. off the event loop, with a larger budget). */
+export function textDiffOf(before: string, after: string, changes: LineChanges, opts: { words?: boolean } = {}): TextDiff {
   if (!changes) {
     // Past the budget: say so, and show both sides whole.
     const removed = toLines(before)
@@ -105,7 +117,7 @@ export function textDiff(before: string, after: string): TextDiff {
     if (p.type === 'added') addedLines += p.lines.length
     else if (p.type === 'removed') removedLines += p.lines.length
     const next = parts[i + 1]
-    if (p.type === 'removed' && next?.type === 'added') {
+    if (opts.words !== false && p.type === 'removed' && next?.type === 'added') {
       const words = wordSegments(p.lines, next.lines)
       if (words) [p.words, next.words] = words
     }

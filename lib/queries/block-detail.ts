@@ -11,7 +11,8 @@ import { blockScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { requireRun } from './run-detail'
 import { accountAttempts, describeAttempts } from '../resume/attempts'
-import { detectResumePoints, findVersionTies, isNearLimit, resumeOf } from '../resume/detect'
+import { findVersionTies, isNearLimit, resumeOf } from '../resume/detect'
+import { detectResumePointsOffLoop } from '../server/diff-pool'
 import { markMissedCheckpoints } from '../resume/elsewhere'
 import { explainResume } from '../resume/explain'
 import { resumeFlowMermaid } from '../resume/mermaid'
@@ -153,7 +154,7 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
   // run.begin calls belong to the run row's identity: a block under another user/session never saw them.
   const ownIdentity = !!run && run.user_id === ref.userId && run.session_id === ref.sessionId
   const begins = run && ownIdentity ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
-  const points = markMissedCheckpoints(detectResumePoints(basis, { begins, operatorActions: actions }), basis, own, elsewhere)
+  const points = markMissedCheckpoints(await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }), basis, own, elsewhere)
   const segs = segments(basis, points, {
     runStatus: run?.status ?? null,
     completedAt: run?.completed_at ?? null,

@@ -9,6 +9,7 @@ import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { accountAttempts, describeAttempts, type AttemptNote } from '../resume/attempts'
 import { detectResumePoints } from '../resume/detect'
+import { detectResumePointsOffLoop } from '../server/diff-pool'
 import { markMissedCheckpoints } from '../resume/elsewhere'
 import { segments } from '../resume/segments'
 import { auditLateColumns } from '../loom/audit'
@@ -318,8 +319,10 @@ const wholeStateSchema = z.object({ user_id: z.string(), session_id: z.string(),
  * depend on contents.
  */
 async function withWholeStates(run: RunRef, rows: CheckpointInput[], opts: DetectOptions, signal?: AbortSignal): Promise<ResumePoint[]> {
-  const points = detectResumePoints(rows, opts)
-  const cut = (r: CheckpointInput) => !r.isDeleted && Array.from(r.content).length >= TIMELINE_STATE_CHARS
+  const cutContent = (c: string) => Array.from(c).length >= TIMELINE_STATE_CHARS
+  const cut = (r: CheckpointInput) => !r.isDeleted && cutContent(r.content)
+  // A step from or to a cut state is summarized again below from whole states: not worth a diff here.
+  const points = detectResumePoints(rows, { ...opts, summarize: (from, to) => (cutContent(from) || cutContent(to) ? '' : undefined) })
   const wanted = new Set<string>()
   for (const p of points) for (const v of [p.fromVersion, p.firstWrite?.version]) if (v) wanted.add(v)
   const needed = rows.filter((r) => wanted.has(r.version) && cut(r))
@@ -343,6 +346,6 @@ async function withWholeStates(run: RunRef, rows: CheckpointInput[], opts: Detec
     const content = byRow.get(`${k}|${r.updatedAt}`) ?? byVersion.get(k)
     return content === undefined ? r : { ...r, content }
   })
-  return detectResumePoints(full, opts)
+  return detectResumePointsOffLoop(full, opts)
 }
 

@@ -41,11 +41,11 @@ export function normalizeBegins(begins: RunBeginInput | null | undefined): RunBe
     .sort((a, b) => ms(a.at) - ms(b.at) || a.attempt - b.attempt)
 }
 
-function summarizeWrite(fromContent: string, row: VersionInput): string {
+function summarizeWrite(fromContent: string, row: VersionInput, summarize: DetectOptions['summarize']): string {
   if (row.isDeleted) {
     return fromContent.trim() === '' ? 'cleared the block (tombstone)' : `cleared the block (tombstone; ${describeDiff(diffContents(fromContent, ''))})`
   }
-  return describeDiff(diffContents(fromContent, row.content))
+  return summarize?.(fromContent, row.content) ?? describeDiff(diffContents(fromContent, row.content))
 }
 
 /** The version an operator's restore put back: the newest earlier live row with the same content. */
@@ -121,7 +121,7 @@ export function detectResumePoints(versions: readonly VersionInput[], opts: Dete
       fromTrace: prevAgent >= 0 ? rows[prevAgent].sourceTrace : null,
       toTrace: r.sourceTrace,
       unitsDone: fromRow ? countUnits(fromRow.content) : null,
-      firstWrite: { version: r.version, at: r.updatedAt, summary: summarizeWrite(fromRow?.content ?? '', r) },
+      firstWrite: { version: r.version, at: r.updatedAt, summary: summarizeWrite(fromRow?.content ?? '', r, opts.summarize) },
       previous: prev ? { version: prev.version, isDeleted: prev.isDeleted } : null,
       gapMs: gapBefore(i),
       gapFrom: before ? { version: before.version, actor: before.actor, at: before.updatedAt } : null,

@@ -90,6 +90,11 @@ export type DetectOptions = {
   minGapMs?: number
   /** The audit log's actions on this block, to tell a restore from an edit. */
   operatorActions?: readonly OperatorAction[]
+  /**
+   * A summary of the step from one live content to the next, when the caller has one (the server
+   * diffs large pairs off the event loop first); undefined falls back to the diff computed here.
+   */
+  summarize?: (fromContent: string, toContent: string) => string | undefined
 }
 
 /**
