@@ -91,6 +91,12 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await page.getByRole('button', { name: 'Clear', exact: true }).click()
   const clear = page.getByRole('dialog', { name: 'Clear checkpoint' })
   const confirm = clear.getByRole('button', { name: 'Clear checkpoint' })
+  // Before confirming: what a clear makes the agent redo, and what the run wrote after its first write (as the API counts it).
+  const clearReplay = await (await request.get(blockApi(run).replace('/checkpoint', '/checkpoint/replay'))).json()
+  const foresight = clear.getByRole('region', { name: 'What the agent will redo' })
+  await expect(foresight).toContainText('The agent will redo 3 units (e2e-item-001, e2e-item-002, e2e-item-003).')
+  await expect(foresight).toContainText(`this run wrote ${clearReplay.after.checkpointWrites} checkpoint versions`)
+  expect(clearReplay.after.checkpointWrites).toBeGreaterThanOrEqual(3)
   // The confirm button says, in visible text, what it still needs.
   await expect(confirm).toBeDisabled()
   await expect(clear.getByText('To clear: type the run_id above and give a reason.')).toBeVisible()
@@ -123,6 +129,12 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await expect(page.getByText(why)).toBeHidden()
   await page.getByRole('button', { name: `Restore v${v(1)}` }).click()
   const restore = page.getByRole('dialog', { name: `Restore v${v(1)}` })
+  // From a tombstone, going back to v1 redoes nothing; the run wrote v2 to v4 after it.
+  const restoreForesight = restore.getByRole('region', { name: 'What the agent will redo' })
+  await expect(restoreForesight).toContainText(`The agent redoes no unit: v${v(4)} holds none that v${v(1)} lacks.`)
+  await expect(restoreForesight).toContainText(`After v${v(1)} (`)
+  await expect(restoreForesight).toContainText('this run wrote 3 checkpoint versions.')
+  await expect(restoreForesight).toContainText(`The block is cleared now (v${v(4)} is a tombstone)`)
   await restore.getByLabel('Reason (recorded in the audit log)').fill('e2e: back to the two items')
   await restore.getByRole('button', { name: `Restore v${v(1)}` }).click()
   await expect(restore).toBeHidden()

@@ -60,6 +60,11 @@ export const links = {
     blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
     block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId),
     restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId, '/restore'),
+    /** The replay preview of going back to `toVersion` (null: a clear). */
+    replay: (run: RunRef, blockKey: string, userId: string, sessionId: string, toVersion: string | null) => {
+      const url = blockPath(run, blockKey, userId, sessionId, '/replay')
+      return toVersion === null ? url : `${url}${url.includes('?') ? '&' : '?'}toVersion=${encodeURIComponent(toVersion)}`
+    },
     audit: (run: RunRef) => `/api/runs/${runSuffix(run)}/audit`,
     timeline: (run: RunRef, limit?: number) => `/api/runs/${runSuffix(run)}/timeline${limit ? `?limit=${limit}` : ''}`,
     conversations: (run: RunRef) => `/api/runs/${runSuffix(run)}/conversations`,

@@ -182,6 +182,9 @@ describe('real answers from the demo data match the document', () => {
       if (run.checkpoint) {
         const q = `?userId=${encodeURIComponent(run.userId)}&sessionId=${encodeURIComponent(run.sessionId)}`
         await check(`${R}/blocks/{blockKey}`, 'GET', `${base}/blocks/checkpoint${q}`, { ...params, blockKey: 'checkpoint' })
+        // A clear's replay preview, and going back to v1 (a 404 where v1 is gone: either answer must match).
+        await check(`${R}/blocks/{blockKey}/replay`, 'GET', `${base}/blocks/checkpoint/replay${q}`, { ...params, blockKey: 'checkpoint' })
+        await check(`${R}/blocks/{blockKey}/replay`, 'GET', `${base}/blocks/checkpoint/replay${q}&toVersion=1`, { ...params, blockKey: 'checkpoint' }, {}, 'any')
       }
     }
     const missing = { org: 'no', namespace: 'such', agent: 'run', runId: 'here' }

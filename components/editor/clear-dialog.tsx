@@ -4,6 +4,7 @@ import { useId, useState } from 'react'
 import { clearBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { RefusalBanner } from './refusal-banner'
+import { ReplayNote } from './replay-note'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
@@ -26,10 +27,13 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
       title={`Clear ${target.blockKey}`}
       onClose={onClose}
       lead={
-        <p className={styles.lead}>
-          This writes a tombstone (version {`${BigInt(block.version) + 1n}`}): the next <code>resume()</code> of this run returns{' '}
-          <strong>None</strong> and the agent starts from scratch. Earlier versions stay restorable.
-        </p>
+        <>
+          <p className={styles.lead}>
+            This writes a tombstone (version {`${BigInt(block.version) + 1n}`}): the next <code>resume()</code> of this run returns{' '}
+            <strong>None</strong> and the agent starts from scratch. Earlier versions stay restorable.
+          </p>
+          <ReplayNote target={target} toVersion={null} />
+        </>
       }
       refusal={<RefusalBanner refusal={refusal} force={force} onForce={setForce} />}
       reason={{ value: reason, onChange: setReason }}

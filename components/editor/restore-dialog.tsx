@@ -5,6 +5,7 @@ import { restoreBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { ContentDiff } from './content-diff'
 import { RefusalBanner } from './refusal-banner'
+import { ReplayNote } from './replay-note'
 import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
@@ -25,6 +26,7 @@ export function RestoreDialog({ target, current, from, onClose }: { target: Bloc
           <p className={styles.lead}>
             Writes the content of v{from.version} as version {`${BigInt(current.version) + 1n}`}; the next <code>resume()</code> returns it.
           </p>
+          <ReplayNote target={target} toVersion={from.version} />
           <ContentDiff before={current.isDeleted ? '' : current.content} after={from.content} label={`Diff from v${current.version} to restored v${from.version}`} />
         </>
       }

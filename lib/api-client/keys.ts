@@ -15,6 +15,9 @@ export const runKeys = {
   blockSummaries: (run: RunRef) => [...runKeys.blocks(run), '$summaries'] as const,
   block: (run: RunRef, blockKey: string, userId: string, sessionId: string) =>
     [...runKeys.blocks(run), blockKey, userId, sessionId] as const,
+  /** Under the block's key: a write to the block invalidates its previews too. */
+  replay: (run: RunRef, blockKey: string, userId: string, sessionId: string, toVersion: string | null) =>
+    [...runKeys.block(run, blockKey, userId, sessionId), 'replay', toVersion] as const,
   audit: (run: RunRef) => [...runKeys.detail(run), 'audit'] as const,
   /** The console-wide audit page; under `all` so a write's invalidation of every run reaches it. */
   consoleAudit: (params: string) => [...runKeys.all, 'console-audit', params] as const,

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import type { BlockDetail, BlockSummariesResponse, BlocksResponse, RunDetail } from '../api/types'
+import type { BlockDetail, BlockSummariesResponse, BlocksResponse, ReplayPreview, RunDetail } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { links } from '../links'
 import { fetchJson } from './fetch-json'
@@ -39,5 +39,13 @@ export function blockDetailQueryOptions(run: RunRef, sel: BlockSelector) {
   return queryOptions({
     queryKey: runKeys.block(run, sel.blockKey, sel.userId, sel.sessionId),
     queryFn: ({ signal }) => fetchJson<BlockDetail>(links.api.block(run, sel.blockKey, sel.userId, sel.sessionId), { signal }),
+  })
+}
+
+/** What going back to `toVersion` (null: a clear) makes the agent redo; asked when a write dialog opens. */
+export function replayQueryOptions(run: RunRef, sel: BlockSelector, toVersion: string | null) {
+  return queryOptions({
+    queryKey: runKeys.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion),
+    queryFn: ({ signal }) => fetchJson<ReplayPreview>(links.api.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion), { signal }),
   })
 }

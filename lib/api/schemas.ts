@@ -108,6 +108,9 @@ export const versionInput = (field: string) =>
       return BigInt(text).toString()
     })
 
+/** Replay preview: the block's selector, and the version to go back to (omitted: a clear). */
+export const replayQuerySchema = blockSelectorSchema.extend({ toVersion: versionInput('toVersion').optional() })
+
 const reason = z
   .string({ message: 'reason is required' })
   .trim()

@@ -6,7 +6,7 @@
  * Pure functions: no I/O, safe in the browser and on the server. `describeDiff(diffContents(a, b))`
  * is the one-line summary every view uses (versions table, editor, resume points).
  */
-import { arrayParent, diffJsonValues, type JsonChange, type JsonChangeType } from './json'
+import { arrayParent, canonicalKey, diffJsonValues, type JsonChange, type JsonChangeType } from './json'
 import { textDiff, textDiffOf, type LineChanges, type TextDiff } from './text'
 
 export { diffJsonValues, canonicalKey, type JsonChange, type JsonChangeType } from './json'
@@ -237,4 +237,30 @@ export function unitsDone(content: string): number | null {
     }
   }
   return null
+}
+
+/** The units a state records as done, as comparable keys: id-list ids, or JSON array elements (canonical JSON). */
+export function unitsOf(content: string): { kind: 'list' | 'json-array'; units: string[] } | null {
+  const list = parseIdList(content)
+  if (list) return { kind: 'list', units: [...new Set(list)] }
+  const json = parseJsonContainer(content)
+  const arr = Array.isArray(json) ? json : json ? UNIT_FIELDS.map((f) => json[f]).find(Array.isArray) : undefined
+  if (!arr) return null
+  return { kind: 'json-array', units: [...new Set(arr.map((v) => (typeof v === 'string' ? v : canonicalKey(v))))] }
+}
+
+/**
+ * What going back from `current` to `target` makes the agent do again: the units the current
+ * state holds that the target lacks (a clear: `target` null, every unit). Kind `none` when the two
+ * do not both count units (an empty target counts as none done).
+ */
+export function unitsToRedo(current: string, target: string | null, sampleSize = 10): { kind: 'list' | 'json-array' | 'none'; redo: number | null; sample: string[] } {
+  const then0 = target === null || target.trim() === '' ? null : unitsOf(target)
+  // An empty side holds no unit, of whatever kind the other side counts.
+  const now = current.trim() === '' ? (then0 ? { kind: then0.kind, units: [] } : null) : unitsOf(current)
+  const then = then0 ?? (now && (target === null || target.trim() === '') ? { kind: now.kind, units: [] } : null)
+  if (!now || !then || now.kind !== then.kind) return { kind: 'none', redo: null, sample: [] }
+  const had = new Set(then.units)
+  const redo = now.units.filter((u) => !had.has(u))
+  return { kind: now.kind, redo: redo.length, sample: redo.slice(0, sampleSize) }
 }

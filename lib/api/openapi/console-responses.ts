@@ -178,3 +178,24 @@ const role = z.enum(['viewer', 'operator'])
 export const me = obj({ user: obj({ name: z.string(), role }).nullable(), authRequired: z.boolean(), canWrite: z.boolean(), readOnly: z.boolean() })
 export const login = obj({ user: obj({ name: z.string(), role }) })
 export const logout = obj({ ok: z.literal(true), endedSession: z.boolean(), remembered: z.enum(['stored', 'process-only']).nullable() })
+
+export const replay = obj({
+  toVersion: version.nullable().describe('the version the block would go back to; null for a clear'),
+  target: obj({ version, updatedAt: iso }).nullable(),
+  current: obj({ version, updatedAt: iso }),
+  since: iso.describe("the target version's write time (a clear: the run's first write); `after` counts rows written strictly later"),
+  after: obj({
+    checkpointWrites: z.number().describe('versions of this block'),
+    turns: z.number(),
+    memoryWrites: z.number().describe('rows of loom.memory'),
+    searches: z.number(),
+    blobs: z.number(),
+  }),
+  units: obj({
+    kind: z.enum(['list', 'json-array', 'none']),
+    redo: z.number().nullable().describe('units the current checkpoint holds that the target lacks'),
+    sample: z.array(z.string()).describe('up to 10 of them'),
+  }),
+  running: z.boolean(),
+  notes: z.array(z.string()).describe('what the counts leave out, and what to beware of'),
+})

@@ -8,6 +8,7 @@ import {
   analyticsQuerySchema,
   blockPathSchema,
   blockSelectorSchema,
+  replayQuerySchema,
   blocksQuerySchema,
   changesQuerySchema,
   clearBodySchema,
@@ -65,6 +66,7 @@ const RESPONSES = {
   Error: res.errorBody,
   Conflict: res.conflictBody,
   Block: res.block,
+  Replay: res.replay,
 } as const
 export type ResponseName = keyof typeof RESPONSES
 
@@ -134,6 +136,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: BLOCK, summary: 'The block, its physical versions, captured history, resume explanation, flags', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, response: 'BlockDetail', errors: RUN_READ },
   { method: 'put', path: BLOCK, summary: 'Edit: write new content as the next version', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, body: editBodySchema, response: 'WriteResult', errors: WRITE },
   { method: 'delete', path: BLOCK, summary: 'Clear: write a tombstone', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, body: clearBodySchema, response: 'WriteResult', errors: WRITE },
+  { method: 'get', path: `${BLOCK}/replay`, summary: 'Replay preview: what going back to toVersion (omitted: a clear) makes the agent redo, and what the run wrote after it', tag: 'checkpoint', path_: blockPathSchema, query: replayQuerySchema, response: 'Replay', errors: RUN_READ },
   { method: 'post', path: `${BLOCK}/restore`, summary: 'Restore: put an earlier version back as the next version', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, body: restoreBodySchema, response: 'WriteResult', errors: WRITE },
   runRead('/timeline', 'Everything the run did, in time order, with its resume points', 'Timeline', timelineQuerySchema),
   runRead('/conversations', 'Transcripts bound to the run', 'Conversations'),
