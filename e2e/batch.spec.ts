@@ -39,6 +39,8 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   const previewRow = (id: string) => preview.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) })
   await expect(previewRow(runIds[0])).toContainText('failed')
   await expect(previewRow(runIds[0])).toContainText(`v2 live by ${agent}`)
+  // And what the clear makes the agent redo, with what the run wrote after the point it goes back to.
+  await expect(previewRow(runIds[0]).getByTestId('batch-foresight')).toHaveText('redoes 2 units (row-001, row-002); after its first write: 1 checkpoint version')
   const diff = previewRow(runIds[0]).getByRole('link', { name: new RegExp(`^Open v2 → tombstone of ${runIds[0]}`) })
   expect(await diff.getAttribute('href')).toBe(`/runs/${[org, namespace, agent, runIds[0]].map(encodeSegment).join('/')}?tab=checkpoint&block=checkpoint&a=2`)
   await expect(dialog.getByRole('status').first()).toContainText(`${runIds.length} runs matched`)

@@ -9,6 +9,8 @@ import { call } from './helpers/routes'
 import * as q from '../lib/clickhouse/query'
 import * as wm from '../lib/loom/working-memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
+import { conversationAppend } from '../lib/loom/conversations'
+import { memorySet } from '../lib/loom/memory'
 import { tableNames } from '../lib/loom/tables'
 import { ensureReady } from '../lib/server/ready'
 import { POST as post } from '../app/api/batches/route'
@@ -31,6 +33,8 @@ type Item = {
   current?: Current | null
   warnings?: string[]
   message?: string
+  after?: { checkpointWrites: number; turns: number; memoryWrites: number; searches: number; blobs: number }
+  units?: { kind: string; redo: number | null; sample: string[] }
 }
 
 const ORG = 'bt'
@@ -91,6 +95,15 @@ before(async () => {
   // r5: a checkpoint-only run whose latest version predates the restore time.
   await wm.wmSet(ref('r5'), 'k', agent(T0))
   await wm.wmSet(ref('r5'), 'k l', agent(T1))
+  // r6 (its own namespace): an id list growing, and a turn and a memory write after its second version.
+  const r6 = { ...ref('r6'), namespace: 'ids' }
+  await runBegin({ org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', goal: 'ids' }, at(T0))
+  await wm.wmSet(r6, 'item-1', agent(T0))
+  await wm.wmSet(r6, 'item-1 item-2', agent(T1))
+  await conversationAppend({ org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', conversationId: 'c6', role: 'assistant', content: 'items 3 and 4' }, at(T2))
+  await memorySet({ org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', memoryKey: 'seen', value: 4 }, at(T2))
+  await wm.wmSet(r6, 'item-1 item-2 item-3 item-4', agent(T2))
+  await runComplete({ org: ORG, namespace: 'ids', agent: AGENT, runId: 'r6', status: 'failed' }, at(T3))
   // 1,001 checkpoint-only runs in another namespace, for the cap.
   await q.insertRows(
     tables.workingMemory,
@@ -122,9 +135,14 @@ describe('dry run', () => {
     )
     assert.match(items.r3.why!, /no checkpoint block/)
     assert.match(items.r5.why!, /nothing to restore/)
+    // Foresight per item that writes: versions written after the target (r1: v3; r4: v3 and v4), none for skipped items.
+    assert.deepEqual(items.r1.after, { checkpointWrites: 1, turns: 0, memoryWrites: 0, searches: 0, blobs: 0 })
+    assert.equal(items.r4.after?.checkpointWrites, 2)
+    assert.deepEqual(items.r1.units, { kind: 'none', redo: null, sample: [] })
+    assert.equal(items.r3.after, undefined)
     assert.deepEqual(
       Object.keys(items.r1).sort(),
-      ['action', 'agent', 'blockKey', 'current', 'fromVersion', 'namespace', 'org', 'runId', 'sessionId', 'status', 'toVersion', 'userId', 'warnings'].sort(),
+      ['action', 'after', 'agent', 'blockKey', 'current', 'fromVersion', 'namespace', 'org', 'runId', 'sessionId', 'status', 'toVersion', 'units', 'userId', 'warnings'].sort(),
     )
     // What each write replaces: r1's v3 is the agent's live version; r2's v2 the agent's tombstone.
     assert.equal(items.r1.status, 'failed')
@@ -151,6 +169,22 @@ describe('dry run', () => {
       { r1: ['3', null, 'clear'], r2: ['2', null, 'skip'], r3: [null, null, 'skip'], r4: ['4', null, 'clear'], r5: ['2', null, 'clear'] },
     )
     assert.match(items.r2.why!, /tombstone/)
+    // A clear counts from each run's first write.
+    assert.equal(items.r1.after?.checkpointWrites, 2)
+    assert.equal(items.r4.after?.checkpointWrites, 3)
+  })
+
+  test('foresight on id lists: the units each item makes the agent redo, and the turns and memory writes after the target', async () => {
+    const restore = await send({ filter: { org: ORG, namespace: 'ids' }, action: 'restore', before: AS_OF, reason: 'preview', dryRun: true })
+    assert.equal(restore.status, 200, JSON.stringify(restore.body))
+    const [r] = restore.body.items as Item[]
+    assert.deepEqual([r.fromVersion, r.toVersion, r.action], ['3', '2', 'restore'])
+    assert.deepEqual(r.units, { kind: 'list', redo: 2, sample: ['item-3', 'item-4'] })
+    assert.deepEqual(r.after, { checkpointWrites: 1, turns: 1, memoryWrites: 1, searches: 0, blobs: 0 })
+    const clear = await send({ filter: { org: ORG, namespace: 'ids' }, action: 'clear', reason: 'preview', dryRun: true })
+    const [c] = clear.body.items as Item[]
+    assert.deepEqual(c.units, { kind: 'list', redo: 4, sample: ['item-1', 'item-2', 'item-3', 'item-4'] })
+    assert.deepEqual(c.after, { checkpointWrites: 2, turns: 1, memoryWrites: 1, searches: 0, blobs: 0 })
   })
 
   test('another block: read from working memory, and runs without it skipped', async () => {

@@ -2,6 +2,7 @@
 
 import Link from 'next/link'
 import type { ReactNode } from 'react'
+import { afterList } from '@/components/editor/replay-note'
 import { links } from '@/lib/links'
 import { absoluteTime, relativeTime } from '@/lib/format'
 import type { BatchItem, BatchResultItem } from '@/lib/batch/types'
@@ -99,6 +100,25 @@ function skipNote(i: BatchItem): string | undefined {
   return i.why
 }
 
+/** What the write makes the agent redo, and what the run wrote after the version the block goes back to. */
+function Foresight({ item }: { item: BatchItem }) {
+  if (!item.after || !item.units) return null
+  const u = item.units
+  const redo =
+    u.kind === 'none' || u.redo === null
+      ? 'units not countable'
+      : u.redo === 0
+        ? 'redoes no unit'
+        : `redoes ${u.redo.toLocaleString('en')} unit${u.redo === 1 ? '' : 's'} (${u.sample.join(', ')}${u.redo > u.sample.length ? ', …' : ''})`
+  const point = item.action === 'restore' && item.toVersion ? `v${item.toVersion}` : 'its first write'
+  const list = afterList(item.after)
+  return (
+    <span className={styles.why} data-testid="batch-foresight">
+      {redo}; {list ? `after ${point}: ${list}` : `nothing written after ${point}`}
+    </span>
+  )
+}
+
 /** The run's status and the row the write would replace: its version, who wrote it, live or tombstone, when. */
 function Replaces({ item }: { item: BatchItem }) {
   const c = item.current
@@ -114,6 +134,7 @@ function Replaces({ item }: { item: BatchItem }) {
           </time>
         </span>
       ) : null}
+      <Foresight item={item} />
       {item.warnings.length ? (
         <ul className={styles.warnings} aria-label="Warnings">
           {item.warnings.map((w) => (

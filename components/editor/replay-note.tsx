@@ -14,7 +14,7 @@ function plural(n: number, one: string, many = `${one}s`) {
 }
 
 /** "2 checkpoint versions, 3 conversation turns and 1 search": the kinds with rows, in a sentence. */
-function afterList(after: ReplayPreview['after']): string | null {
+export function afterList(after: ReplayPreview['after']): string | null {
   const parts = [
     after.checkpointWrites ? plural(after.checkpointWrites, 'checkpoint version') : null,
     after.turns ? plural(after.turns, 'conversation turn') : null,

@@ -3,6 +3,7 @@ import { classifyClickHouseError } from '../clickhouse/query'
 import { AppError } from '../errors'
 import { auditHasBatchColumn } from '../loom/audit'
 import { clearBlock, restoreBlock, type OperatorWriteResult } from '../operator/writes'
+import { withForesight } from './foresight'
 import { planBatch, RUNNING, RUNNING_NOTE } from './plan'
 import type { BatchBody } from './schema'
 import { issueToken, itemKey, readToken, type BatchRequestShape } from './token'
@@ -15,7 +16,7 @@ function shapeOf(body: BatchBody): BatchRequestShape {
 /** Dry run: what each matched run's block would become, and a token that proves this preview. */
 export async function previewBatch(body: BatchBody, signal?: AbortSignal): Promise<BatchPreview> {
   const shape = shapeOf(body)
-  const items = await planBatch(shape, signal)
+  const items = await withForesight(await planBatch(shape, signal), signal)
   const token = issueToken(
     shape,
     items.map((i) => ({ key: itemKey(i), fromVersion: i.fromVersion, toVersion: i.toVersion, skip: i.action === 'skip' })),

@@ -1,4 +1,5 @@
 import type { RunOwner } from '../api/types'
+import type { ReplayCounts } from '../queries/replay'
 
 /** One run's block in a batch, as the dry run reports it (field names are part of the API contract). */
 export type BatchItem = RunOwner & {
@@ -16,6 +17,10 @@ export type BatchItem = RunOwner & {
   current: BatchCurrent | null
   /** What the operator should know before writing this item, e.g. `running`, `replaces an operator's write`. */
   warnings: string[]
+  /** Dry run, items that write: what the run wrote after the version the block goes back to (see the replay preview). */
+  after?: ReplayCounts
+  /** Dry run, items that write: the units the agent will redo. */
+  units?: { kind: 'list' | 'json-array' | 'none'; redo: number | null; sample: string[] }
 }
 
 export type BatchCurrent = {

@@ -4,6 +4,23 @@ import { block, runDetail } from './responses'
 import { blobs, conversations, memories, searches, timeline } from './story-responses'
 import { iso, listCuts, obj, runIdentity, version } from './schema-parts'
 
+/** What a run wrote after the version a block goes back to (the replay preview's `after`). */
+const replayAfter = obj({
+  checkpointWrites: z.number().describe('versions of this block'),
+  turns: z.number(),
+  memoryWrites: z.number().describe('rows of loom.memory'),
+  searches: z.number(),
+  blobs: z.number(),
+})
+
+/** The units the agent will redo (the replay preview's `units`). */
+const replayUnits = obj({
+  kind: z.enum(['list', 'json-array', 'none']),
+  redo: z.number().nullable().describe('units the current checkpoint holds that the target lacks'),
+  sample: z.array(z.string()).describe('up to 10 of them'),
+})
+
+
 export const auditEntry = obj({
   at: iso,
   operator: z.string(),
@@ -38,6 +55,8 @@ const batchItem = obj({
     .nullable()
     .describe("the row the write would replace (the block's latest now); null without a block"),
   warnings: z.array(z.string()).describe("what to know before writing it: `running`, `replaces an operator's write`, `replaces live version N: not a tombstone`"),
+  after: replayAfter.optional().describe('dry run, items that write: what the run wrote after the version the block goes back to'),
+  units: replayUnits.optional().describe('dry run, items that write: the units the agent will redo'),
 })
 
 const batchPreview = obj({
@@ -184,18 +203,8 @@ export const replay = obj({
   target: obj({ version, updatedAt: iso }).nullable(),
   current: obj({ version, updatedAt: iso }),
   since: iso.describe("the target version's write time (a clear: the run's first write); `after` counts rows written strictly later"),
-  after: obj({
-    checkpointWrites: z.number().describe('versions of this block'),
-    turns: z.number(),
-    memoryWrites: z.number().describe('rows of loom.memory'),
-    searches: z.number(),
-    blobs: z.number(),
-  }),
-  units: obj({
-    kind: z.enum(['list', 'json-array', 'none']),
-    redo: z.number().nullable().describe('units the current checkpoint holds that the target lacks'),
-    sample: z.array(z.string()).describe('up to 10 of them'),
-  }),
+  after: replayAfter,
+  units: replayUnits,
   running: z.boolean(),
   notes: z.array(z.string()).describe('what the counts leave out, and what to beware of'),
 })
