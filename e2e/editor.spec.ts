@@ -48,6 +48,10 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await expect(dialog.getByRole('button', { name: `Save as v${v(1)}` })).toBeDisabled()
   await dialog.getByLabel('Reason (recorded in the audit log)').fill('e2e: reset to two items')
   await expect(dialog.getByLabel('Diff preview')).toContainText('e2e-item-001')
+  // As the operator types, what resuming from the draft makes the agent redo: the three tickets v3 holds.
+  await expect(dialog.getByRole('note', { name: 'What the agent will redo' })).toHaveText(
+    `Resuming from this edit, the agent will redo 3 units that v3 holds (ticket-001, ticket-002, ticket-003).`,
+  )
   await dialog.getByRole('button', { name: `Save as v${v(1)}` }).click()
   await expect(dialog).toBeHidden()
   await expect(page.getByText(`Saved checkpoint as version ${v(1)}`)).toBeVisible()

@@ -13,6 +13,7 @@ import { NEAR_LIMIT_RATIO } from '@/lib/triage/flags'
 import { Button } from '../ui/button'
 import { TimeAgo } from '../ui/time-ago'
 import { ContentDiff } from './content-diff'
+import { EditRedo } from './replay-note'
 import { IdListEditor } from './id-list-editor'
 import { MergePanel } from './merge-panel'
 import { ConflictWayOut } from './conflict-way-out'
@@ -193,6 +194,7 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
         <div className={`panel ${styles.preview}`}>
           <h3>Preview: v{base.version} → {merge ? 'the merged content' : 'your version'}</h3>
           <ContentDiff before={baseContent} after={draft} label="Diff preview" />
+          <EditRedo current={baseContent} draft={draft} version={base.version} />
         </div>
     </WriteDialog>
   )

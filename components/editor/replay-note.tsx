@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { replayQueryOptions } from '@/lib/api-client/run-detail'
 import type { BlockTarget } from '@/lib/api-client/writes'
 import type { ReplayPreview } from '@/lib/api/types'
+import { unitsToRedo } from '@/lib/diff'
 import { absoluteTime } from '@/lib/format'
 import { Banner } from '@/components/ui/banner'
 import { QueryState } from '@/components/ui/query-state'
@@ -69,5 +70,20 @@ export function ReplayNote({ target, toVersion }: { target: BlockTarget; toVersi
         )}
       </QueryState>
     </section>
+  )
+}
+
+/** An edit's foresight, as the operator types: the units the agent redoes when it resumes from the draft. */
+export function EditRedo({ current, draft, version }: { current: string; draft: string; version: string }) {
+  const u = unitsToRedo(current, draft)
+  if (u.kind === 'none' || u.redo === null) return null
+  const text =
+    u.redo === 0
+      ? `Resuming from this edit, the agent redoes no unit: it keeps every unit v${version} holds.`
+      : `Resuming from this edit, the agent will redo ${plural(u.redo, 'unit')} that v${version} holds (${u.sample.join(', ')}${u.redo > u.sample.length ? ', …' : ''}).`
+  return (
+    <p className="small" role="note" aria-label="What the agent will redo">
+      {text}
+    </p>
   )
 }
