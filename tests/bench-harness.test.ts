@@ -39,7 +39,7 @@ test('bench harness: tiny run, well-formed results', { timeout: 180_000 }, () =>
   for (const want of ['runs page 1', 'runs deep page', 'runs mid-history', 'runs org=', 'runs status=', 'runs status=unknown', 'runs q=']) {
     assert.ok(names.some((n) => n.startsWith(want)), `route ${want} measured`)
   }
-  for (const kind of ['run', 'blocks', 'block versions', 'timeline', 'conversations', 'memories', 'searches']) {
+  for (const kind of ['run', 'blocks', 'block versions', 'replay preview', 'timeline', 'conversations', 'memories', 'searches']) {
     assert.ok(names.some((n) => n.startsWith(`${kind} (huge run)`)), `${kind} of the huge run measured`)
     assert.ok(names.some((n) => n.startsWith(`${kind} (typical run)`)), `${kind} of a typical run measured`)
   }

@@ -37,12 +37,14 @@ export function runRoutes(name: string, s: Sample, checkpointOnly = false): Rout
     ['blocks', `${base}/blocks`],
     ['blocks (no content)', `${base}/blocks?content=none`],
     ['block versions', `${base}/blocks/checkpoint?${ident}`],
+    // What a clear would make the agent redo: the clear dialog's foresight (target: ≤ 100 ms of engine time at 1M runs).
+    ['replay preview', `${base}/blocks/checkpoint/replay?${ident}`],
     ['timeline', `${base}/timeline`],
     ['conversations', `${base}/conversations`],
     ['memories', `${base}/memories`],
     ['searches', `${base}/searches`],
   ]
-  const keep = checkpointOnly ? new Set(['run', 'blocks', 'blocks (no content)', 'block versions', 'timeline']) : null
+  const keep = checkpointOnly ? new Set(['run', 'blocks', 'blocks (no content)', 'block versions', 'replay preview', 'timeline']) : null
   return all.filter(([r]) => !keep || keep.has(r)).map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
 }
 
