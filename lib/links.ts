@@ -48,6 +48,8 @@ export const links = {
     login: () => '/api/auth/login',
     logout: () => '/api/auth/logout',
     batches: () => '/api/batches',
+    batch: (batchId: string) => `/api/batches/${encodeURIComponent(batchId)}`,
+    undoBatch: (batchId: string) => `/api/batches/${encodeURIComponent(batchId)}/undo`,
     runs: (params: URLSearchParams) => withQuery('/api/runs', params),
     /** Summary charts of the runs list under these filters. */
     runsAnalytics: (filters: RunsFilters) => withQuery('/api/runs/analytics', runsSearch(filters)),

@@ -1,7 +1,9 @@
-import type { BatchPreview, BatchResult } from '../batch/types'
+import { queryOptions } from '@tanstack/react-query'
+import type { BatchPreview, BatchRecord, BatchResult, UndoPreview, UndoResult } from '../batch/types'
+import { runKeys } from './keys'
 import type { RunsFilters } from '../runs-search'
 import { links } from '../links'
-import { sendJson } from './fetch-json'
+import { fetchJson, sendJson } from './fetch-json'
 
 export type BatchAction = 'clear' | 'restore'
 export type BatchRunKey = { org: string; namespace: string; agent: string; runId: string }
@@ -39,4 +41,20 @@ export function previewBatchRequest(r: BatchRequest, signal?: AbortSignal) {
 
 export function runBatchRequest(r: BatchRequest, token: string, reason: string) {
   return post<BatchResult>({ ...body(r), dryRun: false, token, reason })
+}
+
+/** The newest batches and undos (the runs page lists a few). */
+export function recentBatchesQueryOptions(limit = 5) {
+  return queryOptions({
+    queryKey: [...runKeys.batches(), limit],
+    queryFn: ({ signal }) => fetchJson<{ batches: BatchRecord[] }>(`${links.api.batches()}?limit=${limit}`, { signal }),
+  })
+}
+
+export function previewUndoRequest(batchId: string, force: boolean, signal?: AbortSignal) {
+  return sendJson<UndoPreview>(links.api.undoBatch(batchId), 'POST', { dryRun: true, ...(force ? { force: true } : {}) }, signal)
+}
+
+export function runUndoRequest(batchId: string, force: boolean, token: string, reason: string) {
+  return sendJson<UndoResult>(links.api.undoBatch(batchId), 'POST', { dryRun: false, token, reason, ...(force ? { force: true } : {}) })
 }

@@ -7,6 +7,7 @@ import { withForesight } from './foresight'
 import { planBatch, RUNNING, RUNNING_NOTE } from './plan'
 import type { BatchBody } from './schema'
 import { issueToken, itemKey, readToken, type BatchRequestShape } from './token'
+import { keepBatch, keptItem, requireBatchTable, type KeptItem, type KeptRequest } from './store'
 import type { BatchItem, BatchPreview, BatchResult, BatchResultItem } from './types'
 
 function shapeOf(body: BatchBody): BatchRequestShape {
@@ -24,28 +25,70 @@ export async function previewBatch(body: BatchBody, signal?: AbortSignal): Promi
   return { items, total: items.length, token }
 }
 
-async function writeItem(item: BatchItem, from: string, to: string | null, body: BatchBody, operator: string, batchId: string): Promise<BatchResultItem> {
+/** One write of a batch or an undo: the result item, and the content it wrote (null when nothing was). */
+export type Written = { item: BatchResultItem; content: string | null }
+
+export async function writeItem(
+  item: BatchItem,
+  from: string,
+  to: string | null,
+  options: { action: 'clear' | 'restore'; reason: string; force: boolean },
+  operator: string,
+  batchId: string,
+): Promise<Written> {
   const ref = { org: item.org, namespace: item.namespace, agent: item.agent, runId: item.runId, userId: item.userId, sessionId: item.sessionId, blockKey: item.blockKey }
   // The preview skipped running runs unless the operator forced them: a forced item is written as a forced single write.
-  const w = { ref, operator, reason: body.reason ?? '', expectedVersion: from, batchId, force: body.force === true }
+  const w = { ref, operator, reason: options.reason, expectedVersion: from, batchId, force: options.force }
   const previewed = { ...item, fromVersion: from, toVersion: to }
   try {
     let result: OperatorWriteResult
-    if (body.action === 'clear') result = await clearBlock(w)
+    if (options.action === 'clear') result = await clearBlock(w)
     else result = await restoreBlock({ ...w, version: to ?? '' })
     return {
-      ...previewed,
-      outcome: 'done',
-      newVersion: result.block.version,
-      ...(result.confirmed ? {} : { message: result.warning }),
+      item: { ...previewed, outcome: 'done', newVersion: result.block.version, ...(result.confirmed ? {} : { message: result.warning }) },
+      content: result.block.isDeleted ? '' : result.block.content,
     }
   } catch (err) {
     const e = err instanceof AppError ? err : classifyClickHouseError(err)
     if (e.code === 'conflict') {
       const current = e.details?.current as { version?: string } | null | undefined
-      return { ...previewed, outcome: 'conflict', currentVersion: current?.version ?? null, message: e.message }
+      return { item: { ...previewed, outcome: 'conflict', currentVersion: current?.version ?? null, message: e.message }, content: null }
     }
-    return { ...previewed, outcome: 'error', message: e.message }
+    if (e.code === 'run_active') return { item: { ...previewed, outcome: 'skipped', why: RUNNING, message: RUNNING_NOTE }, content: null }
+    return { item: { ...previewed, outcome: 'error', message: e.message }, content: null }
+  }
+}
+
+/**
+ * Keeps the batch with its items. The writes have landed by now: a failure to keep it is reported
+ * on the answer (each write's audit row still names the batch), never as a failed batch.
+ */
+export async function keep(
+  batch: { batchId: string; actor: string; action: 'clear' | 'restore' | 'undo'; blockKey: string; filter: Record<string, unknown>; request: KeptRequest | null; reason: string; undoes: string | null },
+  items: KeptItem[],
+): Promise<string | undefined> {
+  try {
+    await keepBatch({ ...batch, at: new Date().toISOString(), items })
+    return undefined
+  } catch (err) {
+    const e = classifyClickHouseError(err)
+    return `The writes landed (each audited with batch id ${batch.batchId}), but the batch could not be kept, so it cannot be undone from the console: ${e.message}`
+  }
+}
+
+/** The request as kept: dates as ISO text, no token or reason. */
+function keptRequest(body: BatchBody): KeptRequest {
+  const f = body.filter
+  const filter = Object.fromEntries(
+    Object.entries(f).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+  )
+  return {
+    filter,
+    blockKey: body.blockKey,
+    action: body.action,
+    ...(body.before ? { before: body.before.toISOString() } : {}),
+    ...(body.runs ? { runs: body.runs } : {}),
+    ...(body.force ? { force: true } : {}),
   }
 }
 
@@ -60,9 +103,11 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
   if (!(await auditHasBatchColumn(signal))) {
     throw new AppError('unavailable', 'The audit table has no batch_id column yet, so batch writes cannot be audited: run `npm run db:init` (it adds the column)')
   }
+  await requireBatchTable(signal)
   const plan = await planBatch(shape, signal)
   const batchId = randomUUID()
   const items: BatchResultItem[] = []
+  const written = new Map<BatchResultItem, string | null>()
   let matched = 0
   for (const item of plan) {
     const token = previewed.get(itemKey(item))
@@ -93,7 +138,14 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
       })
       continue
     }
-    items.push(await writeItem({ ...item, action: shape.action }, token.fromVersion, token.toVersion, body, operator, batchId))
+    const w = await writeItem({ ...item, action: shape.action }, token.fromVersion, token.toVersion, { action: shape.action, reason: body.reason ?? '', force: body.force === true }, operator, batchId)
+    written.set(w.item, w.content)
+    items.push(w.item)
   }
-  return { batchId, items, notMatched: previewed.size - matched }
+  const request = keptRequest(body)
+  const warning = await keep(
+    { batchId, actor: operator, action: shape.action, blockKey: shape.blockKey, filter: request.filter, request, reason: body.reason ?? '', undoes: null },
+    items.map((i) => keptItem(i, written.get(i) ?? null)),
+  )
+  return { batchId, items, notMatched: previewed.size - matched, ...(warning ? { warning } : {}) }
 }

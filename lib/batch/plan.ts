@@ -55,13 +55,21 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
   return runs.filter((r) => wanted.has(runKeyText(r)))
 }
 
-/** The block `blockKey` of every run, under the run's own identity: the whole working-memory sorting key. */
-function blocksOf(runs: RunSummary[], blockKey: string): Sql {
+/** A run under its writer's identity: what the working-memory sorting key starts with. */
+export type RunIdentity = Pick<RunSummary, 'org' | 'namespace' | 'agent' | 'userId' | 'sessionId' | 'runId'>
+
+/** The run identities as one bound array of tuples, for `(org, …, run_id) IN`. */
+export function identityTuples(runs: RunIdentity[]): Sql {
   const keys = runs.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.userId, r.sessionId, r.runId]))
-  return sql`(org, namespace, agent, user_id, session_id, run_id) IN ${param('keys', 'Array(Tuple(String, String, String, String, String, String))', keys)} AND block_key = ${param('block_key', 'String', blockKey)}`
+  return param('keys', 'Array(Tuple(String, String, String, String, String, String))', keys)
 }
 
-const identityKey = (r: { org: string; namespace: string; agent: string; user_id: string; session_id: string; run_id: string }) =>
+/** The block `blockKey` of every run, under the run's own identity: the whole working-memory sorting key. */
+function blocksOf(runs: RunIdentity[], blockKey: string): Sql {
+  return sql`(org, namespace, agent, user_id, session_id, run_id) IN ${identityTuples(runs)} AND block_key = ${param('block_key', 'String', blockKey)}`
+}
+
+export const identityKey = (r: { org: string; namespace: string; agent: string; user_id: string; session_id: string; run_id: string }) =>
   JSON.stringify([r.org, r.namespace, r.agent, r.user_id, r.session_id, r.run_id])
 
 const latestRowSchema = runIdentityColumns.extend({
@@ -75,14 +83,14 @@ const candidateSchema = latestRowSchema.pick({ org: true, namespace: true, agent
   version: versionString,
 })
 
-type LatestRow = z.infer<typeof latestRowSchema>
+export type LatestRow = z.infer<typeof latestRowSchema>
 
 /**
  * The block's latest row for every run, read from working memory itself (not the derived run
  * index, which may trail the agents): one query keyed by the whole sorting key. What the preview
  * shows as replaced is what the write's version check will compare against.
  */
-async function latestRows(runs: RunSummary[], blockKey: string, signal?: AbortSignal): Promise<Map<string, LatestRow>> {
+export async function latestRows(runs: RunIdentity[], blockKey: string, signal?: AbortSignal): Promise<Map<string, LatestRow>> {
   const rows = await selectRows(
     sql`SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, actor, toString(updated_at) AS updated_at
      FROM ${trusted(source(tableNames().workingMemory, { final: true }))}

@@ -66,3 +66,33 @@ export const batchBodySchema = z
 export type BatchBody = z.infer<typeof batchBodySchema>
 export type BatchFilter = z.infer<typeof batchFilterSchema>
 export type BatchRunKey = z.infer<typeof runKeySchema>
+
+/** `POST /api/batches/{batchId}/undo`: the same dry-run, token and reason rules as a batch. */
+export const undoBodySchema = z
+  .strictObject(
+    {
+      dryRun: z.boolean({ message: 'dryRun must be true or false' }),
+      token: z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional(),
+      reason: z.string({ message: 'reason must be a string' }).trim().max(2000, 'reason is longer than 2000 characters').optional(),
+      /** Writes into runs still running with a recent checkpoint too (skipped otherwise). */
+      force: z.boolean({ message: 'force must be true or false' }).optional(),
+    },
+    { message: 'body has a field this route does not take' },
+  )
+  .superRefine((v, ctx) => {
+    if (!v.dryRun && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required to write: say why the batch is taken back' })
+    if (!v.dryRun && !v.token) ctx.addIssue({ code: 'custom', path: ['token'], message: 'token is required to write: send the token of the dry run you reviewed' })
+  })
+
+export type UndoBody = z.infer<typeof undoBodySchema>
+
+/** A kept batch's id, as the console issues them (a UUID). */
+export const batchIdParamsSchema = z.object({
+  batchId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'batchId must be a batch id (a UUID)'),
+})
+
+/** `GET /api/batches`: how many of the newest batches. */
+export const batchesQuerySchema = z.strictObject(
+  { limit: z.coerce.number({ message: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(200, 'limit must be at most 200').optional() },
+  { message: 'query has a parameter this route does not take' },
+)

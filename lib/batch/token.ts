@@ -19,6 +19,9 @@ export type BatchRequestShape = {
   force?: boolean
 }
 
+/** An undo of a kept batch: the batch it takes back (and whether it writes into running runs). */
+export type UndoRequestShape = { undo: string; force?: boolean }
+
 /** One previewed item as the token remembers it. */
 export type TokenItem = { key: string; fromVersion: string | null; toVersion: string | null; skip: boolean }
 
@@ -37,7 +40,8 @@ function sign(payload: string): string {
 }
 
 /** The request in one canonical text: fixed field order, times as ISO, flags and runs sorted. */
-export function canonicalRequest(r: BatchRequestShape): string {
+export function canonicalRequest(r: BatchRequestShape | UndoRequestShape): string {
+  if ('undo' in r) return JSON.stringify(['undo', r.undo, r.force === true])
   const f = r.filter
   const runs = r.runs?.map(runKeyText).sort()
   return JSON.stringify([
@@ -68,7 +72,7 @@ export function itemKey(i: { org: string; namespace: string; agent: string; runI
 type Payload = { v: 1; r: string; e: number; i: [string, string | null, string | null, 0 | 1][] }
 
 /** Signs the preview: the request and each item's (run, fromVersion, toVersion). */
-export function issueToken(request: BatchRequestShape, items: TokenItem[], now = Date.now()): string {
+export function issueToken(request: BatchRequestShape | UndoRequestShape, items: TokenItem[], now = Date.now()): string {
   const payload: Payload = {
     v: 1,
     r: createHash('sha256').update(canonicalRequest(request)).digest('base64url'),
@@ -87,7 +91,7 @@ function mismatch(message: string): AppError {
  * The previewed items a token proves, keyed by item key. A token that is not ours, was issued for
  * another filter, block, action or time, or is too old, is a 409: preview again.
  */
-export function readToken(token: string, request: BatchRequestShape, now = Date.now()): Map<string, TokenItem> {
+export function readToken(token: string, request: BatchRequestShape | UndoRequestShape, now = Date.now()): Map<string, TokenItem> {
   const [text, sig] = token.split('.')
   if (!text || !sig) throw mismatch('token is not a batch preview token from this console: preview again')
   const expected = Buffer.from(sign(text))

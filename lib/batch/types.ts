@@ -52,4 +52,65 @@ export type BatchResult = {
   items: BatchResultItem[]
   /** Previewed runs the filter no longer matches: left alone. */
   notMatched: number
+  /** Set when the writes landed but the batch could not be kept (it cannot be undone from the console). */
+  warning?: string
 }
+
+/** One item as a kept batch remembers it: the versions it read and wrote, and a hash of what it wrote. */
+export type KeptItem = {
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  userId: string
+  sessionId: string
+  blockKey: string
+  action: 'clear' | 'restore' | 'skip'
+  /** The block's latest version before the batch (the write's expectedVersion). */
+  fromVersion: string | null
+  /** That version was a tombstone: the block was cleared before the batch. */
+  fromDeleted: boolean
+  /** restore: the version whose content was put back. */
+  toVersion: string | null
+  /** The version the batch inserted (outcome done). */
+  newVersion: string | null
+  outcome: BatchOutcome
+  /** `sha256:<hex>` of the content the batch wrote ('' for a clear); null when nothing was written. */
+  contentHash: string | null
+  message?: string
+}
+
+export type BatchCounts = Record<BatchOutcome, number>
+
+/** What a kept batch was asked to do (the request as sent, without its token and reason). */
+export type KeptRequest = {
+  filter: Record<string, unknown>
+  blockKey: string
+  action: 'clear' | 'restore'
+  before?: string
+  runs?: { org: string; namespace: string; agent: string; runId: string }[]
+  force?: boolean
+}
+
+export type BatchRecord = {
+  batchId: string
+  at: string
+  actor: string
+  /** `clear` or `restore`; `undo` for the undo of another batch. */
+  action: 'clear' | 'restore' | 'undo'
+  blockKey: string
+  filter: Record<string, unknown>
+  request: KeptRequest | null
+  reason: string
+  counts: BatchCounts
+  /** The later batch that took this one back, if any. */
+  undoneBy: string | null
+  /** The batch this one takes back (an undo). */
+  undoes: string | null
+}
+
+export type BatchDetail = BatchRecord & { items: KeptItem[] }
+
+/** The dry run of an undo: the batch it takes back, each item, and the token that proves the preview. */
+export type UndoPreview = { batch: BatchRecord; items: BatchItem[]; total: number; token: string }
+export type UndoResult = { batchId: string; undoes: string; items: BatchResultItem[]; notMatched: number; warning?: string }

@@ -61,6 +61,7 @@ export function uninstallPlan(before: Set<string>): string[] {
     t.history,
     t.audit,
     t.revokedSessions,
+    t.batches,
   ]
   return ours.filter((n) => before.has(n))
 }

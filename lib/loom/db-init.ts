@@ -4,7 +4,7 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import { auditTableDdl, auditTableUpgrades, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
 import { dropStatement, firstDerivation, installPlan } from '../derived/install'
 import { forCluster } from '../derived/cluster'
 import { createMissingSchema, installRunIndex } from './init'
@@ -40,6 +40,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   for (const s of loomTableDdl(t)) log(`  - ${s.table}`)
   log(`  - ${t.audit}: one row per console edit, clear or restore (an existing one gains the batch_id column if it lacks it)`)
   log(`  - ${t.revokedSessions}: logouts, so an ended session stays refused after a restart`)
+  log(`  - ${t.batches}: every batch and undo, with its items, so a batch can be taken back`)
   log(`  Needs: CREATE DATABASE (or the databases ${Object.values(databases).join(', ')} made beforehand), CREATE TABLE on them.`)
   if (!showSql) return
   log('')
@@ -49,6 +50,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   log(`${forCluster(auditTableDdl(t), cluster)};\n`)
   for (const sql of auditTableUpgrades(t)) log(`${sql};\n`)
   log(`${forCluster(revokedSessionsDdl(t), cluster)};\n`)
+  log(`${forCluster(batchesDdl(t), cluster)};\n`)
 }
 
 /** What the history capture is and needs. */

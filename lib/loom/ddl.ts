@@ -3,6 +3,7 @@ import { createTableSql } from '../tables/create-table'
 import { columnNames } from '../tables/declaration'
 import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
+import { batchesTable } from '../tables/batches'
 import { workingMemoryTable } from '../tables/working-memory'
 import { HISTORY_RETENTION_DAYS, historyTtl, workingMemoryHistoryTable } from '../tables/working-memory-history'
 import { physicalDdl, source } from './tables'
@@ -36,6 +37,11 @@ export function auditTableUpgrades(t: TableNames): string[] {
 /** Login sessions ended on the server (logout): refused until they would have expired anyway. */
 export function revokedSessionsDdl(t: TableNames): string {
   return createTableSql(revokedSessionsTable, t.revokedSessions)
+}
+
+/** Every batch and undo the console ran, with its items (so it can be taken back). */
+export function batchesDdl(t: TableNames): string {
+  return createTableSql(batchesTable, t.batches)
 }
 
 /** Append-only copy of every working-memory insert, complete from the moment it is installed. */

@@ -22,6 +22,7 @@ export function tableNames(databases: Databases = getConfig().databases, map: Sc
     searchTrace: name('search_trace_log', telemetry),
     audit: `${runs}.audit_log`,
     revokedSessions: `${runs}.revoked_sessions`,
+    batches: `${runs}.batches`,
     history: `${runs}.working_memory_history`,
     historyView: `${runs}.working_memory_history_mv`,
   }

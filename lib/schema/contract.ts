@@ -10,6 +10,7 @@ import { auditLogTable } from '../tables/audit-log'
 import type { TableDeclaration } from '../tables/declaration'
 import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
+import { batchesTable } from '../tables/batches'
 import { workingMemoryHistoryTable, workingMemoryHistoryView } from '../tables/working-memory-history'
 import { runIndexObjects } from './contract-run-index'
 import { table, view } from './spec-builders'
@@ -50,6 +51,7 @@ function dashboardObjects(t: ReturnType<typeof tableNames>): ObjectSpec[] {
   return [
     declared(auditLogTable, t.audit),
     declared(revokedSessionsTable, t.revokedSessions),
+    declared(batchesTable, t.batches),
     declared(workingMemoryHistoryTable, t.history),
     view(t.historyView, {
       ...workingMemoryHistoryView,

@@ -30,6 +30,7 @@ export type TableNames = {
   searchTrace: string
   audit: string
   revokedSessions: string
+  batches: string
   history: string
   historyView: string
 }

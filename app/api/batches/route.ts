@@ -1,8 +1,9 @@
 import { requireOperatorWrite } from '@/lib/auth/current'
 import { previewBatch, runBatch } from '@/lib/batch/batch'
-import { batchBodySchema } from '@/lib/batch/schema'
+import { batchBodySchema, batchesQuerySchema } from '@/lib/batch/schema'
+import { listBatches } from '@/lib/batch/store'
 import { readJsonBody } from '@/lib/http/body'
-import { route } from '@/lib/http/handler'
+import { parseWith, route, searchParamsObject } from '@/lib/http/handler'
 
 export const dynamic = 'force-dynamic'
 
@@ -14,4 +15,10 @@ export const POST = route(null, async (req) => {
   const who = await requireOperatorWrite(req)
   const body = await readJsonBody(req, batchBodySchema)
   return body.dryRun ? previewBatch(body, req.signal) : runBatch(body, who.name, req.signal)
+})
+
+/** Recent batches (and undos), newest first, each with its counts and what undid it. */
+export const GET = route(null, async (req) => {
+  const { limit } = parseWith(batchesQuerySchema, searchParamsObject(req, []), 'query')
+  return { batches: await listBatches(limit ?? 20, req.signal) }
 })

@@ -76,9 +76,54 @@ const batchResult = obj({
     }),
   ),
   notMatched: z.number().describe('previewed runs the filter no longer matches (left alone)'),
+  warning: z.string().optional().describe('the writes landed but the batch could not be kept (it cannot be undone from the console)'),
 }).describe('dryRun: false')
 
 export const batch = z.union([batchPreview, batchResult])
+
+const outcomes = obj({ done: z.number(), conflict: z.number(), skipped: z.number(), error: z.number() })
+
+/** A kept batch (or undo), without its items. */
+const keptBatch = obj({
+  batchId: z.string(),
+  at: iso,
+  actor: z.string().describe('the operator who ran it'),
+  action: z.enum(['clear', 'restore', 'undo']),
+  blockKey: z.string(),
+  filter: z.record(z.string(), z.unknown()).describe("the runs filter it was run with (an undo: its batch's)"),
+  request: z
+    .object({ filter: z.record(z.string(), z.unknown()), blockKey: z.string(), action: z.enum(['clear', 'restore']), before: z.string().optional(), runs: z.array(obj({ org: z.string(), namespace: z.string(), agent: z.string(), runId: z.string() })).optional(), force: z.boolean().optional() })
+    .nullable()
+    .describe('the request as sent, without token and reason'),
+  reason: z.string(),
+  counts: outcomes,
+  undoneBy: z.string().nullable().describe('the latest undo that took this batch back'),
+  undoes: z.string().nullable().describe('an undo: the batch it takes back'),
+})
+
+export const batches = obj({ batches: z.array(keptBatch).describe('newest first') })
+
+export const batchDetail = keptBatch.extend({
+  items: z.array(
+    obj({
+      ...runIdentity,
+      blockKey: z.string(),
+      action: z.enum(['clear', 'restore', 'skip']),
+      fromVersion: version.nullable().describe("the block's latest version before the batch"),
+      fromDeleted: z.boolean().describe('that version was a tombstone'),
+      toVersion: version.nullable().describe('restore: the version whose content was put back'),
+      newVersion: version.nullable().describe('the version the batch wrote (outcome done)'),
+      outcome: z.enum(['done', 'conflict', 'skipped', 'error']),
+      contentHash: z.string().nullable().describe('`sha256:<hex>` of the content written (a clear: of the empty string); null when nothing was written'),
+      message: z.string().optional(),
+    }),
+  ),
+})
+
+export const undo = z.union([
+  batchPreview.extend({ batch: keptBatch.describe('the batch the undo takes back') }).describe('dryRun: true'),
+  batchResult.extend({ undoes: z.string().describe('the batch taken back') }).describe('dryRun: false'),
+])
 
 export const audit = obj({ entries: z.array(auditEntry), installed: z.boolean(), cuts: listCuts })
 

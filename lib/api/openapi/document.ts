@@ -23,7 +23,7 @@ import {
   schemaQuerySchema,
   timelineQuerySchema,
 } from '../schemas'
-import { batchBodySchema } from '../../batch/schema'
+import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
 import * as blockResponses from './responses'
 import * as consoleResponses from './console-responses'
 import * as storyResponses from './story-responses'
@@ -57,6 +57,9 @@ const RESPONSES = {
   Analytics: res.analytics,
   Changes: res.changes,
   Batch: res.batch,
+  Batches: res.batches,
+  BatchDetail: res.batchDetail,
+  Undo: res.undo,
   Facets: res.facets,
   Health: res.health,
   SchemaReport: res.schemaReport,
@@ -131,6 +134,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
   { method: 'get', path: '/api/runs/changes', summary: 'Runs written since a watermark', tag: 'runs', query: changesQuerySchema, response: 'Changes', errors: READ },
   { method: 'post', path: '/api/batches', summary: 'Batch clear or restore of one block across the runs a filter matches: a dry run (preview and token), then the writes', tag: 'runs', body: batchBodySchema, response: 'Batch', errors: [400, 401, 403, 409, 413, 421, 429, 503, 504] },
+  { method: 'get', path: '/api/batches', summary: 'Recent batches and undos, newest first, with counts and what undid each', tag: 'runs', query: batchesQuerySchema, response: 'Batches', errors: READ },
+  { method: 'get', path: '/api/batches/{batchId}', summary: 'One kept batch with its items: the versions each read and wrote, and a hash of the content written', tag: 'runs', path_: batchIdParamsSchema, response: 'BatchDetail', errors: [...READ, 404] },
+  { method: 'post', path: '/api/batches/{batchId}/undo', summary: 'Take a batch back: a dry run (preview and token), then each block the batch wrote and nobody moved since gets its pre-batch content as a new version', tag: 'runs', path_: batchIdParamsSchema, body: undoBodySchema, response: 'Undo', errors: [400, 401, 403, 404, 409, 421, 429, 503, 504] },
   runRead('', 'The run, with counts', 'RunDetail'),
   runRead('/blocks', 'Every block of the run, latest version each', 'Blocks', blocksQuerySchema),
   { method: 'get', path: BLOCK, summary: 'The block, its physical versions, captured history, resume explanation, flags', tag: 'checkpoint', path_: blockPathSchema, query: blockSelectorSchema, response: 'BlockDetail', errors: RUN_READ },

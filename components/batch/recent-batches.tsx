@@ -1,0 +1,204 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useId, useState } from 'react'
+import { previewUndoRequest, recentBatchesQueryOptions, runUndoRequest } from '@/lib/api-client/batches'
+import { runKeys } from '@/lib/api-client/keys'
+import type { BatchRecord, UndoPreview, UndoResult } from '@/lib/batch/types'
+import { links } from '@/lib/links'
+import { RefusalBanner } from '../editor/refusal-banner'
+import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
+import { usePermissions } from '../editor/use-permissions'
+import { ReasonField, WriteDialog } from '../editor/write-dialog'
+import { Button } from '../ui/button'
+import { TimeAgo } from '../ui/time-ago'
+import { BATCH_STATE_CLASS, PreviewTable, ResultsTable } from './batch-tables'
+import styles from './batch.module.css'
+
+const short = (id: string) => id.slice(0, 8)
+
+/** What a kept batch did, in a line: "restore as of 02:10 · 12 done, 1 conflict". */
+function countsText(b: BatchRecord): string {
+  const parts = (['done', 'conflict', 'skipped', 'error'] as const).filter((o) => b.counts[o] > 0).map((o) => `${b.counts[o]} ${o}`)
+  return parts.length ? parts.join(', ') : 'nothing matched'
+}
+
+function actionText(b: BatchRecord): string {
+  if (b.action === 'undo') return `undo of batch ${b.undoes ? short(b.undoes) : '?'}`
+  if (b.action === 'restore' && b.request?.before) return `restore as of ${b.request.before.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}`
+  return b.action
+}
+
+/** The newest batches (and undos) with their outcome; an operator can take one back. */
+export function RecentBatches() {
+  const { canWrite } = usePermissions()
+  const query = useQuery(recentBatchesQueryOptions())
+  const [undoing, setUndoing] = useState<BatchRecord | null>(null)
+  const batches = query.data?.batches ?? []
+  if (batches.length === 0) return null
+  return (
+    <details className={`panel ${styles.recent}`} data-testid="recent-batches">
+      <summary>
+        Recent batches <span className="muted small">({batches.length === 5 ? 'latest 5' : batches.length})</span>
+      </summary>
+      <ul className={styles.recentList}>
+        {batches.map((b) => (
+          <li key={b.batchId} className={styles.recentItem} data-batch={b.batchId}>
+            <span>
+              <strong>{actionText(b)}</strong> <span className="mono small">{short(b.batchId)}</span>
+            </span>
+            <span className="small muted">
+              <TimeAgo iso={b.at} /> by {b.actor} · {countsText(b)}
+            </span>
+            <span className={`small ${styles.recentReason}`} title={b.reason}>
+              {b.reason}
+            </span>
+            <span className={styles.actions}>
+              <a className="small" href={links.audit({ batchId: b.batchId })}>
+                Audit
+              </a>
+              {b.undoneBy ? (
+                <span className="small muted">undone by {short(b.undoneBy)}</span>
+              ) : canWrite && b.counts.done > 0 ? (
+                <Button size="small" onClick={() => setUndoing(b)} aria-label={`Undo batch ${short(b.batchId)} (${actionText(b)})`}>
+                  Undo…
+                </Button>
+              ) : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {undoing ? <UndoDialog batch={undoing} onClose={() => setUndoing(null)} /> : null}
+    </details>
+  )
+}
+
+/** Undo of a kept batch: a dry run first, then a reason and the count typed to confirm. */
+function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => void }) {
+  const qc = useQueryClient()
+  const [force, setForce] = useState(false)
+  const [reason, setReason] = useState('')
+  const [typed, setTyped] = useState('')
+  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
+  const [result, setResult] = useState<UndoResult | null>(null)
+  const hintId = useId()
+  const preview = useMutation<UndoPreview, Error, boolean>({
+    mutationFn: (f) => previewUndoRequest(batch.batchId, f),
+    onMutate: () => setRefusal(null),
+    onError: (e) => setRefusal(refusalOf(e)),
+  })
+  const run = useMutation<UndoResult, Error, { token: string; reason: string }>({
+    mutationFn: ({ token, reason: why }) => runUndoRequest(batch.batchId, force, token, why),
+    onMutate: () => setRefusal(null),
+    onSuccess: (res) => setResult(res),
+    onError: (e) => setRefusal(refusalOf(e)),
+    onSettled: () => void qc.invalidateQueries({ queryKey: runKeys.all }),
+  })
+  useEffect(() => {
+    preview.mutate(false)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+  const items = preview.data?.items ?? []
+  const toWrite = items.filter((i) => i.action !== 'skip').length
+  const moved = items.filter((i) => i.why?.startsWith('moved')).length
+  const running = items.filter((i) => i.why === 'running').length
+  const countText = String(toWrite)
+  const ready = !!preview.data && toWrite > 0 && reason.trim() !== '' && typed.trim() === countText && !run.isPending
+  const missing = [reason.trim() === '' && 'give a reason', typed.trim() !== countText && `type ${countText} to confirm`].filter(
+    (m): m is string => typeof m === 'string',
+  )
+  const outcomes = result ? (['done', 'conflict', 'skipped', 'error'] as const).map((o) => [o, result.items.filter((i) => i.outcome === o).length] as const) : []
+  const hint = result ? 'Done.' : preview.data && toWrite > 0 ? (missing.length ? `To undo: ${missing.join(' and ')}.` : `Ready to undo ${toWrite} run${toWrite === 1 ? '' : 's'}.`) : ''
+  return (
+    <WriteDialog
+      title={`Undo batch ${short(batch.batchId)}`}
+      wide
+      onClose={onClose}
+      lead={
+        <p className={`small muted ${styles.lead}`}>
+          {actionText(batch)} by {batch.actor}: &ldquo;{batch.reason}&rdquo;. Each block this batch wrote and nobody has written since gets back
+          the content it had before the batch, as a new version. A block written after the batch is left alone (a conflict).
+        </p>
+      }
+      refusal={<RefusalBanner refusal={refusal} />}
+      hint={hint}
+      hintId={hintId}
+      cancelLabel={result ? 'Close' : 'Cancel'}
+      confirm={
+        !result && preview.data && toWrite > 0
+          ? {
+              label: run.isPending ? 'Undoing…' : `Undo ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`,
+              variant: 'danger',
+              disabled: !ready,
+              onConfirm: () => preview.data && run.mutate({ token: preview.data.token, reason: reason.trim() }),
+            }
+          : undefined
+      }
+    >
+      {preview.isPending ? (
+        <p className="small" role="status" aria-live="polite">
+          Reading the blocks this batch wrote…
+        </p>
+      ) : null}
+      {preview.data && !result ? (
+        <>
+          <p role="status" aria-live="polite" className={styles.lead}>
+            <strong>{toWrite}</strong> of {items.length} item{items.length === 1 ? '' : 's'} to take back
+            {moved ? `; ${moved} written since the batch (left alone)` : ''}
+            {running ? `; ${running} still running (skipped)` : ''}
+            {items.length - toWrite - moved - running > 0 ? `; ${items.length - toWrite - moved - running} the batch did not write` : ''}.
+          </p>
+          {running || force ? (
+            <label className={`small ${styles.force}`}>
+              <input
+                type="checkbox"
+                checked={force}
+                disabled={preview.isPending || run.isPending}
+                onChange={(e) => {
+                  setForce(e.target.checked)
+                  setTyped('')
+                  preview.mutate(e.target.checked)
+                }}
+              />{' '}
+              Include runs that are still running (their next checkpoint may overwrite the undo)
+            </label>
+          ) : null}
+          {items.length ? <PreviewTable items={items} caption="Dry run of the undo: nothing has been written yet." /> : null}
+          {toWrite > 0 ? (
+            <>
+              <ReasonField value={reason} onChange={setReason} label="Reason (recorded in the audit log of every run)" />
+              <label className="field">
+                Type the number of runs to undo to confirm: <strong>{countText}</strong>
+                <input value={typed} onChange={(e) => setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
+              </label>
+            </>
+          ) : (
+            <p className="small muted">Nothing to take back: every block this batch wrote has moved on, or it wrote none.</p>
+          )}
+        </>
+      ) : null}
+      {run.isPending && !result ? (
+        <p className="small" role="status" aria-live="polite">
+          Undoing {toWrite} run{toWrite === 1 ? '' : 's'}, one at a time; each write is checked against the version the batch wrote.
+        </p>
+      ) : null}
+      {result ? (
+        <>
+          <ul className={styles.counts} aria-label="Outcomes" role="status">
+            {outcomes.map(([o, n]) => (
+              <li key={o}>
+                <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {n}
+              </li>
+            ))}
+          </ul>
+          <ResultsTable items={result.items} />
+          <p className={`small muted ${styles.lead}`}>
+            Undo <span className="mono">{result.batchId}</span> of batch <span className="mono">{result.undoes}</span>: every write is in its run&apos;s
+            audit log with the undo&apos;s id.
+          </p>
+          {result.warning ? <p className="small">{result.warning}</p> : null}
+        </>
+      ) : null}
+    </WriteDialog>
+  )
+}

@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { before, describe, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+import * as wm from '../lib/loom/working-memory'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { ensureReady } from '../lib/server/ready'
+import { GET as list, POST as post } from '../app/api/batches/route'
+import { GET as one } from '../app/api/batches/[batchId]/route'
+import { POST as undo } from '../app/api/batches/[batchId]/undo/route'
+import * as contract from '../lib/api/openapi/console-responses'
+import { GET as audit } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
+
+useFreshEngine('batch-undo')
+
+type Item = { runId: string; action: string; why?: string; outcome?: string; fromVersion: string | null; toVersion: string | null; newVersion?: string | null; contentHash?: string | null; fromDeleted?: boolean }
+
+const ORG = 'undo'
+const NS = 'ns'
+const AGENT = 'ag'
+const ORIGIN = { origin: 'http://127.0.0.1:3000' }
+const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000).toISOString()
+const T0 = hoursAgo(10)
+const T1 = hoursAgo(9)
+const T2 = hoursAgo(8)
+const T3 = hoursAgo(7)
+const AS_OF = hoursAgo(8.5)
+const at = (iso: string) => () => new Date(iso)
+const agentAt = (iso: string) => ({ actor: AGENT, sourceTrace: 'host-a/pid-1', now: at(iso) })
+const ref = (runId: string) => ({ org: ORG, namespace: NS, agent: AGENT, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
+const byRun = (items: Item[]) => Object.fromEntries(items.map((i) => [i.runId, i]))
+const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`
+const batch = (body: unknown) => call(post, '/api/batches', {}, { method: 'POST', body, headers: ORIGIN })
+const undoOf = (batchId: string, body: unknown, headers: Record<string, string> = ORIGIN) =>
+  call(undo, `/api/batches/${batchId}/undo`, { batchId }, { method: 'POST', body, headers })
+const recent = async () => (await call(list, '/api/batches')).body.batches as { batchId: string; action: string; undoneBy: string | null; undoes: string | null; counts: Record<string, number>; reason: string; actor: string; filter: Record<string, unknown> }[]
+
+let batchId = ''
+
+before(async () => {
+  await ensureReady()
+  const begin = (runId: string) => runBegin({ org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '', runId, goal: `goal of ${runId}` }, at(T0))
+  const done = (runId: string) => runComplete({ org: ORG, namespace: NS, agent: AGENT, runId, status: 'failed' }, at(T3))
+  // u1: three live versions; the batch puts version 2 back.
+  await begin('u1')
+  await wm.wmSet(ref('u1'), 'a', agentAt(T0))
+  await wm.wmSet(ref('u1'), 'a b', agentAt(T1))
+  await wm.wmSet(ref('u1'), 'a b c', agentAt(T2))
+  await done('u1')
+  // u2: cleared by the agent; the batch restores over the tombstone, so undo clears again.
+  await begin('u2')
+  await wm.wmSet(ref('u2'), 'x', agentAt(T0))
+  await wm.wmDelete(ref('u2'), agentAt(T2))
+  await done('u2')
+  // u3: no checkpoint, never written.
+  await begin('u3')
+  await done('u3')
+  // u4: written by the batch, then moved on by its agent: undo must leave it alone.
+  await begin('u4')
+  await wm.wmSet(ref('u4'), 'p', agentAt(T0))
+  await wm.wmSet(ref('u4'), 'p q', agentAt(T2))
+  await done('u4')
+  const body = { filter: { org: ORG, namespace: NS }, action: 'restore', before: AS_OF, reason: 'back before the bad deploy' }
+  const preview = await batch({ ...body, dryRun: true })
+  assert.equal(preview.status, 200, JSON.stringify(preview.body))
+  const res = await batch({ ...body, dryRun: false, token: preview.body.token })
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  assert.equal(res.body.warning, undefined)
+  batchId = res.body.batchId
+  await wm.wmSet(ref('u4'), 'p q r', { actor: AGENT, sourceTrace: 'host-a/pid-2' })
+})
+
+describe('batches are kept', () => {
+  test('GET /api/batches lists the batch with its actor, reason, filter and counts', async () => {
+    contract.batches.parse((await call(list, '/api/batches')).body)
+    const b = (await recent()).find((x) => x.batchId === batchId)
+    assert.ok(b, 'the batch is listed')
+    assert.equal(b.action, 'restore')
+    assert.equal(b.actor, 'local')
+    assert.equal(b.reason, 'back before the bad deploy')
+    assert.deepEqual(b.filter, { org: ORG, namespace: NS })
+    assert.deepEqual(b.counts, { done: 3, conflict: 0, skipped: 1, error: 0 })
+    assert.equal(b.undoneBy, null)
+    assert.equal(b.undoes, null)
+  })
+
+  test('GET /api/batches/{id}: each item with the versions it read and wrote and a hash of the content', async () => {
+    const res = await call(one, `/api/batches/${batchId}`, { batchId })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    contract.batchDetail.parse(res.body)
+    assert.equal(res.body.request.before, AS_OF)
+    const items = byRun(res.body.items)
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.fromVersion, v.toVersion, v.newVersion, v.outcome]])),
+      { u1: ['3', '2', '4', 'done'], u2: ['2', '1', '3', 'done'], u3: [null, null, null, 'skipped'], u4: ['2', '1', '3', 'done'] },
+    )
+    assert.equal(items.u1.contentHash, sha('a b'))
+    assert.equal(items.u2.contentHash, sha('x'))
+    assert.equal(items.u2.fromDeleted, true)
+    assert.equal(items.u3.contentHash, null)
+  })
+
+  test('unknown or malformed batch ids and bad list limits are refused by name', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000'
+    assert.equal((await call(one, '/x', { batchId: missing })).status, 404)
+    assert.equal((await undoOf(missing, { dryRun: true })).status, 404)
+    const bad = await call(one, '/x', { batchId: 'nope' })
+    assert.equal(bad.status, 400)
+    assert.equal(bad.body.error.field, 'batchId')
+    const limit = await call(list, '/api/batches?limit=0')
+    assert.equal(limit.status, 400)
+    assert.equal(limit.body.error.field, 'limit')
+  })
+})
+
+describe('undo', () => {
+  let undoId = ''
+
+  test('dry run: written blocks go back to their pre-batch content; a moved block is a conflict; the rest are skipped', async () => {
+    const res = await undoOf(batchId, { dryRun: true })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    contract.undo.parse(res.body)
+    assert.equal(res.body.batch.batchId, batchId)
+    const items = byRun(res.body.items)
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.action, v.fromVersion, v.toVersion]])),
+      { u1: ['restore', '4', '3'], u2: ['clear', '3', null], u3: ['skip', null, null], u4: ['skip', '4', null] },
+    )
+    assert.match(items.u4.why!, /^moved: the batch wrote version 3, the block is at 4 now/)
+    assert.match(items.u3.why!, /not written by the batch/)
+    // Nothing was written by the dry run.
+    assert.equal(await wm.wmGet(ref('u1')), 'a b')
+  })
+
+  test('refusals: no reason, no token, a token of another preview, a viewer-less origin', async () => {
+    const noReason = await undoOf(batchId, { dryRun: false, token: 'x' })
+    assert.equal(noReason.status, 400)
+    assert.equal(noReason.body.error.field, 'reason')
+    const unknown = await undoOf(batchId, { dryRun: true, why: 'x' })
+    assert.equal(unknown.status, 400)
+    assert.equal(unknown.body.error.field, 'why')
+    const forged = await undoOf(batchId, { dryRun: false, token: 'abc.def', reason: 'r' })
+    assert.equal(forged.status, 409)
+    assert.equal(forged.body.error.field, 'token')
+    // A batch preview's token does not prove an undo.
+    const other = await batch({ filter: { org: ORG, namespace: NS }, action: 'clear', dryRun: true })
+    const wrong = await undoOf(batchId, { dryRun: false, token: other.body.token, reason: 'r' })
+    assert.equal(wrong.status, 409)
+    const cross = await undoOf(batchId, { dryRun: true }, { origin: 'https://evil.example' })
+    assert.equal(cross.status, 403)
+    assert.equal(await wm.wmGet(ref('u1')), 'a b')
+  })
+
+  test('run: contents come back as new versions, the moved block is untouched, and the undo is kept and audited', async () => {
+    const preview = await undoOf(batchId, { dryRun: true })
+    const res = await undoOf(batchId, { dryRun: false, token: preview.body.token, reason: 'the restore was wrong' })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    contract.undo.parse(res.body)
+    undoId = res.body.batchId
+    assert.equal(res.body.undoes, batchId)
+    const items = byRun(res.body.items)
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.outcome, v.newVersion ?? null]])),
+      { u1: ['done', '5'], u2: ['done', '4'], u3: ['skipped', null], u4: ['conflict', null] },
+    )
+    assert.equal(await wm.wmGet(ref('u1')), 'a b c')
+    assert.equal(await wm.wmGet(ref('u2')), null)
+    assert.equal(await wm.wmGet(ref('u4')), 'p q r')
+    const kept = await recent()
+    assert.equal(kept[0].batchId, undoId)
+    assert.equal(kept[0].action, 'undo')
+    assert.equal(kept[0].undoes, batchId)
+    assert.deepEqual(kept[0].counts, { done: 2, conflict: 1, skipped: 1, error: 0 })
+    assert.equal(kept.find((b) => b.batchId === batchId)?.undoneBy, undoId)
+    const entries = (await call(audit, '/x', { org: ORG, namespace: NS, agent: AGENT, runId: 'u1' })).body.entries
+    assert.equal(entries[0].batchId, undoId)
+    assert.equal(entries[0].reason, 'the restore was wrong')
+    assert.equal(entries[0].action, 'restore')
+    assert.equal(entries[1].batchId, batchId)
+  })
+
+  test('undoing the same batch again finds every block moved: conflicts, nothing written', async () => {
+    const preview = await undoOf(batchId, { dryRun: true })
+    assert.deepEqual(preview.body.items.filter((i: Item) => i.action !== 'skip'), [])
+    const res = await undoOf(batchId, { dryRun: false, token: preview.body.token, reason: 'twice' })
+    assert.deepEqual(res.body.items.map((i: Item) => i.outcome).sort(), ['conflict', 'conflict', 'conflict', 'skipped'])
+    assert.equal(await wm.wmGet(ref('u1')), 'a b c')
+  })
+
+  test('an undo can itself be undone: the batch content comes back', async () => {
+    const preview = await undoOf(undoId, { dryRun: true })
+    const items = byRun(preview.body.items)
+    assert.deepEqual([items.u1.action, items.u1.toVersion], ['restore', '4'])
+    assert.deepEqual([items.u2.action, items.u2.toVersion], ['restore', '3'])
+    const res = await undoOf(undoId, { dryRun: false, token: preview.body.token, reason: 'it was right after all' })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.equal(await wm.wmGet(ref('u1')), 'a b')
+    assert.equal(await wm.wmGet(ref('u2')), 'x')
+  })
+})
