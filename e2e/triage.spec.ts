@@ -141,6 +141,15 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
     await expect(item).toHaveAttribute('href', `/?flag=${flag}`)
     await expect(item.locator('span').first()).toHaveText(`${list.runs.length}${list.nextCursor ? '+' : ''}`)
   }
+  // The troubled runs grouped by what they share: the same cohorts the API gives, largest first, each a link to its list.
+  const { cohorts } = await api<{ cohorts: { key: string; runs: number; agent: string; status: string; href: string }[] }>(request, '/api/runs/cohorts')
+  expect(cohorts.length).toBeGreaterThan(0)
+  const shown = page.getByRole('list', { name: 'Cohorts of troubled runs' }).getByRole('link')
+  await expect(shown).toHaveCount(Math.min(5, cohorts.length))
+  for (const [i, c] of cohorts.slice(0, 5).entries()) {
+    await expect(shown.nth(i)).toHaveAttribute('href', c.href)
+    await expect(shown.nth(i)).toContainText(`${c.runs} run${c.runs === 1 ? '' : 's'} of ${c.agent} (${c.status}): `)
+  }
   const nearMiss = await api<Page>(request, '/api/runs?flag=near_miss&limit=50')
   await page.locator('a[data-flag="near_miss"]').click()
   await expect(page).toHaveURL(/\?flag=near_miss$/)

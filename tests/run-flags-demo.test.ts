@@ -78,3 +78,44 @@ test('a page read without flags and its flags read afterwards (the runs page str
     assert.ok(whole.runs.some((r) => r.flags.length > 0) || filter.status === 'running', 'some run on the page has a flag')
   }
 })
+
+test('cohorts: every run with a problem flag, once, grouped by agent, status and flags; largest first; links list exactly the cohort', async () => {
+  const { GET } = await import('../app/api/runs/cohorts/route')
+  const { call } = await import('./helpers/routes')
+  const res = await call(GET, '/api/runs/cohorts')
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  ;(await import('../lib/api/openapi/console-responses')).cohorts.parse(res.body)
+  type C = { key: string; agent: string; org: string; namespace: string; status: string; flags: string[]; runs: number; firstAt: string; lastAt: string; sample: string[]; href: string }
+  const cohorts = res.body.cohorts as C[]
+  // Computed here from the whole list, independently of the route.
+  const problems = ['near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled']
+  const expected = new Map<string, string[]>()
+  for (const r of runs) {
+    const flags = r.flags.filter((f) => problems.includes(f))
+    if (!flags.length) continue
+    const k = JSON.stringify([r.org, r.namespace, r.agent, r.status, flags])
+    expected.set(k, [...(expected.get(k) ?? []), r.runId])
+  }
+  assert.ok(expected.size >= 2, 'the demo has troubled runs in more than one cohort')
+  assert.deepEqual(new Map(cohorts.map((c) => [c.key, c.runs])), new Map([...expected].map(([k, ids]) => [k, ids.length])))
+  for (let i = 1; i < cohorts.length; i++) assert.ok(cohorts[i - 1].runs >= cohorts[i].runs, 'largest first')
+  for (const c of cohorts) {
+    assert.ok(c.sample.length === Math.min(5, c.runs))
+    assert.ok(c.firstAt <= c.lastAt)
+    // The link's list holds every run of the cohort (it may hold runs with more flags too).
+    const url = new URL(c.href, 'http://x')
+    assert.equal(url.searchParams.get('agent'), c.agent)
+    assert.equal(url.searchParams.get('status'), c.status)
+    const listed = await listRuns({ filter: { org: c.org, namespace: c.namespace, agent: c.agent, status: c.status as never, flag: c.flags as never }, limit: 200 })
+    const ids = new Set(listed.runs.map((r) => r.runId))
+    for (const id of expected.get(c.key)!) assert.ok(ids.has(id), `${c.href} lists ${id}`)
+  }
+  // Narrowed by the list's filter: one agent's cohorts only.
+  const one = cohorts[0]
+  const narrowed = await call(GET, `/api/runs/cohorts?agent=${encodeURIComponent(one.agent)}`)
+  assert.ok(narrowed.body.cohorts.every((c: C) => c.agent === one.agent))
+  assert.equal(narrowed.body.cohorts.find((c: C) => c.key === one.key)?.runs, one.runs)
+  const bad = await call(GET, '/api/runs/cohorts?status=nope')
+  assert.equal(bad.status, 400)
+  assert.equal(bad.body.error.field, 'status')
+})

@@ -7,6 +7,7 @@ import { absoluteTime, count } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunsFilters } from '@/lib/runs-search'
 import { FLAG_TEXT, type RunFlag } from '@/lib/triage/flags'
+import { cohortText, groupCohorts } from '@/lib/triage/cohorts'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import styles from './triage.module.css'
 import { DisclosureButton } from '../ui/disclosure-button'
@@ -24,6 +25,9 @@ export const ATTENTION_FLAGS: { flag: RunFlag; title: string }[] = [
 
 /** Counted from one page of the flagged list: exact up to this many, "N+" past it. */
 const COUNT_CAP = 100
+
+/** Cohorts listed under the counts, largest first. */
+const COHORTS_SHOWN = 5
 
 /** Open unless this browser's operator closed it (then its counts are not read). */
 const panelState = storedSetting('loom-runs:needs-attention', 'open')
@@ -47,6 +51,9 @@ export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters
       staleTime: 30_000,
     })),
   })
+  // The same runs, grouped by what they share (GET /api/runs/cohorts groups the same pages).
+  const loaded = queries.every((q) => q.data)
+  const cohorts = loaded ? groupCohorts(queries.flatMap((q) => q.data?.runs ?? []), base).slice(0, COHORTS_SHOWN) : []
   return (
     <section className={`panel ${styles.attention}`} aria-labelledby={`${bodyId}-title`}>
       <div className={styles.attentionHead}>
@@ -84,6 +91,24 @@ export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters
             )
           })}
         </ul>
+      ) : null}
+      {open && cohorts.length ? (
+        <div className={styles.cohorts}>
+          <h3 className="small muted">Troubled runs by what they share</h3>
+          <ul aria-label="Cohorts of troubled runs">
+            {cohorts.map((c) => (
+              <li key={c.key}>
+                <Link href={c.href} prefetch={false} data-cohort={c.key}>
+                  {cohortText(c)}
+                </Link>{' '}
+                <span className="small muted">
+                  {c.runs === 1 ? 'started' : 'since'} {absoluteTime(c.firstAt)}
+                  {c.org || c.namespace ? ` · ${c.org}/${c.namespace}` : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
     </section>
   )

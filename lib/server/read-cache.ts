@@ -23,7 +23,7 @@ import { SharedResult } from './shared-result'
 export const READ_CACHE_TTL_MS = 2_000
 export const READ_CACHE_MAX_ENTRIES = 300
 
-export type ReadKind = 'runs.list' | 'runs.analytics' | 'run.detail'
+export type ReadKind = 'runs.list' | 'runs.analytics' | 'runs.cohorts' | 'run.detail'
 
 export type ReadCacheStats = { hits: number; joined: number; computed: number; invalidations: number; entries: number }
 

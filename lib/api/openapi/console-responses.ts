@@ -253,3 +253,26 @@ export const replay = obj({
   running: z.boolean(),
   notes: z.array(z.string()).describe('what the counts leave out, and what to beware of'),
 })
+
+/** GET /api/runs/cohorts */
+export const cohorts = obj({
+  cohorts: z
+    .array(
+      obj({
+        key: z.string().describe('what the runs share, as one value'),
+        org: z.string(),
+        namespace: z.string(),
+        agent: z.string(),
+        status: z.string(),
+        flags: z.array(z.string()).describe('the problem flags every run of the cohort carries, and no other (resumed is not a problem)'),
+        runs: z.number(),
+        firstAt: iso.describe('when its earliest run started'),
+        lastAt: iso.describe('when its latest run started'),
+        sample: z.array(z.string()).describe('up to 5 runs, org/namespace/agent/runId with URL-encoded segments, newest first'),
+        href: z.string().describe('the runs list filtered to the cohort, from which a batch can run'),
+      }),
+    )
+    .describe('largest first'),
+  capped: z.array(z.string()).describe('flags with more than 100 runs under the filter: their cohorts count the newest 100'),
+  searchedTo: iso.nullable().describe("set when a flag's search stopped early: runs started before it were not checked"),
+})

@@ -1,0 +1,85 @@
+import type { RunSummary } from '../api/types'
+import { encodeSegment, links } from '../links'
+import { normalFlags, type RunsFilters } from '../runs-search'
+import { FLAG_TEXT, RUN_FLAGS, type RunFlag } from './flags'
+
+/** The flags that make a run a problem: every flag but `resumed` (resuming is what runs are built to do). */
+export const PROBLEM_FLAGS: readonly RunFlag[] = RUN_FLAGS.filter((f) => f !== 'resumed')
+
+/** Troubled runs that share their agent, status and problem flags. */
+export type Cohort = {
+  key: string
+  org: string
+  namespace: string
+  agent: string
+  status: string
+  /** The problem flags every run of the cohort carries (and no other problem flag), in RUN_FLAGS order. */
+  flags: RunFlag[]
+  runs: number
+  /** When the cohort's earliest and latest runs started. */
+  firstAt: string
+  lastAt: string
+  /** Up to five runs, each `org/namespace/agent/runId` with URL-encoded segments, newest first. */
+  sample: string[]
+  /** The runs list filtered to the cohort (agent, status and flags), from which a batch can run. */
+  href: string
+}
+
+const SAMPLE = 5
+
+const runKeyOf = (r: Pick<RunSummary, 'org' | 'namespace' | 'agent' | 'runId'>) => [r.org, r.namespace, r.agent, r.runId].map(encodeSegment).join('/')
+
+/**
+ * Groups runs with at least one problem flag by agent (org, namespace, agent), status and their
+ * problem flags; largest first, then the most recent. Runs without a problem flag are left out;
+ * a run listed twice counts once. `base` is the list's filter the runs were read under.
+ */
+export function groupCohorts(runs: readonly RunSummary[], base: RunsFilters = {}): Cohort[] {
+  const seen = new Set<string>()
+  const groups = new Map<string, { runs: RunSummary[]; flags: RunFlag[] }>()
+  for (const r of runs) {
+    const id = runKeyOf(r)
+    if (seen.has(id)) continue
+    seen.add(id)
+    const flags = r.flags.filter((f) => PROBLEM_FLAGS.includes(f))
+    if (flags.length === 0) continue
+    const key = JSON.stringify([r.org, r.namespace, r.agent, r.status, flags])
+    const g = groups.get(key) ?? { runs: [], flags }
+    g.runs.push(r)
+    groups.set(key, g)
+  }
+  const cohorts = [...groups.entries()].map(([key, g]): Cohort => {
+    const first = g.runs[0]
+    const started = g.runs.map((r) => r.startedAt).sort()
+    const newest = [...g.runs].sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0))
+    return {
+      key,
+      org: first.org,
+      namespace: first.namespace,
+      agent: first.agent,
+      status: first.status,
+      flags: g.flags,
+      runs: g.runs.length,
+      firstAt: started[0],
+      lastAt: started[started.length - 1],
+      sample: newest.slice(0, SAMPLE).map(runKeyOf),
+      // Fixed key order, so the same cohort gets the same link wherever it is grouped.
+      href: links.runsList({
+        org: first.org,
+        namespace: first.namespace,
+        agent: first.agent,
+        status: first.status,
+        q: base.q,
+        from: base.from,
+        to: base.to,
+        flag: normalFlags([...(base.flag ?? []), ...g.flags]),
+      }),
+    }
+  })
+  return cohorts.sort((a, b) => b.runs - a.runs || (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : 0) || (a.key < b.key ? -1 : 1))
+}
+
+/** "14 runs of indexer (failed): crash loop + near miss" */
+export function cohortText(c: Pick<Cohort, 'runs' | 'agent' | 'status' | 'flags'>): string {
+  return `${c.runs} run${c.runs === 1 ? '' : 's'} of ${c.agent} (${c.status}): ${c.flags.map((f) => FLAG_TEXT[f].label).join(' + ')}`
+}
