@@ -135,4 +135,12 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await expect(recent.locator('li').first()).toContainText(`undo of batch ${batchId.slice(0, 8)}`)
   await expect(latest).toContainText('undone by')
   await expect(latest.getByRole('button', { name: /^Undo batch/ })).toHaveCount(0)
+
+  // 9. What changed is marked on the runs chart of that period: the batches, the undo and the write by hand.
+  const since = new Date(Date.now() - 12 * 3_600_000).toISOString()
+  await page.goto(`/?org=${org}&namespace=${namespace}&from=${encodeURIComponent(since)}`)
+  await expect(page.getByTestId('chart-changes')).toContainText(/changed: 2 batches, 1 undo, 1 single write/)
+  const events = await (await request.get(`/api/events?org=${org}&namespace=${namespace}`)).json()
+  expect(events.events.filter((e: { kind: string }) => e.kind !== 'setup').map((e: { kind: string }) => e.kind)).toEqual(['undo', 'batch', 'batch', 'write'])
+  await shots(page, 'runs-changes')
 })

@@ -32,6 +32,8 @@ export const links = {
   runs: (search?: string) => (search ? `/?${search}` : '/'),
   /** The runs list under these filters (the first page). */
   runsList: (filters: RunsFilters) => withQuery('/', runsSearch(filters)),
+  /** A run as one text: `org/namespace/agent/runId` with URL-encoded segments (as the API takes it). */
+  runKey: (run: RunRef) => runSuffix(run),
   run: (run: RunRef, query?: Record<string, string | undefined>) => {
     const qs = new URLSearchParams(Object.entries(query ?? {}).filter((e): e is [string, string] => !!e[1]))
     return withQuery(`/runs/${runSuffix(run)}`, qs)
@@ -53,6 +55,8 @@ export const links = {
     runs: (params: URLSearchParams) => withQuery('/api/runs', params),
     /** Summary charts of the runs list under these filters. */
     runsAnalytics: (filters: RunsFilters) => withQuery('/api/runs/analytics', runsSearch(filters)),
+    events: (q: { from?: string; to?: string; org?: string; namespace?: string; agent?: string }) =>
+      withQuery('/api/events', new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]))),
     /** Runs under these filters written after `since` (the previous poll's watermark). */
     runChanges: (filters: RunsFilters, since?: string) => withQuery('/api/runs/changes', runsSearch({ ...filters, since })),
     consoleAudit: (params: URLSearchParams) => withQuery('/api/audit', params),

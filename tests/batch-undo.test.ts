@@ -10,6 +10,8 @@ import { GET as list, POST as post } from '../app/api/batches/route'
 import { GET as one } from '../app/api/batches/[batchId]/route'
 import { POST as undo } from '../app/api/batches/[batchId]/undo/route'
 import * as contract from '../lib/api/openapi/console-responses'
+import { GET as events } from '../app/api/events/route'
+import { PUT as single } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { GET as audit } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
 
 useFreshEngine('batch-undo')
@@ -197,5 +199,48 @@ describe('undo', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(await wm.wmGet(ref('u1')), 'a b')
     assert.equal(await wm.wmGet(ref('u2')), 'x')
+  })
+})
+
+describe('what changed: GET /api/events', () => {
+  type Ev = { at: string; kind: string; actor: string; runKey?: string; batchId?: string; summary: string; href?: string }
+  const get = async (qs = '') => {
+    const res = await call(events, `/api/events${qs}`)
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    contract.events.parse(res.body)
+    return res.body.events as Ev[]
+  }
+
+  test('batches, undos, single writes and setup runs, newest first; a batch is one event, not one per write', async () => {
+    const put = await call(single, '/x', { org: ORG, namespace: NS, agent: AGENT, runId: 'u1', blockKey: 'checkpoint' }, { method: 'PUT', body: { content: 'a b c d', expectedVersion: '6', reason: 'by hand' }, headers: ORIGIN })
+    assert.equal(put.status, 200, JSON.stringify(put.body))
+    const all = await get()
+    for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].at >= all[i].at, 'newest first')
+    const write = all.find((e) => e.kind === 'write')
+    assert.ok(write, 'the single write is an event')
+    assert.equal(write.runKey, `${ORG}/${NS}/${AGENT}/u1`)
+    assert.match(write.summary, /^local edited checkpoint of u1 \(v6 → v7\): by hand$/)
+    const batchEvent = all.find((e) => e.batchId === batchId)
+    assert.equal(batchEvent?.kind, 'batch')
+    assert.match(batchEvent!.summary, /restored checkpoint in a batch: 3 runs written of 4: back before the bad deploy/)
+    assert.equal(all.filter((e) => e.kind === 'undo').length, 3)
+    assert.ok(all.some((e) => e.kind === 'setup' && /^first start by /.test(e.summary)), 'the first start is a setup event')
+    // The batch writes are not events of their own.
+    assert.equal(all.filter((e) => e.kind === 'write').length, 1, JSON.stringify(all.filter((e) => e.kind === 'write')))
+  })
+
+  test('scoped by org, namespace and agent (a batch by its items), and by time', async () => {
+    const other = await get('?org=somebody-else')
+    assert.deepEqual(other.filter((e) => e.kind !== 'setup'), [])
+    const mine = await get(`?org=${ORG}&namespace=${NS}&agent=${AGENT}`)
+    assert.ok(mine.some((e) => e.batchId === batchId))
+    const future = await get(`?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)
+    assert.deepEqual(future, [])
+    const bad = await call(events, '/api/events?from=yesterday')
+    assert.equal(bad.status, 400)
+    assert.equal(bad.body.error.field, 'from')
+    const unknown = await call(events, '/api/events?runId=u1')
+    assert.equal(unknown.status, 400)
+    assert.equal(unknown.body.error.field, 'runId')
   })
 })

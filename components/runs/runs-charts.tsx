@@ -7,6 +7,7 @@ import {
   BarStack,
   CartesianGrid,
   Rectangle,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -16,10 +17,10 @@ import {
 } from 'recharts'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
-import type { RunsAnalytics } from '@/lib/api/types'
+import type { ConsoleEvent, RunsAnalytics } from '@/lib/api/types'
 import { withFlag, type RunsFilters } from '@/lib/runs-search'
 import { CountLink } from './count-link'
-import { bucketTick, bucketTitle, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
+import { bucketTick, bucketTitle, eventsByBucket, eventsText, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
 import { dotColor } from './dot-color'
 import styles from './runs-summary.module.css'
 import { peaks, peakSentence } from './chart-peak'
@@ -75,10 +76,12 @@ export function ChartCard({ title, legend, label, summary, children, className }
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
 
 /** The largest of `items` by `value`, or null when every value is 0. */
-export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filters?: RunsFilters }) {
+export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAnalytics; filters?: RunsFilters; events?: ConsoleEvent[] }) {
   const { unit } = data.statusOverTime
   const statuses = presentStatuses(data.totals.byStatus)
   const rows = statusRows(data)
+  const changes = eventsByBucket(rows.map((r) => r.start), events, unit)
+  const changed = [...changes.values()].flat()
   const tooltip = ({ active, payload }: TooltipContentProps) => {
     const row = active ? (payload?.[0]?.payload as (typeof rows)[number] | undefined) : undefined
     if (!row) return null
@@ -91,6 +94,7 @@ export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filte
             .reverse()
             .map((s) => ({ label: s, value: count(Number(row[s])), color: statusColor(s) })),
           { label: 'total', value: count(row.total) },
+          ...(changes.get(row.start) ?? []).slice(0, 3).map((e) => ({ label: e.kind, value: e.summary, color: 'var(--accent)' })),
         ]}
       />
     )
@@ -105,6 +109,7 @@ export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filte
           { lead: `Most started in the ${unit}${busiest.length > 1 ? 's' : ''} of`, unit, units: `${unit}s` },
         )
       : '',
+    changed.length ? `Marked: ${eventsText(changed)} by operators or setup in this period.` : '',
   ].join(' ')
   return (
     <ChartCard
@@ -122,6 +127,14 @@ export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filte
               </CountLink>
             </li>
           ))}
+          {changed.length ? (
+            <li data-testid="chart-changes" title={changed.slice(0, 10).map((e) => `${e.at.slice(0, 16).replace('T', ' ')} ${e.summary}`).join('\n')}>
+              <span className={styles.changeMark} aria-hidden />
+              <CountLink href={links.audit({ org: filters.org, namespace: filters.namespace, agent: filters.agent })}>
+                changed: <strong>{eventsText(changed)}</strong>
+              </CountLink>
+            </li>
+          ) : null}
         </ul>
       }
     >
@@ -136,6 +149,9 @@ export function StatusChart({ data, filters = {} }: { data: RunsAnalytics; filte
               <Bar key={s} dataKey={s} name={s} fill={statusColor(s)} isAnimationActive={false} />
             ))}
           </BarStack>
+          {[...changes.keys()].map((start) => (
+            <ReferenceLine key={start} x={start} stroke="var(--accent)" strokeDasharray="3 3" ifOverflow="extendDomain" />
+          ))}
         </BarChart>
       </ResponsiveContainer>
     </ChartCard>

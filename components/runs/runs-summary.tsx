@@ -8,7 +8,8 @@ import { links } from '@/lib/links'
 import { withFlag, type RunsFilters } from '@/lib/runs-search'
 import { NEAR_LIMIT_RATIO } from '@/lib/triage/flags'
 import { CountLink } from './count-link'
-import { runsAnalyticsQueryOptions } from '@/lib/api-client/runs'
+import { eventsQueryOptions, runsAnalyticsQueryOptions } from '@/lib/api-client/runs'
+import { chartRange } from './summary-model'
 import { ErrorBanner } from '../ui/error-banner'
 import { TopRuns } from './top-runs'
 import { useSummaryOpen } from './use-summary-open'
@@ -53,6 +54,12 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
     if (open && fetching) void loadCharts()
   }, [open, fetching])
   const a = query.data
+  // What operators and setup changed over the chart's range, marked on it.
+  const range = a ? chartRange(a) : null
+  const changes = useQuery({
+    ...eventsQueryOptions({ ...(range ?? {}), org: filters.org, namespace: filters.namespace, agent: filters.agent }),
+    enabled: open && !!range && !fetching,
+  })
   const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
   return (
     <section className={`panel ${styles.summary}`} aria-labelledby="runs-summary-title">
@@ -101,7 +108,7 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
               aria-busy={query.isPlaceholderData}
               data-testid="summary-grid"
             >
-              <StatusChart data={a} filters={filters} />
+              <StatusChart data={a} filters={filters} events={changes.data?.events} />
               <ResumesChart data={a} filters={filters} />
               <SizesChart data={a} filters={filters} />
               <TopRuns title="Slowest runs (active time)" runs={a.slowest} metric="duration" empty="No finished run with a duration." />

@@ -1,4 +1,4 @@
-import type { BucketUnit, RunsAnalytics } from '@/lib/api/types'
+import type { BucketUnit, ConsoleEvent, RunsAnalytics } from '@/lib/api/types'
 
 /** Stacking order, bottom to top: finished runs first, then the ones still going, then the unknown. */
 export const STATUS_ORDER = ['succeeded', 'failed', 'cancelled', 'running', 'unknown'] as const
@@ -47,3 +47,43 @@ export function statusRows(a: RunsAnalytics): StatusRow[] {
 }
 
 export const sizeLabel = (fromPct: number, toPct: number) => `${fromPct}–${toPct}%`
+
+const UNIT_MS: Record<BucketUnit, number> = { hour: 3_600_000, day: 86_400_000 }
+
+/** The time range a status chart covers: its first bucket's start to its last bucket's end. */
+export function chartRange(a: RunsAnalytics): { from: string; to: string } | null {
+  const b = a.statusOverTime.buckets
+  if (b.length === 0) return null
+  const end = Date.parse(b[b.length - 1].start) + UNIT_MS[a.statusOverTime.unit as BucketUnit]
+  return { from: b[0].start, to: new Date(end - 1).toISOString() }
+}
+
+/** Events by the chart bucket they fall in (the latest bucket starting at or before them); events outside are left out. */
+export function eventsByBucket(starts: readonly string[], events: readonly ConsoleEvent[], unit: BucketUnit): Map<string, ConsoleEvent[]> {
+  const out = new Map<string, ConsoleEvent[]>()
+  const times = starts.map((s) => Date.parse(s))
+  for (const e of events) {
+    const t = Date.parse(e.at)
+    let i = times.length - 1
+    while (i >= 0 && times[i] > t) i--
+    if (i < 0 || t >= times[i] + UNIT_MS[unit]) continue
+    out.set(starts[i], [...(out.get(starts[i]) ?? []), e])
+  }
+  return out
+}
+
+const KIND_WORD: Record<ConsoleEvent['kind'], [string, string]> = {
+  write: ['single write', 'single writes'],
+  batch: ['batch', 'batches'],
+  undo: ['undo', 'undos'],
+  setup: ['setup run', 'setup runs'],
+}
+
+/** "2 batches, 1 setup run" */
+export function eventsText(events: readonly ConsoleEvent[]): string {
+  const n = (k: ConsoleEvent['kind']) => events.filter((e) => e.kind === k).length
+  return (['batch', 'undo', 'write', 'setup'] as const)
+    .filter((k) => n(k) > 0)
+    .map((k) => `${n(k)} ${KIND_WORD[k][n(k) === 1 ? 0 : 1]}`)
+    .join(', ')
+}

@@ -33,6 +33,8 @@ export const runKeys = {
   analytics: (filters: Filters) => [...runKeys.analyticsAll(), filters] as const,
   /** The live-refresh poll of the runs page, per filter set; its data holds the next `since`. */
   changes: (filters: Filters) => [...runKeys.all, 'changes', filters] as const,
+  /** What operators and setup changed over a time range; under `all`, so a write refreshes it. */
+  events: (query: Filters) => [...runKeys.all, 'events', query] as const,
   /** Recent batches and undos; under `all` so a batch's invalidation of every run reaches it. */
   batches: () => [...runKeys.all, 'batches'] as const,
   /** Suggestions for one of the runs filters (field, prefix and the other filters). */

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import type { FacetsParams, FacetsResponse, RunChanges, RunsAnalytics, RunsPage } from '../api/types'
+import type { ConsoleEvent, FacetsParams, FacetsResponse, RunChanges, RunsAnalytics, RunsPage } from '../api/types'
 import { links } from '../links'
 import { runsSearch, type RunsFilters, type RunsListParams } from '../runs-search'
 import { fetchJson } from './fetch-json'
@@ -21,6 +21,15 @@ export function runsAnalyticsQueryOptions(filters: RunsFilters) {
   return queryOptions({
     queryKey: runKeys.analytics(filters),
     queryFn: ({ signal }) => fetchJson<RunsAnalytics>(links.api.runsAnalytics(filters), { signal }),
+    staleTime: 30_000,
+  })
+}
+
+/** Operator and setup changes in a time range, under the list's org, namespace and agent. */
+export function eventsQueryOptions(q: { from?: string; to?: string; org?: string; namespace?: string; agent?: string }) {
+  return queryOptions({
+    queryKey: runKeys.events(q),
+    queryFn: ({ signal }) => fetchJson<{ events: ConsoleEvent[] }>(links.api.events(q), { signal }),
     staleTime: 30_000,
   })
 }

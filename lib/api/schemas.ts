@@ -210,3 +210,18 @@ export const auditQuerySchema = z
       .optional(),
   })
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+
+/** GET /api/events: what operators and setup changed, newest first. */
+export const eventsQuerySchema = z
+  .strictObject(
+    {
+      from: isoDate('from').optional(),
+      to: isoDate('to').optional(),
+      org: optionalText('org', 1024),
+      namespace: optionalText('namespace', 1024),
+      agent: optionalText('agent', 1024),
+      limit: wholeNumberParam('limit', 1, 1000).optional(),
+    },
+    { message: 'query has a parameter this route does not take' },
+  )
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })

@@ -62,6 +62,7 @@ export function uninstallPlan(before: Set<string>): string[] {
     t.audit,
     t.revokedSessions,
     t.batches,
+    t.setupLog,
   ]
   return ours.filter((n) => before.has(n))
 }

@@ -4,11 +4,12 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, setupLogDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
 import { dropStatement, firstDerivation, installPlan } from '../derived/install'
 import { forCluster } from '../derived/cluster'
 import { createMissingSchema, installRunIndex } from './init'
 import { existingTables } from './install-steps'
+import { recordSetup } from './setup-log'
 import { tableNames } from './tables'
 
 export type DbInitOptions = {
@@ -41,6 +42,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   log(`  - ${t.audit}: one row per console edit, clear or restore (an existing one gains the batch_id column if it lacks it)`)
   log(`  - ${t.revokedSessions}: logouts, so an ended session stays refused after a restart`)
   log(`  - ${t.batches}: every batch and undo, with its items, so a batch can be taken back`)
+  log(`  - ${t.setupLog}: each setup run and what it changed (shown as "setup" events)`)
   log(`  Needs: CREATE DATABASE (or the databases ${Object.values(databases).join(', ')} made beforehand), CREATE TABLE on them.`)
   if (!showSql) return
   log('')
@@ -51,6 +53,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   for (const sql of auditTableUpgrades(t)) log(`${sql};\n`)
   log(`${forCluster(revokedSessionsDdl(t), cluster)};\n`)
   log(`${forCluster(batchesDdl(t), cluster)};\n`)
+  log(`${forCluster(setupLogDdl(t), cluster)};\n`)
 }
 
 /** What the history capture is and needs. */
@@ -123,6 +126,10 @@ export async function runDbInit(options: DbInitOptions): Promise<DbInitReport> {
     if (ix.backfilled) log(`run index installed and backfilled in ${(ix.elapsedMs / 1000).toFixed(1)}s`)
     else log('kept     the run index (already installed, not changed)')
   }
-  log(created.length ? `Done: ${created.length} created. Nothing was altered or dropped outside the run index's own objects.` : 'Nothing to do: everything was already there.')
+  const done = created.length ? `Done: ${created.length} created. Nothing was altered or dropped outside the run index's own objects.` : 'Nothing to do: everything was already there.'
+  log(done)
+  const summary = created.length ? `created ${created.join(', ')}` : `nothing to create${base.upgraded.length ? `; columns ensured on ${base.upgraded.join(', ')}` : ''}`
+  const unrecorded = await recordSetup('db:init', summary)
+  if (unrecorded) log(`note: ${unrecorded}`)
   return { created, existing, runIndex }
 }

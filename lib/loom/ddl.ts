@@ -4,6 +4,7 @@ import { columnNames } from '../tables/declaration'
 import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
 import { batchesTable } from '../tables/batches'
+import { setupLogTable } from '../tables/setup-log'
 import { workingMemoryTable } from '../tables/working-memory'
 import { HISTORY_RETENTION_DAYS, historyTtl, workingMemoryHistoryTable } from '../tables/working-memory-history'
 import { physicalDdl, source } from './tables'
@@ -42,6 +43,11 @@ export function revokedSessionsDdl(t: TableNames): string {
 /** Every batch and undo the console ran, with its items (so it can be taken back). */
 export function batchesDdl(t: TableNames): string {
   return createTableSql(batchesTable, t.batches)
+}
+
+/** What each setup run changed (db:init, the embedded engine's first start). */
+export function setupLogDdl(t: TableNames): string {
+  return createTableSql(setupLogTable, t.setupLog)
 }
 
 /** Append-only copy of every working-memory insert, complete from the moment it is installed. */

@@ -1,7 +1,7 @@
 import { getConfig } from '../config'
 import { runCommand } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, setupLogDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
 import { forCluster } from '../derived/cluster'
 import { derivedTables } from '../derived/ddl'
 import { installDerived } from '../derived/install'
@@ -31,6 +31,7 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
     { table: t.audit, sql: forCluster(auditTableDdl(t), cluster) },
     { table: t.revokedSessions, sql: forCluster(revokedSessionsDdl(t), cluster) },
     { table: t.batches, sql: forCluster(batchesDdl(t), cluster) },
+    { table: t.setupLog, sql: forCluster(setupLogDdl(t), cluster) },
   ]
   if (options.history) {
     const [table, view] = historyDdl(t)

@@ -23,6 +23,7 @@ export function tableNames(databases: Databases = getConfig().databases, map: Sc
     audit: `${runs}.audit_log`,
     revokedSessions: `${runs}.revoked_sessions`,
     batches: `${runs}.batches`,
+    setupLog: `${runs}.setup_log`,
     history: `${runs}.working_memory_history`,
     historyView: `${runs}.working_memory_history_mv`,
   }

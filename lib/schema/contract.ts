@@ -11,6 +11,7 @@ import type { TableDeclaration } from '../tables/declaration'
 import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
 import { batchesTable } from '../tables/batches'
+import { setupLogTable } from '../tables/setup-log'
 import { workingMemoryHistoryTable, workingMemoryHistoryView } from '../tables/working-memory-history'
 import { runIndexObjects } from './contract-run-index'
 import { table, view } from './spec-builders'
@@ -52,6 +53,7 @@ function dashboardObjects(t: ReturnType<typeof tableNames>): ObjectSpec[] {
     declared(auditLogTable, t.audit),
     declared(revokedSessionsTable, t.revokedSessions),
     declared(batchesTable, t.batches),
+    declared(setupLogTable, t.setupLog),
     declared(workingMemoryHistoryTable, t.history),
     view(t.historyView, {
       ...workingMemoryHistoryView,

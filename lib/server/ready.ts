@@ -28,6 +28,11 @@ async function prepareSchema(h: Holder, config: ReturnType<typeof getConfig>) {
   // Remote databases are only changed by explicit commands; read-only mode writes nothing at all.
   if (config.mode !== 'embedded' || config.readOnly) return
   const report = await createMissingSchema({ history: true, runIndex: true })
+  if (report.created.length) {
+    const { recordSetup } = await import('../loom/setup-log')
+    const failed = await recordSetup('first start', `the embedded engine created ${report.created.length} tables and views`)
+    if (failed) console.warn(`[loom-runs] ${failed}`)
+  }
   if (config.demo && report.loomWasEmpty) {
     h.state = { phase: 'seeding', detail: 'writing demo runs' }
     const { seedDemo } = await import('../demo/seed')

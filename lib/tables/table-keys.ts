@@ -31,6 +31,7 @@ export type TableNames = {
   audit: string
   revokedSessions: string
   batches: string
+  setupLog: string
   history: string
   historyView: string
 }

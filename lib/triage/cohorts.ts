@@ -1,5 +1,5 @@
 import type { RunSummary } from '../api/types'
-import { encodeSegment, links } from '../links'
+import { links } from '../links'
 import { normalFlags, type RunsFilters } from '../runs-search'
 import { FLAG_TEXT, RUN_FLAGS, type RunFlag } from './flags'
 
@@ -27,7 +27,7 @@ export type Cohort = {
 
 const SAMPLE = 5
 
-const runKeyOf = (r: Pick<RunSummary, 'org' | 'namespace' | 'agent' | 'runId'>) => [r.org, r.namespace, r.agent, r.runId].map(encodeSegment).join('/')
+const runKeyOf = (r: Pick<RunSummary, 'org' | 'namespace' | 'agent' | 'runId'>) => links.runKey(r)
 
 /**
  * Groups runs with at least one problem flag by agent (org, namespace, agent), status and their

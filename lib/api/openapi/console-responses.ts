@@ -276,3 +276,20 @@ export const cohorts = obj({
   capped: z.array(z.string()).describe('flags with more than 100 runs under the filter: their cohorts count the newest 100'),
   searchedTo: iso.nullable().describe("set when a flag's search stopped early: runs started before it were not checked"),
 })
+
+/** GET /api/events */
+export const events = obj({
+  events: z
+    .array(
+      obj({
+        at: iso,
+        kind: z.enum(['write', 'batch', 'undo', 'setup']),
+        actor: z.string().describe('the operator; for setup, the user@host that ran it'),
+        runKey: z.string().optional().describe('a single write: org/namespace/agent/runId with URL-encoded segments'),
+        batchId: z.string().optional().describe('a batch or an undo'),
+        summary: z.string().describe('one readable line'),
+        href: z.string().optional().describe("where to look: the run's Audit tab, or the batch's writes"),
+      }),
+    )
+    .describe('newest first'),
+})

@@ -22,6 +22,7 @@ import {
   runsQuerySchema,
   schemaQuerySchema,
   timelineQuerySchema,
+  eventsQuerySchema,
 } from '../schemas'
 import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
 import * as blockResponses from './responses'
@@ -59,6 +60,7 @@ const RESPONSES = {
   Batch: res.batch,
   Batches: res.batches,
   Cohorts: res.cohorts,
+  Events: res.events,
   BatchDetail: res.batchDetail,
   Undo: res.undo,
   Facets: res.facets,
@@ -131,6 +133,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/runs', summary: 'Runs, newest first, in keyset pages', tag: 'runs', query: runsQuerySchema, response: 'RunsPage', errors: READ },
   { method: 'get', path: '/api/runs/analytics', summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', query: analyticsQuerySchema, response: 'Analytics', errors: READ },
   { method: 'get', path: '/api/runs/cohorts', summary: 'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list', tag: 'runs', query: analyticsQuerySchema, response: 'Cohorts', errors: READ },
+  { method: 'get', path: '/api/events', summary: 'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)', tag: 'runs', query: eventsQuerySchema, response: 'Events', errors: READ },
   { method: 'get', path: '/api/audit', summary: 'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time', tag: 'runs', query: auditQuerySchema, response: 'ConsoleAudit', errors: READ },
   { method: 'get', path: '/api/runs/csv', summary: "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched", tag: 'runs', query: runsCsvQuerySchema, response: null, media: 'text/csv', errors: READ },
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
