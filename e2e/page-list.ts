@@ -15,6 +15,7 @@ export const PAGES: { name: string; path: string }[] = [
   { name: 'run-blob-blobs', path: links.run(DEMO_RUNS.blob, { tab: 'blobs' }) },
   { name: 'run-edited-audit', path: links.run(DEMO_RUNS.operatorEdited, { tab: 'audit' }) },
   { name: 'audit', path: links.audit({}) },
+  { name: 'compare', path: links.compare(DEMO_RUNS.batch) },
   { name: 'schema', path: links.schema() },
   { name: 'login', path: '/login' },
   { name: 'not-found', path: '/no-such-page' },

@@ -39,6 +39,8 @@ export const links = {
     return withQuery(`/runs/${runSuffix(run)}`, qs)
   },
   schema: () => '/schema',
+  /** Two runs side by side; without `b`, the same agent's last succeeded run before `a`. */
+  compare: (a: RunRef, b?: RunRef) => withQuery('/compare', new URLSearchParams({ a: runSuffix(a), ...(b ? { b: runSuffix(b) } : {}) })),
   /** The console-wide audit page, with its filters. */
   audit: (filters: Record<string, string | undefined> = {}) =>
     withQuery('/audit', new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1]))),
@@ -54,6 +56,7 @@ export const links = {
     undoBatch: (batchId: string) => `/api/batches/${encodeURIComponent(batchId)}/undo`,
     runs: (params: URLSearchParams) => withQuery('/api/runs', params),
     /** Summary charts of the runs list under these filters. */
+    compare: (a: string, b?: string) => withQuery('/api/compare', new URLSearchParams({ a, ...(b ? { b } : {}) })),
     runsAnalytics: (filters: RunsFilters) => withQuery('/api/runs/analytics', runsSearch(filters)),
     events: (q: { from?: string; to?: string; org?: string; namespace?: string; agent?: string }) =>
       withQuery('/api/events', new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]))),

@@ -165,6 +165,19 @@ describe('real answers from the demo data match the document', () => {
     await check('/api/runs/csv', 'GET', '/api/runs/csv?limit=0', {}, {}, 400)
     await check('/api/runs/facets', 'GET', '/api/runs/facets?field=title', {}, {}, 400)
     await check('/api/runs/changes', 'GET', '/api/runs/changes?since=2026-01-01', {})
+    const cohorts = await check('/api/runs/cohorts', 'GET', '/api/runs/cohorts', {})
+    assert.ok(cohorts.cohorts.length > 0, 'the demo has troubled runs')
+    await check('/api/runs/cohorts', 'GET', '/api/runs/cohorts?flag=bogus', {}, {}, 400)
+    await check('/api/events', 'GET', '/api/events?limit=20', {})
+    await check('/api/events', 'GET', '/api/events?to=nope', {}, {}, 400)
+    await check('/api/batches', 'GET', '/api/batches', {})
+    // Compare: a failed demo run against its agent's last success before it (or none, with why), two named runs, an unknown run.
+    const failed = (await check('/api/runs', 'GET', '/api/runs?status=failed&limit=3', {})).runs as { org: string; namespace: string; agent: string; runId: string }[]
+    const key = (r: { org: string; namespace: string; agent: string; runId: string }) => encodeURIComponent([r.org, r.namespace, r.agent, r.runId].map(encodeURIComponent).join('/'))
+    for (const r of failed) await check('/api/compare', 'GET', `/api/compare?a=${key(r)}`, {})
+    await check('/api/compare', 'GET', `/api/compare?a=${key(failed[0])}&b=${key(failed[1])}`, {})
+    await check('/api/compare', 'GET', `/api/compare?a=${key({ org: 'no', namespace: 'such', agent: 'run', runId: 'here' })}`, {}, {}, 404)
+    await check('/api/compare', 'GET', '/api/compare?a=just-one-segment', {}, {}, 400)
   })
 
   test("every demo run's routes, its checkpoint, and the error answers", async () => {
@@ -226,6 +239,16 @@ describe('real answers from the demo data match the document', () => {
     assert.ok(batchAudit.entries.every((e: { batchId: string }) => e.batchId === ran.batchId))
     await check('/api/audit', 'GET', '/api/audit?limit=2', {})
     await check('/api/audit', 'GET', '/api/audit?cursor=not-ours', {}, {}, 400)
+    // The kept batch, its undo (a dry run, then the real one) and an unknown id.
+    const id = { batchId: ran.batchId }
+    const kept = await check('/api/batches/{batchId}', 'GET', `/api/batches/${ran.batchId}`, id)
+    assert.equal(kept.items.filter((i: { outcome: string }) => i.outcome === 'done').length, written)
+    await check('/api/batches/{batchId}', 'GET', '/api/batches/00000000-0000-4000-8000-000000000000', { batchId: '00000000-0000-4000-8000-000000000000' }, {}, 404)
+    const undo = '/api/batches/{batchId}/undo'
+    const undoPreview = await check(undo, 'POST', `/api/batches/${ran.batchId}/undo`, id, { headers, body: { dryRun: true } })
+    await check(undo, 'POST', `/api/batches/${ran.batchId}/undo`, id, { headers, body: { dryRun: false, token: undoPreview.token, reason: 'openapi test' } })
+    await check(undo, 'POST', `/api/batches/${ran.batchId}/undo`, id, { headers, body: { dryRun: false } }, 400)
+    await check('/api/events', 'GET', '/api/events', {})
   })
 
   test('covered every documented operation with at least one real answer', () => {

@@ -4,6 +4,7 @@ import type { RunDetail } from '@/lib/api/types'
 import { absoluteTime, cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import { StatusBadge } from '../ui/badge'
+import { buttonClass } from '../ui/button'
 import { TimeAgo } from '../ui/time-ago'
 import { ReflectionView } from './reflection-view'
 
@@ -22,6 +23,14 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         <h1 className="run-head-title">{run.goal || <span className="muted">No goal recorded</span>}</h1>
         <StatusBadge status={run.status} />
         <span className="spacer" />
+        <Link
+          prefetch={false}
+          className={buttonClass('default', 'small')}
+          href={links.compare(run)}
+          title="Side by side with this agent's last succeeded run that started before it"
+        >
+          Compare
+        </Link>
         {actions}
       </div>
       <div className="runid">run_id: {run.runId}</div>

@@ -35,6 +35,8 @@ export const runKeys = {
   changes: (filters: Filters) => [...runKeys.all, 'changes', filters] as const,
   /** What operators and setup changed over a time range; under `all`, so a write refreshes it. */
   events: (query: Filters) => [...runKeys.all, 'events', query] as const,
+  /** Two runs side by side (the query values as sent). */
+  compare: (a: string, b: string | null) => [...runKeys.all, 'compare', a, b] as const,
   /** Recent batches and undos; under `all` so a batch's invalidation of every run reaches it. */
   batches: () => [...runKeys.all, 'batches'] as const,
   /** Suggestions for one of the runs filters (field, prefix and the other filters). */

@@ -225,3 +225,31 @@ export const eventsQuerySchema = z
     { message: 'query has a parameter this route does not take' },
   )
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+
+/** A run named in one query value: `org/namespace/agent/runId`, each segment URL-encoded. */
+const runKeyParam = (field: string) =>
+  z
+    .string({ message: `${field} is required: org/namespace/agent/runId` })
+    .max(4200, `${field} is too long`)
+    .transform((v, ctx) => {
+      const parts = v.split('/')
+      const decoded = parts.map((p) => {
+        try {
+          return decodeURIComponent(p)
+        } catch {
+          return null
+        }
+      })
+      if (parts.length !== 4 || decoded.some((p) => !p)) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be org/namespace/agent/runId, each segment URL-encoded and not empty` })
+        return z.NEVER
+      }
+      const [org, namespace, agent, runId] = decoded as string[]
+      return { org, namespace, agent, runId }
+    })
+
+/** GET /api/compare: two runs, or one and the same agent's last succeeded run before it. */
+export const compareQuerySchema = z.strictObject(
+  { a: runKeyParam('a'), b: runKeyParam('b').optional() },
+  { message: 'query has a parameter this route does not take' },
+)

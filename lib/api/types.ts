@@ -163,6 +163,7 @@ export type BlockDetail = {
 
 export type { Timeline, TimelineEvent } from '../queries/timeline'
 export type { ConsoleEvent, EventKind } from '../queries/events'
+export type { CompareResponse, CompareSide } from '../queries/compare'
 export type { Conversation } from '../queries/conversations'
 export type { Turn } from '../tables/conversation-turns'
 export type { AuditEntry } from '../queries/audit'

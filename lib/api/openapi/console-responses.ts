@@ -1,6 +1,6 @@
 /** Response schemas of the console's other views: audit, batches, export, analytics, facets, health, schema, session. */
 import { z } from 'zod'
-import { block, runDetail } from './responses'
+import { block, resumePoint, runDetail } from './responses'
 import { blobs, conversations, memories, searches, timeline } from './story-responses'
 import { iso, listCuts, obj, runIdentity, version } from './schema-parts'
 
@@ -292,4 +292,20 @@ export const events = obj({
       }),
     )
     .describe('newest first'),
+})
+
+const compareSide = obj({
+  run: runDetail.shape.run,
+  checkpoints: z.array(obj({ version, at: iso, chars: z.number(), isDeleted: z.boolean() })).describe("every captured version of the run's checkpoint, oldest first"),
+  resumes: z.array(resumePoint).describe('where a new process (or a long pause) picked the run up'),
+  counts: obj({ blocks: z.number(), versions: z.number(), turns: z.number(), memories: z.number(), searches: z.number(), blobs: z.number(), inputTokens: z.number(), outputTokens: z.number() }),
+  model: z.string(),
+  current: obj({ version, content: z.string(), isDeleted: z.boolean(), chars: z.number(), charLimit: z.number() }).nullable().describe("the checkpoint's latest version; null without one"),
+})
+
+/** GET /api/compare */
+export const compare = obj({
+  a: compareSide,
+  b: compareSide.nullable().describe("null when b was omitted and the agent has no earlier succeeded run (see why)"),
+  why: z.string().optional(),
 })

@@ -23,6 +23,7 @@ import {
   schemaQuerySchema,
   timelineQuerySchema,
   eventsQuerySchema,
+  compareQuerySchema,
 } from '../schemas'
 import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
 import * as blockResponses from './responses'
@@ -61,6 +62,7 @@ const RESPONSES = {
   Batches: res.batches,
   Cohorts: res.cohorts,
   Events: res.events,
+  Compare: res.compare,
   BatchDetail: res.batchDetail,
   Undo: res.undo,
   Facets: res.facets,
@@ -134,6 +136,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/runs/analytics', summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', query: analyticsQuerySchema, response: 'Analytics', errors: READ },
   { method: 'get', path: '/api/runs/cohorts', summary: 'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list', tag: 'runs', query: analyticsQuerySchema, response: 'Cohorts', errors: READ },
   { method: 'get', path: '/api/events', summary: 'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)', tag: 'runs', query: eventsQuerySchema, response: 'Events', errors: READ },
+  { method: 'get', path: '/api/compare', summary: "Two runs side by side: checkpoint versions over time, resume points, counts, flags and current checkpoints; without b, the same agent's last succeeded run that started before a", tag: 'runs', query: compareQuerySchema, response: 'Compare', errors: [...READ, 404] },
   { method: 'get', path: '/api/audit', summary: 'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time', tag: 'runs', query: auditQuerySchema, response: 'ConsoleAudit', errors: READ },
   { method: 'get', path: '/api/runs/csv', summary: "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched", tag: 'runs', query: runsCsvQuerySchema, response: null, media: 'text/csv', errors: READ },
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
@@ -194,7 +197,7 @@ function operation(op: Operation) {
       content: { 'application/json': { schema: ref(conflict ? 'Conflict' : 'Error'), ...(errorExample ? { example: errorExample } : {}) } },
     }
   }
-  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : 'login'
+  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : op.body === undoBodySchema ? 'undo' : 'login'
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]+/g, '_')}`,
     summary: op.summary,

@@ -50,6 +50,7 @@ export const EXAMPLES = {
     clear: { expectedVersion: '42', reason: 'start the batch over' },
     restore: { version: '40', expectedVersion: '42', reason: 'put back the state before the bad import' },
     login: { name: 'alice', password: 'a long password' },
+    undo: { dryRun: true },
     batch: { filter: { org: 'acme', status: 'failed', flag: ['crash_loop'] }, blockKey: 'checkpoint', action: 'restore', before: '2026-11-24T00:00:00Z', reason: 'undo the bad import of 23 November', dryRun: true },
   },
   responses: {

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict'
+import { before, test } from 'node:test'
+import { useFreshEngine } from './helpers/engine'
+import { call } from './helpers/routes'
+import * as wm from '../lib/loom/working-memory'
+import { runBegin, runComplete } from '../lib/loom/runs'
+import { ensureReady } from '../lib/server/ready'
+import * as contract from '../lib/api/openapi/console-responses'
+import { GET } from '../app/api/compare/route'
+
+useFreshEngine('compare')
+
+const ORG = 'cmp'
+const NS = 'ns'
+const AGENT = 'indexer'
+const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000)
+const at = (d: Date, minutes = 0) => () => new Date(d.getTime() + minutes * 60_000)
+const ident = { org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '' }
+const ref = (runId: string) => ({ ...ident, runId, blockKey: 'checkpoint' })
+const key = (runId: string, agent = AGENT) => encodeURIComponent([ORG, NS, agent, runId].map(encodeURIComponent).join('/'))
+const get = (qs: string) => call(GET, `/api/compare?${qs}`)
+
+/** A run: begins at `start`, writes the checkpoints one minute apart, then ends with `status`. */
+async function run(runId: string, start: Date, checkpoints: string[], status: 'succeeded' | 'failed', resumeAfter?: number) {
+  await runBegin({ ...ident, runId, goal: `goal of ${runId}` }, at(start))
+  for (const [i, content] of checkpoints.entries()) {
+    // A second process picks the run up before the write after `resumeAfter`.
+    if (resumeAfter !== undefined && i === resumeAfter) await runBegin({ ...ident, runId, goal: `goal of ${runId}` }, at(start, i + 0.5))
+    await wm.wmSet(ref(runId), content, { actor: AGENT, sourceTrace: `host/pid-${resumeAfter !== undefined && i >= resumeAfter ? 2 : 1}`, now: at(start, i + 1) })
+  }
+  await runComplete({ org: ORG, namespace: NS, agent: AGENT, runId, status }, at(start, checkpoints.length + 1))
+}
+
+before(async () => {
+  await ensureReady()
+  await run('s1', hoursAgo(10), ['a'], 'succeeded')
+  await run('s2', hoursAgo(8), ['a', 'a b', 'a b c'], 'succeeded')
+  await run('f3', hoursAgo(6), ['a', 'a b'], 'failed', 1)
+  await run('s4', hoursAgo(4), ['a', 'a b', 'a b c'], 'succeeded')
+})
+
+test('b omitted: the same agent\'s last succeeded run that started before a', async () => {
+  const res = await get(`a=${key('f3')}`)
+  assert.equal(res.status, 200, JSON.stringify(res.body))
+  contract.compare.parse(res.body)
+  assert.equal(res.body.a.run.runId, 'f3')
+  assert.equal(res.body.b.run.runId, 's2')
+  assert.equal(res.body.why, undefined)
+  // Each side's checkpoint versions, oldest first, with their sizes.
+  assert.deepEqual(res.body.a.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars]), [['1', 1], ['2', 3]])
+  assert.deepEqual(res.body.b.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars]), [['1', 1], ['2', 3], ['3', 5]])
+  // f3 was picked up by a second process after its first version; s2 never was.
+  assert.equal(res.body.a.resumes.length, 1)
+  assert.equal(res.body.a.resumes[0].fromVersion, '1')
+  assert.equal(res.body.b.resumes.length, 0)
+  assert.equal(res.body.a.run.attempt, 2)
+  assert.deepEqual([res.body.a.current.content, res.body.b.current.content], ['a b', 'a b c'])
+})
+
+test('two named runs; no earlier success: b is null with why', async () => {
+  const named = await get(`a=${key('s4')}&b=${key('s1')}`)
+  assert.equal(named.status, 200)
+  assert.deepEqual([named.body.a.run.runId, named.body.b.run.runId], ['s4', 's1'])
+  const first = await get(`a=${key('s1')}`)
+  assert.equal(first.status, 200)
+  assert.equal(first.body.b, null)
+  assert.match(first.body.why, /indexer has no succeeded run that started before this one/)
+})
+
+test('an unknown run is a 404; a malformed one a 400 naming the field', async () => {
+  const missing = await get(`a=${key('nope')}`)
+  assert.equal(missing.status, 404)
+  const missingB = await get(`a=${key('f3')}&b=${key('nope', 'other')}`)
+  assert.equal(missingB.status, 404)
+  const bad = await get('a=cmp/ns/indexer')
+  assert.equal(bad.status, 400)
+  assert.equal(bad.body.error.field, 'a')
+  const badB = await get(`a=${key('f3')}&b=${encodeURIComponent('a//b/c')}`)
+  assert.equal(badB.status, 400)
+  assert.equal(badB.body.error.field, 'b')
+  const none = await call(GET, '/api/compare')
+  assert.equal(none.status, 400)
+  assert.equal(none.body.error.field, 'a')
+})
