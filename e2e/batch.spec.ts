@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { encodeSegment } from '../lib/links'
 import { BATCH_RUNS } from './batch-fixtures'
@@ -111,7 +112,9 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   // 8. Take the retry back from the runs page: the recent batches list it, the undo previews what comes back, then writes it.
   await page.goto(`/?org=${org}&namespace=${namespace}`)
   const recent = page.getByTestId('recent-batches')
-  await recent.getByText('Recent batches').click()
+  // By keyboard: the list opens with Enter on its summary.
+  await recent.locator('summary').focus()
+  await page.keyboard.press('Enter')
   const latest = recent.locator(`[data-batch="${batchId}"]`)
   await expect(latest).toContainText('clear')
   await expect(latest).toContainText('1 done')
@@ -123,6 +126,13 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await expect(undoPreview).toContainText('v4 → v3')
   await expect(undo.getByRole('status').first()).toContainText('1 of 1 item to take back')
   await shots(page, 'batch-undo-preview')
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme)
+    const axe = await new AxeBuilder({ page }).include('dialog[open]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+    expect(bad, `${theme}: ${bad.join('; ')}`).toEqual([])
+  }
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'))
   await undo.getByLabel('Reason (recorded in the audit log of every run)').fill('e2e: the clear was a mistake')
   await undo.getByLabel(/Type the number of runs to undo to confirm/).fill('1')
   await undo.getByRole('button', { name: 'Undo 1 checkpoint' }).click()
@@ -143,4 +153,11 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   const events = await (await request.get(`/api/events?org=${org}&namespace=${namespace}`)).json()
   expect(events.events.filter((e: { kind: string }) => e.kind !== 'setup').map((e: { kind: string }) => e.kind)).toEqual(['undo', 'batch', 'batch', 'write'])
   await shots(page, 'runs-changes')
+
+  // 10. The run's timeline names what operators changed while it ran: the batches and the undo.
+  await page.goto(`/runs/${[org, namespace, agent, runIds[1]].map(encodeSegment).join('/')}?tab=timeline`)
+  const during = page.getByTestId('changes-during')
+  await expect(during).toContainText('Changed by operators or setup while this run ran')
+  await expect(during.locator('li').filter({ hasText: /^.*undo/ }).first()).toContainText(`undid batch ${batchId.slice(0, 8)}`)
+  await expect(during).toContainText('cleared checkpoint in a batch')
 })

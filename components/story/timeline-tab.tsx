@@ -1,6 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
+import { ChangesDuring } from './changes-during'
 import dynamic from 'next/dynamic'
 import { parseAsArrayOf, parseAsString, parseAsStringLiteral, useQueryState } from 'nuqs'
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
@@ -62,6 +63,7 @@ export function TimelineTab({ runRef }: { runRef: RunRef }) {
               </a>
             </Banner>
           ) : null}
+          <ChangesDuring runRef={runRef} from={data.events[0].at} to={data.events[data.events.length - 1].at} />
           <TimelineView runRef={runRef} data={data} />
         </>
       )}

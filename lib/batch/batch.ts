@@ -66,9 +66,11 @@ export async function writeItem(
 export async function keep(
   batch: { batchId: string; actor: string; action: 'clear' | 'restore' | 'undo'; blockKey: string; filter: Record<string, unknown>; request: KeptRequest | null; reason: string; undoes: string | null },
   items: KeptItem[],
+  startedAt: Date,
 ): Promise<string | undefined> {
   try {
-    await keepBatch({ ...batch, at: new Date().toISOString(), items })
+    // Kept under the time it started, so it sorts before the writes it made.
+    await keepBatch({ ...batch, at: startedAt.toISOString(), items })
     return undefined
   } catch (err) {
     const e = classifyClickHouseError(err)
@@ -106,6 +108,7 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
   await requireBatchTable(signal)
   const plan = await planBatch(shape, signal)
   const batchId = randomUUID()
+  const startedAt = new Date()
   const items: BatchResultItem[] = []
   const written = new Map<BatchResultItem, string | null>()
   let matched = 0
@@ -146,6 +149,7 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
   const warning = await keep(
     { batchId, actor: operator, action: shape.action, blockKey: shape.blockKey, filter: request.filter, request, reason: body.reason ?? '', undoes: null },
     items.map((i) => keptItem(i, written.get(i) ?? null)),
+    startedAt,
   )
   return { batchId, items, notMatched: previewed.size - matched, ...(warning ? { warning } : {}) }
 }

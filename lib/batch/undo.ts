@@ -106,6 +106,7 @@ export async function runUndo(batchId: string, body: UndoBody, operator: string,
   await requireBatchTable(signal)
   const plan = await planUndo(batch, body.force === true, signal)
   const undoId = randomUUID()
+  const startedAt = new Date()
   const items: BatchResultItem[] = []
   const kept: KeptItem[] = []
   let matched = 0
@@ -143,6 +144,7 @@ export async function runUndo(batchId: string, body: UndoBody, operator: string,
   const warning = await keep(
     { batchId: undoId, actor: operator, action: 'undo', blockKey: batch.blockKey, filter: batch.filter, request: batch.request, reason: body.reason ?? '', undoes: batchId },
     kept,
+    startedAt,
   )
   return { batchId: undoId, undoes: batchId, items, notMatched: previewed.size - matched, ...(warning ? { warning } : {}) }
 }
