@@ -22,8 +22,16 @@ async function failedWithEarlierSuccess(request: APIRequestContext): Promise<Com
 test('compare a failed run with its agent\'s last success: reached from the run page by keyboard, figures side by side, on a phone too', async ({ page, request }) => {
   const data = await failedWithEarlierSuccess(request)
   const { a, b } = data as { a: Side; b: Side }
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
   await page.goto(links.run(a.run))
   await hydrated(page)
+  // The incident summary, copied as markdown for a ticket: the same text the API gives.
+  await page.getByRole('button', { name: 'Copy incident summary' }).click()
+  await expect(page.getByText('Copied as markdown.')).toBeVisible()
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(copied).toMatch(new RegExp(`^# Incident: `))
+  expect(copied).toContain(`\`${a.run.org}/${a.run.namespace}/${a.run.agent}/${a.run.runId}\``)
+  expect(copied).toContain('## Why it resumed where it did')
   const compare = page.getByRole('link', { name: 'Compare', exact: true })
   await compare.focus()
   await page.keyboard.press('Enter')

@@ -66,6 +66,7 @@ export const links = {
     runsCsv: (filters: RunsFilters) => withQuery('/api/runs/csv', runsSearch(filters)),
     runFacets: (params: FacetsParams) => withQuery('/api/runs/facets', runsSearch({ ...params, limit: FACETS_LIMIT })),
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
+    incident: (run: RunRef) => `/api/runs/${runSuffix(run)}/incident.md`,
     blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
     block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId),
     restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId, '/restore'),

@@ -191,10 +191,16 @@ async function main() {
     const pollSince = new Date(Date.now() - 60_000).toISOString()
     const specs: RouteSpec[] = [...listRoutes(meta.filters, { deep, mid }, pollSince)]
     const samples = meta.samples
-    if (samples.typical) specs.push(...runRoutes('typical run', samples.typical))
-    if (samples.busyAgent) specs.push(...runRoutes('busiest multi-user agent', samples.busyAgent))
-    if (samples.huge) specs.push(...runRoutes('huge run', samples.huge))
-    if (samples.checkpointOnly) specs.push(...runRoutes('checkpoint-only run', samples.checkpointOnly, true))
+    // Checkpoint routes go to the identity the run's checkpoint was written under (it may differ from the run row's).
+    const cp = async (s: Sample): Promise<Sample> => {
+      const run = (await fetcher(runBase(s))).body as { run?: { checkpoint?: { userId: string; sessionId: string } | null } } | null
+      const c = run?.run?.checkpoint
+      return c ? { ...s, userId: c.userId, sessionId: c.sessionId } : s
+    }
+    if (samples.typical) specs.push(...runRoutes('typical run', await cp(samples.typical)))
+    if (samples.busyAgent) specs.push(...runRoutes('busiest multi-user agent', await cp(samples.busyAgent)))
+    if (samples.huge) specs.push(...runRoutes('huge run', await cp(samples.huge)))
+    if (samples.checkpointOnly) specs.push(...runRoutes('checkpoint-only run', await cp(samples.checkpointOnly), true))
     const results: RouteResult[] = []
     for (const spec of specs) {
       const r = await measure(fetcher, spec, requests, warmup)
@@ -223,7 +229,8 @@ async function main() {
       const typicalPath = t ? `/runs/${[t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/')}` : null
       const conv = (await fetcher(`${runBase(h)}/conversations`)).body as { conversations?: { turns?: unknown[] }[] } | null
       const bigRunTurns = conv?.conversations ? Math.max(0, ...conv.conversations.map((c) => c.turns?.length ?? 0)) : null
-      browser = await browserBench(server.url, { bigRun: pagePath, typicalRun: typicalPath }, { bigRunEvents, bigRunTurns }, browserLoads)
+      const comparePath = t ? `/compare?a=${encodeURIComponent([t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/'))}` : null
+      browser = await browserBench(server.url, { bigRun: pagePath, typicalRun: typicalPath, compare: comparePath }, { bigRunEvents, bigRunTurns }, browserLoads)
     }
     const rssMb = server?.rssMb() ?? null
     await stopServer()

@@ -52,7 +52,7 @@ function validatorFor(p: string, method: string, status: number): ValidateFuncti
   const op = doc.paths[p]?.[method.toLowerCase()]
   assert.ok(op, `${method} ${p} is in the document`)
   const content = op.responses[String(status)]?.content
-  const media = content?.['application/json'] ?? content?.['text/csv']
+  const media = content?.['application/json'] ?? content?.['text/csv'] ?? content?.['text/markdown']
   assert.ok(media, `${method} ${p} documents status ${status}`)
   const ref = media.schema.$ref
   const v = ref ? ajv.getSchema(`${DOC_ID}${ref}`) : ajv.compile(media.schema)
@@ -188,7 +188,7 @@ describe('real answers from the demo data match the document', () => {
       const params = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId }
       const base = `/api/runs/${[run.org, run.namespace, run.agent, run.runId].map(encodeURIComponent).join('/')}`
       await check(R, 'GET', base, params)
-      for (const sub of ['/blocks', '/timeline', '/conversations', '/memories', '/searches', '/blobs', '/audit', '/export']) {
+      for (const sub of ['/blocks', '/timeline', '/conversations', '/memories', '/searches', '/blobs', '/audit', '/export', '/incident.md']) {
         // An empty list of a run is a 404 for some routes: either answer must match the document.
         await check(`${R}${sub}`, 'GET', `${base}${sub}`, params, {}, 'any')
       }

@@ -11,6 +11,9 @@ import { ensureReady } from '../lib/server/ready'
 import { GET as replayRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/replay/route'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
+import { runCommand } from '../lib/clickhouse/query'
+import { param, sql, trusted } from '../lib/clickhouse/sql'
+import { tableNames } from '../lib/loom/tables'
 
 useFreshEngine('replay')
 
@@ -41,6 +44,19 @@ before(async () => {
 })
 
 describe('replay preview', () => {
+  test('a block written before the history capture was installed is read from the physical rows', async () => {
+    // As if the capture came after these writes: their history rows are gone, the table's own rows remain.
+    const old = { ...BLOCK, runId: 'run-before-history' }
+    await wm.wmSet(old, 'item-001', { actor: 'indexer', sourceTrace: 'h/p1', now: at(1) })
+    await wm.wmSet(old, 'item-001 item-002', { actor: 'indexer', sourceTrace: 'h/p1', now: at(2) })
+    await runCommand(sql`DELETE FROM ${trusted(tableNames().history)} WHERE run_id = ${param('run', 'String', old.runId)}`)
+    // A clear (merges may already have collapsed v1 out of the physical rows).
+    const res = await call(replayRoute, `/api/runs/acme/prod/indexer/run-before-history/blocks/checkpoint/replay`, { ...PATH, runId: old.runId })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.equal(res.body.current.version, '2')
+    assert.deepEqual(res.body.units, { kind: 'list', redo: 2, sample: ['item-001', 'item-002'] })
+  })
+
   test('going back to v2: the units the agent redoes, and every kind of row the run wrote after v2', async () => {
     const res = await call(replayRoute, `${URL}?toVersion=2`, PATH)
     assert.equal(res.status, 200, JSON.stringify(res.body))

@@ -7,6 +7,7 @@ import { StatusBadge } from '../ui/badge'
 import { buttonClass } from '../ui/button'
 import { TimeAgo } from '../ui/time-ago'
 import { ReflectionView } from './reflection-view'
+import { CopyIncident } from './copy-incident'
 
 export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: ReactNode }) {
   const { run } = detail
@@ -31,6 +32,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         >
           Compare
         </Link>
+        <CopyIncident run={run} />
         {actions}
       </div>
       <div className="runid">run_id: {run.runId}</div>

@@ -12,7 +12,7 @@ import { unitsToRedo } from '../diff'
 import { versionString } from '../loom/identity'
 import { source, tableNames } from '../loom/tables'
 import { existingTables } from '../queries/schema-presence'
-import type { ReplayCounts } from '../queries/replay'
+import { versionsSource, type ReplayCounts } from '../queries/replay'
 import type { BatchItem } from './types'
 
 const runKey = (r: { org: string; namespace: string; agent: string; runId: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.runId])
@@ -37,7 +37,7 @@ export async function withForesight(items: BatchItem[], signal?: AbortSignal): P
   if (writing.length === 0) return items
   const t = tableNames()
   const tables = await existingTables(signal)
-  const versionsTable = tables.has(t.history) ? t.history : source(t.workingMemory)
+  const versionsTable = versionsSource(tables.has(t.history))
   const blockKey = writing[0].blockKey
   // The current and target versions' contents, keyed by the block's whole sorting key and version.
   const wanted = writing.flatMap((i) =>

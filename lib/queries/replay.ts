@@ -15,6 +15,7 @@ import { blockScope, runScope } from '../loom/scope'
 import { source, tableNames } from '../loom/tables'
 import { CH_TIME_TYPE } from '../run-set/conditions'
 import { existingTables } from './schema-presence'
+import { WM_COLUMNS } from '../tables/working-memory'
 
 export type ReplayCounts = { checkpointWrites: number; turns: number; memoryWrites: number; searches: number; blobs: number }
 
@@ -35,7 +36,19 @@ const versionRow = z
   .object({ v: versionString, written_at: z.string().transform(chTimeToIso), deleted: z.coerce.number(), body: z.string() })
   .transform((r) => ({ version: r.v, updated_at: r.written_at, is_deleted: r.deleted, content: r.body }))
 
-/** The block's latest version and, when asked, one earlier version (history when installed, else the physical rows). */
+/**
+ * Every version a block has had, as one table expression: the captured history and the physical
+ * rows merges have not collapsed yet (history installed after the data holds none of the older
+ * rows; the physical rows lack what merges removed). A version in both reads twice: readers group
+ * by version or count distinct versions. Filters on it are pushed into both sides.
+ */
+export function versionsSource(hasHistory: boolean): string {
+  const wm = source(tableNames().workingMemory)
+  if (!hasHistory) return wm
+  return `(SELECT ${WM_COLUMNS} FROM ${tableNames().history} UNION ALL SELECT ${WM_COLUMNS} FROM ${wm})`
+}
+
+/** The block's latest version and, when asked, one earlier version (history and physical rows). */
 async function blockVersions(ref: BlockRef, table: string, toVersion: string | null, signal?: AbortSignal) {
   const wanted = toVersion === null ? sql`version = (SELECT max(version) FROM ${trusted(table)} WHERE ${blockScope(ref)})` : sql`(version = ${param('to_version', 'UInt64', toVersion)} OR version = (SELECT max(version) FROM ${trusted(table)} WHERE ${blockScope(ref)}))`
   return selectRows(
@@ -62,7 +75,7 @@ export async function replayPreview(ref: BlockRef, toVersion: string | null, sig
   const tables = await existingTables(signal)
   const notes: string[] = []
   const history = tables.has(t.history)
-  const versionsTable = history ? t.history : source(t.workingMemory)
+  const versionsTable = versionsSource(history)
   if (!history) notes.push('No history capture: versions that merges removed are not counted, and an older version may be gone.')
   const [rows, run] = await Promise.all([blockVersions(ref, versionsTable, toVersion, signal), runLatestRow(ref, signal)])
   const current = rows[0]

@@ -192,13 +192,15 @@ export type BrowserResult = {
   bigConversation: PageTiming & { turns: number | null }
   /** DOM elements per tab of the huge run. */
   bigRunDomNodes: Record<string, number>
+  /** The compare page of a typical run (with its agent's last success), until the figures table shows. */
+  comparePage: PageTiming | null
 }
 
 
 /** Times the runs page and the page of the biggest run (its timeline when the app has that tab). */
 export async function browserBench(
   base: string,
-  paths: { bigRun: string; typicalRun: string | null },
+  paths: { bigRun: string; typicalRun: string | null; compare?: string | null },
   counts: { bigRunEvents: number | null; bigRunTurns: number | null },
   loads: number,
 ): Promise<BrowserResult> {
@@ -242,6 +244,9 @@ export async function browserBench(
     const runPage = paths.typicalRun
       ? await timePage(browser, `${base}${paths.typicalRun}`, { goal: 'section[aria-label="Run summary"] h1' }, 'goal', loads, async () => null)
       : null
+    const comparePage = paths.compare
+      ? await timePage(browser, `${base}${paths.compare}`, { facts: 'table[aria-label="The two runs side by side"]' }, 'facts', loads, async () => null)
+      : null
     const click = await clickToRun(browser, base, loads)
     const turnsList = '[aria-label^="Turns, "]'
     const bigConversation = await timePage(
@@ -259,6 +264,7 @@ export async function browserBench(
       clickToRun: click,
       bigConversation: { ...bigConversation, turns: counts.bigRunTurns },
       bigRunDomNodes,
+      comparePage,
       bigRunPage: {
         ...bigRunPage,
         timelineTab,

@@ -40,11 +40,13 @@ export function runRoutes(name: string, s: Sample, checkpointOnly = false): Rout
     // What a clear would make the agent redo: the clear dialog's foresight (target: ≤ 100 ms of engine time at 1M runs).
     ['replay preview', `${base}/blocks/checkpoint/replay?${ident}`],
     ['timeline', `${base}/timeline`],
+    // The compare page's one request: this run beside its agent's last success before it.
+    ['compare (last success)', `/api/compare?a=${enc([s.org, s.namespace, s.agent, s.runId].map(enc).join('/'))}`],
     ['conversations', `${base}/conversations`],
     ['memories', `${base}/memories`],
     ['searches', `${base}/searches`],
   ]
-  const keep = checkpointOnly ? new Set(['run', 'blocks', 'blocks (no content)', 'block versions', 'replay preview', 'timeline']) : null
+  const keep = checkpointOnly ? new Set(['run', 'blocks', 'blocks (no content)', 'block versions', 'replay preview', 'timeline', 'compare (last success)']) : null
   return all.filter(([r]) => !keep || keep.has(r)).map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
 }
 
@@ -76,6 +78,10 @@ export function listRoutes(
     ...(['resumed', 'near_limit', 'tie', 'missing_blob', 'stalled'] as const).map(
       (f): RouteSpec => ({ route: `runs flag=${f}`, kind: 'list', sample: null, path: `/api/runs?limit=50&flag=${f}` }),
     ),
+    // Troubled runs grouped (the "Needs attention" cohorts; target: ≤ 100 ms of engine time at 1M runs) and what changed.
+    { route: 'runs cohorts', kind: 'list', sample: null, path: '/api/runs/cohorts' },
+    { route: `runs cohorts org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs/cohorts?org=${enc(filters.org)}` },
+    { route: 'events (what changed)', kind: 'list', sample: null, path: '/api/events' },
     { route: `facets org prefix=${filters.org.slice(0, 2)}`, kind: 'list', sample: null, path: `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}` },
   )
   return out
@@ -134,15 +140,20 @@ export async function inProcessFetcher(): Promise<Fetcher> {
   const R = '../../app/api/runs'
   const health = (await import('../../app/api/health/route')).GET as Handler
   const extra: Record<string, Handler> = {}
-  for (const name of ['analytics', 'changes', 'facets']) {
+  for (const name of ['analytics', 'changes', 'facets', 'cohorts']) {
     try {
       extra[name] = (await import(`${'../../app/api/runs'}/${name}/route`)).GET as Handler
     } catch {
       /* not in this version of the app */
     }
   }
+  const top: Record<string, Handler> = {
+    '/api/events': (await import('../../app/api/events/route')).GET as Handler,
+    '/api/compare': (await import('../../app/api/compare/route')).GET as Handler,
+  }
   const mods = {
     list: (await import(`${R}/route`)).GET as Handler,
+    replay: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/replay/route`)).GET as Handler,
     run: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/route`)).GET as Handler,
     blocks: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/blocks/route`)).GET as Handler,
     block: (await import(`${R}/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route`)).GET as Handler,
@@ -157,14 +168,15 @@ export async function inProcessFetcher(): Promise<Fetcher> {
     let handler: Handler
     let params: Record<string, string> = {}
     if (url.pathname === '/api/health') handler = health
+    else if (top[url.pathname]) handler = top[url.pathname]
     else if (seg.length === 1 && extra[seg[0]]) handler = extra[seg[0]]
     else if (seg.length === 0) handler = mods.list
     else {
-      const [org, namespace, agent, runId, tail, blockKey] = seg
+      const [org, namespace, agent, runId, tail, blockKey, action] = seg
       params = { org, namespace, agent, runId }
       if (!tail) handler = mods.run
       else if (tail === 'blocks' && blockKey) {
-        handler = mods.block
+        handler = action === 'replay' ? mods.replay : mods.block
         params.blockKey = blockKey
       } else handler = mods[tail as 'blocks' | 'timeline' | 'conversations' | 'memories' | 'searches']
       if (!handler) throw new Error(`no in-process route for ${path}`)

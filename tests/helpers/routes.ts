@@ -3,7 +3,7 @@ import { loopbackRequestHeaders } from '../../lib/server/peer'
 
 type Handler = (req: NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
 
-/** Calls a real route handler the way Next does, and returns status and parsed JSON (a CSV body as text). */
+/** Calls a real route handler the way Next does, and returns status and parsed JSON (a CSV or markdown body as text). */
 export async function call(
   handler: Handler,
   url: string,
@@ -19,7 +19,7 @@ export async function call(
   const res = await handler(req, { params: Promise.resolve(params) })
   const text = await res.text()
   const headers = Object.fromEntries(res.headers.entries())
-  const json = !(headers['content-type'] ?? '').startsWith('text/csv')
+  const json = !/^text\/(csv|markdown)/.test(headers['content-type'] ?? '')
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.status, headers, setCookie: res.headers.get('set-cookie'), body: text ? (json ? (JSON.parse(text) as any) : text) : undefined }
 }

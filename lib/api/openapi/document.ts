@@ -105,7 +105,7 @@ type Operation = {
   errors: number[]
   public?: boolean
   /** A download in this media type instead of JSON (its body a string). */
-  media?: 'text/csv'
+  media?: 'text/csv' | 'text/markdown'
 }
 
 const RUN = '/api/runs/{org}/{namespace}/{agent}/{runId}'
@@ -114,7 +114,7 @@ const READ = [400, 401, 403, 421, 429, 503, 504]
 const RUN_READ = [...READ, 404]
 const WRITE = [...RUN_READ, 409, 413]
 
-const runRead = (sub: string, summary: string, response: ResponseName, query?: z.ZodType): Operation => ({
+const runRead = (sub: string, summary: string, response: ResponseName | null, query?: z.ZodType): Operation => ({
   method: 'get',
   path: `${RUN}${sub}`,
   summary,
@@ -159,6 +159,7 @@ export const OPERATIONS: Operation[] = [
   runRead('/blobs', 'Context offloads of the run', 'Blobs'),
   runRead('/audit', 'Operator actions on the run', 'Audit'),
   runRead('/export', 'One JSON document with all of the above (a download)', 'Export'),
+  { ...runRead('/incident.md', "The run's incident summary as markdown: identity, status and attempts, flags and what each means for this run, why it resumed where it did, the last resume's checkpoint diff, operator actions, links back", null), media: 'text/markdown' },
 ]
 
 function parameters(op: Operation) {
@@ -184,7 +185,10 @@ function operation(op: Operation) {
   const example = op.response ? EXAMPLES.responses[op.response as keyof typeof EXAMPLES.responses] : undefined
   const responses: Record<string, unknown> = {
     200: op.media
-      ? { description: 'OK: a download', content: { [op.media]: { schema: { type: 'string', description: 'A header row, then one row per run (RFC 4180)' } } } }
+      ? {
+          description: op.media === 'text/csv' ? 'OK: a download' : 'OK: markdown text',
+          content: { [op.media]: { schema: { type: 'string', description: op.media === 'text/csv' ? 'A header row, then one row per run (RFC 4180)' : 'Markdown, ready to paste into a ticket' } } },
+        }
       : { description: 'OK', content: { 'application/json': { schema: okSchema, ...(example ? { example } : {}) } } },
   }
   // A route that takes no input cannot answer 400.
