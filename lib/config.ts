@@ -34,6 +34,12 @@ const envSchema = z.object({
   LOOM_RUNS_CLUSTER: identifier.optional(),
   /** How often the server derives what agents wrote since the last batch. */
   LOOM_RUNS_DERIVE_INTERVAL_MS: z.coerce.number().int().min(100, 'must be at least 100').max(60_000, 'must be at most 60000').default(1000),
+  /** How often enabled alerts on saved views are checked (seconds). */
+  LOOM_RUNS_ALERT_INTERVAL_S: z.coerce.number().int().min(5, 'must be at least 5').max(86_400, 'must be at most 86400').default(60),
+  /** The only hosts (`host[:port]`, comma-separated) alert webhooks may be sent to. */
+  LOOM_RUNS_WEBHOOK_HOSTS: z.string().optional(),
+  /** The console's own address as people reach it (for links in alerts), e.g. https://runs.example.com. */
+  LOOM_RUNS_PUBLIC_URL: z.string().url('must be a URL').optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 })
@@ -64,6 +70,12 @@ export type AppConfig = {
   cluster?: string
   /** How often the server runs a derivation batch (ms). */
   deriveIntervalMs: number
+  /** How often enabled alerts are checked (s). */
+  alertIntervalS: number
+  /** Hosts (lower case, `host` or `host:port`) alert webhooks may go to; empty: none. */
+  webhookHosts: string[]
+  /** Base of links in alert payloads. */
+  publicUrl: string
   host: string
   port: number
 }
@@ -170,6 +182,12 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     trustedProxies: e.LOOM_RUNS_TRUSTED_PROXIES,
     cluster: e.LOOM_RUNS_CLUSTER,
     deriveIntervalMs: e.LOOM_RUNS_DERIVE_INTERVAL_MS,
+    alertIntervalS: e.LOOM_RUNS_ALERT_INTERVAL_S,
+    publicUrl: (e.LOOM_RUNS_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    webhookHosts: (e.LOOM_RUNS_WEBHOOK_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     host: e.HOST,
     port: e.PORT,
   }

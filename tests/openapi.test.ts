@@ -251,6 +251,20 @@ describe('real answers from the demo data match the document', () => {
     await check('/api/events', 'GET', '/api/events', {})
   })
 
+  test('saved views: create, list, read, change, deliveries, a test without an alert, delete, bad input', async () => {
+    const headers = { origin: 'http://127.0.0.1:3000' }
+    const created = await check('/api/views', 'POST', '/api/views', {}, { headers, body: { name: 'Failed runs', filter: { status: 'failed' } } })
+    const id = { id: created.view.id }
+    await check('/api/views', 'POST', '/api/views', {}, { headers, body: { name: 'x'.repeat(81), filter: {} } }, 400)
+    await check('/api/views', 'GET', '/api/views', {})
+    await check('/api/views/{id}', 'GET', `/api/views/${id.id}`, id)
+    await check('/api/views/{id}', 'PUT', `/api/views/${id.id}`, id, { headers, body: { name: 'Failed runs (all)' } })
+    await check('/api/views/{id}/deliveries', 'GET', `/api/views/${id.id}/deliveries`, id)
+    await check('/api/views/{id}/test', 'POST', `/api/views/${id.id}/test`, id, { headers }, 400)
+    await check('/api/views/{id}', 'DELETE', `/api/views/${id.id}`, id, { headers })
+    await check('/api/views/{id}', 'GET', `/api/views/${id.id}`, id, {}, 404)
+  })
+
   test('covered every documented operation with at least one real answer', () => {
     const answered = new Set([...checked.keys()].map((k) => k.split(' ').slice(0, 2).join(' ')))
     for (const [p, ops] of Object.entries(doc.paths)) {

@@ -142,3 +142,13 @@ export async function requireOperatorWrite(req: NextRequest): Promise<Principal>
   if (p.role !== 'operator') throw new AppError('forbidden', `User ${p.name} is a viewer; editing needs the operator role`)
   return p
 }
+
+/**
+ * A write to the console's own data that any signed-in user may make (a private saved view): same
+ * origin, not in read-only mode, and signed in; the action checks the role where it matters.
+ */
+export async function requireSignedInWrite(req: NextRequest): Promise<Principal> {
+  requireSameOrigin(req)
+  if (getConfig().readOnly) throw new AppError('forbidden', 'This console is read-only (LOOM_RUNS_READ_ONLY=1): no writes of any kind')
+  return requireViewer(req)
+}

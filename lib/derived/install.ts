@@ -63,6 +63,8 @@ export function uninstallPlan(before: Set<string>): string[] {
     t.revokedSessions,
     t.batches,
     t.setupLog,
+    t.savedViews,
+    t.alertDeliveries,
   ]
   return ours.filter((n) => before.has(n))
 }

@@ -4,7 +4,7 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, setupLogDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
 import { dropStatement, firstDerivation, installPlan } from '../derived/install'
 import { forCluster } from '../derived/cluster'
 import { createMissingSchema, installRunIndex } from './init'
@@ -43,6 +43,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   log(`  - ${t.revokedSessions}: logouts, so an ended session stays refused after a restart`)
   log(`  - ${t.batches}: every batch and undo, with its items, so a batch can be taken back`)
   log(`  - ${t.setupLog}: each setup run and what it changed (shown as "setup" events)`)
+  log(`  - ${t.savedViews}, ${t.alertDeliveries}: saved views of the runs list, their alerts and deliveries`)
   log(`  Needs: CREATE DATABASE (or the databases ${Object.values(databases).join(', ')} made beforehand), CREATE TABLE on them.`)
   if (!showSql) return
   log('')
@@ -54,6 +55,7 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   log(`${forCluster(revokedSessionsDdl(t), cluster)};\n`)
   log(`${forCluster(batchesDdl(t), cluster)};\n`)
   log(`${forCluster(setupLogDdl(t), cluster)};\n`)
+  for (const ddl of savedViewsDdl(t)) log(`${forCluster(ddl, cluster)};\n`)
 }
 
 /** What the history capture is and needs. */

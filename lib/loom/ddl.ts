@@ -5,6 +5,7 @@ import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
 import { batchesTable } from '../tables/batches'
 import { setupLogTable } from '../tables/setup-log'
+import { alertDeliveriesTable, savedViewsTable } from '../tables/saved-views'
 import { workingMemoryTable } from '../tables/working-memory'
 import { HISTORY_RETENTION_DAYS, historyTtl, workingMemoryHistoryTable } from '../tables/working-memory-history'
 import { physicalDdl, source } from './tables'
@@ -48,6 +49,11 @@ export function batchesDdl(t: TableNames): string {
 /** What each setup run changed (db:init, the embedded engine's first start). */
 export function setupLogDdl(t: TableNames): string {
   return createTableSql(setupLogTable, t.setupLog)
+}
+
+/** Saved views of the runs list and their alert deliveries. */
+export function savedViewsDdl(t: TableNames): string[] {
+  return [createTableSql(savedViewsTable, t.savedViews), createTableSql(alertDeliveriesTable, t.alertDeliveries)]
 }
 
 /** Append-only copy of every working-memory insert, complete from the moment it is installed. */

@@ -1,7 +1,7 @@
 import { getConfig } from '../config'
 import { runCommand } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, setupLogDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
 import { forCluster } from '../derived/cluster'
 import { derivedTables } from '../derived/ddl'
 import { installDerived } from '../derived/install'
@@ -32,6 +32,8 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
     { table: t.revokedSessions, sql: forCluster(revokedSessionsDdl(t), cluster) },
     { table: t.batches, sql: forCluster(batchesDdl(t), cluster) },
     { table: t.setupLog, sql: forCluster(setupLogDdl(t), cluster) },
+    { table: t.savedViews, sql: forCluster(savedViewsDdl(t)[0], cluster) },
+    { table: t.alertDeliveries, sql: forCluster(savedViewsDdl(t)[1], cluster) },
   ]
   if (options.history) {
     const [table, view] = historyDdl(t)

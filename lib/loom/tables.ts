@@ -24,6 +24,8 @@ export function tableNames(databases: Databases = getConfig().databases, map: Sc
     revokedSessions: `${runs}.revoked_sessions`,
     batches: `${runs}.batches`,
     setupLog: `${runs}.setup_log`,
+    savedViews: `${runs}.saved_views`,
+    alertDeliveries: `${runs}.alert_deliveries`,
     history: `${runs}.working_memory_history`,
     historyView: `${runs}.working_memory_history_mv`,
   }

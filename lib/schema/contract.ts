@@ -12,6 +12,7 @@ import { LOOM_TABLES } from '../tables/loom-tables'
 import { revokedSessionsTable } from '../tables/revoked-sessions'
 import { batchesTable } from '../tables/batches'
 import { setupLogTable } from '../tables/setup-log'
+import { alertDeliveriesTable, savedViewsTable } from '../tables/saved-views'
 import { workingMemoryHistoryTable, workingMemoryHistoryView } from '../tables/working-memory-history'
 import { runIndexObjects } from './contract-run-index'
 import { table, view } from './spec-builders'
@@ -54,6 +55,8 @@ function dashboardObjects(t: ReturnType<typeof tableNames>): ObjectSpec[] {
     declared(revokedSessionsTable, t.revokedSessions),
     declared(batchesTable, t.batches),
     declared(setupLogTable, t.setupLog),
+    declared(savedViewsTable, t.savedViews),
+    declared(alertDeliveriesTable, t.alertDeliveries),
     declared(workingMemoryHistoryTable, t.history),
     view(t.historyView, {
       ...workingMemoryHistoryView,

@@ -42,6 +42,11 @@ export async function startServer() {
       followRevocations()
       // Derived data (run index, flags, facets, analytics) follows the agents' writes in batches.
       if (!config.readOnly) startDeriving(config.deriveIntervalMs)
+      // Alerts on saved views: checked on a timer, sent only to the configured webhook hosts.
+      if (!config.readOnly) {
+        const { startAlerts } = await import('../views/alerts')
+        startAlerts(config.alertIntervalS)
+      }
       if (process.env.NODE_ENV === 'development' && config.demo) {
         const { startLiveDemo } = await import('../demo/live')
         startLiveDemo({})

@@ -32,6 +32,8 @@ export type TableNames = {
   revokedSessions: string
   batches: string
   setupLog: string
+  savedViews: string
+  alertDeliveries: string
   history: string
   historyView: string
 }

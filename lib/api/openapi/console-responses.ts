@@ -309,3 +309,22 @@ export const compare = obj({
   b: compareSide.nullable().describe("null when b was omitted and the agent has no earlier succeeded run (see why)"),
   why: z.string().optional(),
 })
+
+const savedView = obj({
+  id: z.string(),
+  name: z.string().describe('1-80 characters'),
+  filter: z.record(z.string(), z.unknown()).describe('the runs filter, as batches take it'),
+  shared: z.boolean(),
+  owner: z.string(),
+  createdAt: iso,
+  updatedAt: iso,
+  alert: obj({ webhook: z.string(), threshold: z.number(), enabled: z.boolean() }).nullable(),
+})
+
+export const views = obj({ views: z.array(savedView).describe("the caller's own views and the shared ones, by name") })
+export const view = obj({ view: savedView })
+export const viewDeleted = obj({ deleted: z.string() })
+
+const delivery = obj({ at: iso, kind: z.enum(['alert', 'test']), status: z.number().describe('the HTTP status; 0 when no answer came'), ok: z.boolean(), count: z.number(), error: z.string().optional() })
+export const deliveries = obj({ deliveries: z.array(delivery).describe('newest first') })
+export const testDelivery = obj({ delivery })

@@ -26,6 +26,7 @@ import {
   compareQuerySchema,
 } from '../schemas'
 import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
+import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../../views/schema'
 import * as blockResponses from './responses'
 import * as consoleResponses from './console-responses'
 import * as storyResponses from './story-responses'
@@ -63,6 +64,11 @@ const RESPONSES = {
   Cohorts: res.cohorts,
   Events: res.events,
   Compare: res.compare,
+  Views: res.views,
+  View: res.view,
+  ViewDeleted: res.viewDeleted,
+  Deliveries: res.deliveries,
+  TestDelivery: res.testDelivery,
   BatchDetail: res.batchDetail,
   Undo: res.undo,
   Facets: res.facets,
@@ -137,6 +143,13 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/runs/cohorts', summary: 'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list', tag: 'runs', query: analyticsQuerySchema, response: 'Cohorts', errors: READ },
   { method: 'get', path: '/api/events', summary: 'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)', tag: 'runs', query: eventsQuerySchema, response: 'Events', errors: READ },
   { method: 'get', path: '/api/compare', summary: "Two runs side by side: checkpoint versions over time, resume points, counts, flags and current checkpoints; without b, the same agent's last succeeded run that started before a", tag: 'runs', query: compareQuerySchema, response: 'Compare', errors: [...READ, 404] },
+  { method: 'get', path: '/api/views', summary: "Saved views: the caller's own and the shared ones", tag: 'views', response: 'Views', errors: READ },
+  { method: 'post', path: '/api/views', summary: 'Save a filter of the runs list (shared views and alerts need the operator role; webhooks only to LOOM_RUNS_WEBHOOK_HOSTS)', tag: 'views', body: viewBodySchema, response: 'View', errors: [400, 401, 403, 421, 429, 503] },
+  { method: 'get', path: '/api/views/{id}', summary: 'One saved view (another user\'s private view is a 404)', tag: 'views', path_: viewIdParamsSchema, response: 'View', errors: [...READ, 404] },
+  { method: 'put', path: '/api/views/{id}', summary: 'Rename, refilter, share or set the alert of a view: its owner while private, an operator once shared', tag: 'views', path_: viewIdParamsSchema, body: viewPatchSchema, response: 'View', errors: [400, 401, 403, 404, 421, 429, 503] },
+  { method: 'delete', path: '/api/views/{id}', summary: 'Delete a view', tag: 'views', path_: viewIdParamsSchema, response: 'ViewDeleted', errors: [400, 401, 403, 404, 421, 429, 503] },
+  { method: 'get', path: '/api/views/{id}/deliveries', summary: "The view's alert deliveries and test sends, newest first", tag: 'views', path_: viewIdParamsSchema, response: 'Deliveries', errors: [...READ, 404] },
+  { method: 'post', path: '/api/views/{id}/test', summary: "Send the view's alert payload to its webhook at once", tag: 'views', path_: viewIdParamsSchema, response: 'TestDelivery', errors: [400, 401, 403, 404, 421, 429, 503] },
   { method: 'get', path: '/api/audit', summary: 'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time', tag: 'runs', query: auditQuerySchema, response: 'ConsoleAudit', errors: READ },
   { method: 'get', path: '/api/runs/csv', summary: "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched", tag: 'runs', query: runsCsvQuerySchema, response: null, media: 'text/csv', errors: READ },
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
@@ -201,7 +214,7 @@ function operation(op: Operation) {
       content: { 'application/json': { schema: ref(conflict ? 'Conflict' : 'Error'), ...(errorExample ? { example: errorExample } : {}) } },
     }
   }
-  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : op.body === undoBodySchema ? 'undo' : 'login'
+  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : op.body === undoBodySchema ? 'undo' : op.body === viewBodySchema ? 'view' : op.body === viewPatchSchema ? 'viewPatch' : 'login'
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]+/g, '_')}`,
     summary: op.summary,
@@ -238,7 +251,7 @@ export function openApiDocument(): Record<string, unknown> {
         'Writes need the `operator` role when users are configured and are refused cross-origin. ' +
         'Objects may gain fields; none are renamed.',
     },
-    tags: [{ name: 'runs' }, { name: 'checkpoint' }, { name: 'console' }, { name: 'auth' }],
+    tags: [{ name: 'runs' }, { name: 'checkpoint' }, { name: 'console' }, { name: 'auth' }, { name: 'views' }],
     // Login is needed only when users are configured (`{}`: no credentials otherwise).
     security: [{}, { session: [] }, { basic: [] }],
     paths,

@@ -51,6 +51,8 @@ export const EXAMPLES = {
     restore: { version: '40', expectedVersion: '42', reason: 'put back the state before the bad import' },
     login: { name: 'alice', password: 'a long password' },
     undo: { dryRun: true },
+    view: { name: 'Crash loops in billing', filter: { org: 'acme', namespace: 'billing', flag: ['crash_loop'] }, shared: true, alert: { webhook: 'https://hooks.example.com/loom', threshold: 3, enabled: true } },
+    viewPatch: { name: 'Crash loops in billing (prod)' },
     batch: { filter: { org: 'acme', status: 'failed', flag: ['crash_loop'] }, blockKey: 'checkpoint', action: 'restore', before: '2026-11-24T00:00:00Z', reason: 'undo the bad import of 23 November', dryRun: true },
   },
   responses: {
