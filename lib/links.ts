@@ -32,6 +32,8 @@ export const links = {
   runs: (search?: string) => (search ? `/?${search}` : '/'),
   /** The runs list under these filters (the first page). */
   runsList: (filters: RunsFilters) => withQuery('/', runsSearch(filters)),
+  /** A saved view: the runs page opens with its filter. */
+  savedView: (id: string) => `/?view=${encodeURIComponent(id)}`,
   /** A run as one text: `org/namespace/agent/runId` with URL-encoded segments (as the API takes it). */
   runKey: (run: RunRef) => runSuffix(run),
   run: (run: RunRef, query?: Record<string, string | undefined>) => {
@@ -66,6 +68,10 @@ export const links = {
     runsCsv: (filters: RunsFilters) => withQuery('/api/runs/csv', runsSearch(filters)),
     runFacets: (params: FacetsParams) => withQuery('/api/runs/facets', runsSearch({ ...params, limit: FACETS_LIMIT })),
     run: (run: RunRef) => `/api/runs/${runSuffix(run)}`,
+    views: () => '/api/views',
+    view: (id: string) => `/api/views/${encodeURIComponent(id)}`,
+    viewDeliveries: (id: string) => `/api/views/${encodeURIComponent(id)}/deliveries`,
+    viewTest: (id: string) => `/api/views/${encodeURIComponent(id)}/test`,
     incident: (run: RunRef) => `/api/runs/${runSuffix(run)}/incident.md`,
     blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
     block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId),

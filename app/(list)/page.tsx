@@ -8,6 +8,24 @@ import { runsFilters, runsListParams, runsSearch } from '@/lib/runs-search'
 import { cachedRead } from '@/lib/server/read-cache'
 import { requirePageViewer } from '@/app/_components/page-viewer'
 import { ensureReady } from '@/lib/server/ready'
+import { redirect } from 'next/navigation'
+import type { Principal } from '@/lib/auth/current'
+import { links } from '@/lib/links'
+import type { RunsFilters } from '@/lib/runs-search'
+import { viewIdParamsSchema } from '@/lib/views/schema'
+import { getView } from '@/lib/views/store'
+import type { SavedView } from '@/lib/views/types'
+
+/** The saved view, if it exists and this viewer may see it (else the plain list opens, and says so). */
+async function savedViewFor(id: string, viewer: Principal): Promise<SavedView | null> {
+  if (!viewIdParamsSchema.safeParse({ id }).success) return null
+  try {
+    await ensureReady()
+    return await getView(id.toLowerCase(), viewer)
+  } catch {
+    return null
+  }
+}
 
 export const metadata: Metadata = { title: { absolute: 'Runs · Loom Runs' } }
 
@@ -28,8 +46,18 @@ const many = (v: string | string[] | undefined) => (v === undefined ? [] : Array
  * and follow as a promise the table resolves row by row, so the rows do not wait for them.
  */
 export default async function RunsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requirePageViewer()
+  const viewer = await requirePageViewer()
   const sp = await searchParams
+  // `/?view={id}` opens a saved view: its filter in the URL (kept with the view's id), so the page is the same link-able list.
+  const viewId = one(sp.view)
+  const filterKeys = ['org', 'namespace', 'agent', 'status', 'q', 'from', 'to', 'flag', 'cursor']
+  if (viewId && !filterKeys.some((k) => sp[k] !== undefined)) {
+    const view = await savedViewFor(viewId, viewer)
+    if (view) {
+      const list = links.runsList(view.filter as RunsFilters)
+      redirect(`${list}${list.includes('?') ? '&' : '?'}view=${view.id}`)
+    }
+  }
   const filters = runsFilters({
     org: one(sp.org),
     namespace: one(sp.namespace),

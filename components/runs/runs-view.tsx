@@ -10,6 +10,7 @@ import { links } from '@/lib/links'
 import { runsFilters, runsListParams } from '@/lib/runs-search'
 import { BatchActions } from '../batch/batch-actions'
 import { RecentBatches } from '../batch/recent-batches'
+import { SavedViews } from '../views/saved-views'
 import { runsListQueryOptions } from '@/lib/api-client/runs'
 import { ErrorBanner } from '../ui/error-banner'
 import { NeedsAttention } from './needs-attention'
@@ -97,6 +98,7 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
       <DerivedFreshnessNote />
       <NeedsAttention filters={around} ready={!query.isFetching} />
       <RunsFilters />
+      <SavedViews filters={around} />
       <BatchActions filters={around} />
       <RecentBatches />
       {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}

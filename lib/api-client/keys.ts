@@ -43,6 +43,9 @@ export const runKeys = {
   facets: (query: Filters) => [...runKeys.all, 'facets', query] as const,
 }
 
+/** Saved views (not under runs: a batch's invalidation does not refetch them). */
+export const viewKeys = { all: ['views'] as const, deliveries: (id: string) => ['views', id, 'deliveries'] as const }
+
 export const healthKeys = { all: ['health'] as const, freshness: ['health', 'freshness'] as const }
 export const authKeys = { all: ['auth'] as const, me: () => [...authKeys.all, 'me'] as const }
 export const schemaKeys = { all: ['schema'] as const, report: () => [...schemaKeys.all, 'report'] as const }
