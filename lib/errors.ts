@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'misdirected'
   | 'rate_limited'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'run_active'
   | 'too_large'
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   misdirected: 421,
   rate_limited: 429,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   run_active: 409,
   too_large: 413,

@@ -265,6 +265,15 @@ describe('real answers from the demo data match the document', () => {
     await check('/api/views/{id}', 'GET', `/api/views/${id.id}`, id, {}, 404)
   })
 
+  test('MCP: a JSON-RPC answer to POST, a 405 to GET and DELETE', async () => {
+    const headers = { accept: 'application/json, text/event-stream' }
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi-test', version: '1' } } }
+    const answer = await check('/api/mcp', 'POST', '/api/mcp', {}, { headers, body: init })
+    assert.equal(answer.result.serverInfo.name, 'loom-runs')
+    await check('/api/mcp', 'GET', '/api/mcp', {}, {}, 405)
+    await check('/api/mcp', 'DELETE', '/api/mcp', {}, {}, 405)
+  })
+
   test('covered every documented operation with at least one real answer', () => {
     const answered = new Set([...checked.keys()].map((k) => k.split(' ').slice(0, 2).join(' ')))
     for (const [p, ops] of Object.entries(doc.paths)) {

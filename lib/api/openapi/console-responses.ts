@@ -328,3 +328,6 @@ export const viewDeleted = obj({ deleted: z.string() })
 const delivery = obj({ at: iso, kind: z.enum(['alert', 'test']), status: z.number().describe('the HTTP status; 0 when no answer came'), ok: z.boolean(), count: z.number(), error: z.string().optional() })
 export const deliveries = obj({ deliveries: z.array(delivery).describe('newest first') })
 export const testDelivery = obj({ delivery })
+
+/** POST /api/mcp: a JSON-RPC 2.0 answer (the Model Context Protocol). */
+export const mcpResponse = obj({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).nullable().optional(), result: z.unknown().optional(), error: obj({ code: z.number(), message: z.string() }).optional() }).describe('JSON-RPC 2.0; see modelcontextprotocol.io')

@@ -27,6 +27,7 @@ import {
 } from '../schemas'
 import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
 import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../../views/schema'
+import { mcpMessageSchema } from '../../mcp/schema'
 import * as blockResponses from './responses'
 import * as consoleResponses from './console-responses'
 import * as storyResponses from './story-responses'
@@ -69,6 +70,7 @@ const RESPONSES = {
   ViewDeleted: res.viewDeleted,
   Deliveries: res.deliveries,
   TestDelivery: res.testDelivery,
+  McpResponse: res.mcpResponse,
   BatchDetail: res.batchDetail,
   Undo: res.undo,
   Facets: res.facets,
@@ -90,6 +92,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Login required (only when users are configured)',
   403: 'Not allowed: a client off loopback without users, a viewer writing, read-only mode, or a cross-origin write',
   404: 'Unknown run or block',
+  405: 'Method not served by this endpoint',
   409: 'Version conflict (`current` is the block now) or a run still writing (`run_active`: send `force`)',
   413: 'Content over char_limit, or a body over the size limit',
   421: 'The Host header is not a name this console answers to',
@@ -150,6 +153,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/api/views/{id}', summary: 'Delete a view', tag: 'views', path_: viewIdParamsSchema, response: 'ViewDeleted', errors: [400, 401, 403, 404, 421, 429, 503] },
   { method: 'get', path: '/api/views/{id}/deliveries', summary: "The view's alert deliveries and test sends, newest first", tag: 'views', path_: viewIdParamsSchema, response: 'Deliveries', errors: [...READ, 404] },
   { method: 'post', path: '/api/views/{id}/test', summary: "Send the view's alert payload to its webhook at once", tag: 'views', path_: viewIdParamsSchema, response: 'TestDelivery', errors: [400, 401, 403, 404, 421, 429, 503] },
+  { method: 'post', path: '/api/mcp', summary: 'The Model Context Protocol over Streamable HTTP (stateless, JSON answers): read-only tools list_runs, get_run, explain_resume, list_checkpoint_versions, diff_versions, get_timeline, for any signed-in viewer', tag: 'console', body: mcpMessageSchema, response: 'McpResponse', errors: [400, 401, 403, 413, 421, 429, 503] },
+  { method: 'get', path: '/api/mcp', summary: 'Not served: the endpoint is stateless (no server-to-client stream)', tag: 'console', response: null, errors: [401, 403, 405, 421] },
+  { method: 'delete', path: '/api/mcp', summary: 'Not served: there is no session to end', tag: 'console', response: null, errors: [401, 403, 405, 421] },
   { method: 'get', path: '/api/audit', summary: 'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time', tag: 'runs', query: auditQuerySchema, response: 'ConsoleAudit', errors: READ },
   { method: 'get', path: '/api/runs/csv', summary: "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched", tag: 'runs', query: runsCsvQuerySchema, response: null, media: 'text/csv', errors: READ },
   { method: 'get', path: '/api/runs/facets', summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first', tag: 'runs', query: facetsQuerySchema, response: 'Facets', errors: READ },
@@ -214,7 +220,7 @@ function operation(op: Operation) {
       content: { 'application/json': { schema: ref(conflict ? 'Conflict' : 'Error'), ...(errorExample ? { example: errorExample } : {}) } },
     }
   }
-  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : op.body === undoBodySchema ? 'undo' : op.body === viewBodySchema ? 'view' : op.body === viewPatchSchema ? 'viewPatch' : 'login'
+  const bodyName = op.body === editBodySchema ? 'edit' : op.body === clearBodySchema ? 'clear' : op.body === restoreBodySchema ? 'restore' : op.body === batchBodySchema ? 'batch' : op.body === undoBodySchema ? 'undo' : op.body === viewBodySchema ? 'view' : op.body === viewPatchSchema ? 'viewPatch' : op.body === mcpMessageSchema ? 'mcp' : 'login'
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]+/g, '_')}`,
     summary: op.summary,

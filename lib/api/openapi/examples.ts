@@ -53,6 +53,7 @@ export const EXAMPLES = {
     undo: { dryRun: true },
     view: { name: 'Crash loops in billing', filter: { org: 'acme', namespace: 'billing', flag: ['crash_loop'] }, shared: true, alert: { webhook: 'https://hooks.example.com/loom', threshold: 3, enabled: true } },
     viewPatch: { name: 'Crash loops in billing (prod)' },
+    mcp: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
     batch: { filter: { org: 'acme', status: 'failed', flag: ['crash_loop'] }, blockKey: 'checkpoint', action: 'restore', before: '2026-11-24T00:00:00Z', reason: 'undo the bad import of 23 November', dryRun: true },
   },
   responses: {
