@@ -333,6 +333,7 @@ async function main() {
             bigRunPageMs: browser.bigRunPage.visibleMs,
             bigRunInteractiveMs: browser.bigRunPage.interactiveMs,
             bigConversationMs: browser.bigConversation.visibleMs,
+            comparePageMs: browser.comparePage?.visibleMs ?? null,
             maxFrameMs: Math.max(
               browser.runsPage.scroll?.maxFrameMs ?? 0,
               browser.bigRunPage.scroll?.maxFrameMs ?? 0,
@@ -350,6 +351,7 @@ async function main() {
             bigRunPage: browser.bigRunPage,
             bigConversation: browser.bigConversation,
             bigRunDomNodes: browser.bigRunDomNodes,
+            comparePage: browser.comparePage,
           }
         : { skipped: browserSkipped, runsPageMs: null, bigRunPageMs: null, maxFrameMs: null },
       targets: {
