@@ -160,4 +160,7 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await expect(during).toContainText('Changed by operators or setup while this run ran')
   await expect(during.locator('li').filter({ hasText: /^.*undo/ }).first()).toContainText(`undid batch ${batchId.slice(0, 8)}`)
   await expect(during).toContainText('cleared checkpoint in a batch')
+  // 11. Its Audit tab names the undo together with the batch it took back.
+  await page.getByRole('tab', { name: /Audit/ }).click()
+  await expect(page.getByRole('link', { name: `undo of batch ${batchId.slice(0, 8)}` })).toBeVisible()
 })

@@ -175,8 +175,13 @@ describe('undo', () => {
     assert.equal(kept[0].undoes, batchId)
     assert.deepEqual(kept[0].counts, { done: 2, conflict: 1, skipped: 1, error: 0 })
     assert.equal(kept.find((b) => b.batchId === batchId)?.undoneBy, undoId)
-    const entries = (await call(audit, '/x', { org: ORG, namespace: NS, agent: AGENT, runId: 'u1' })).body.entries
+    const auditRes = await call(audit, '/x', { org: ORG, namespace: NS, agent: AGENT, runId: 'u1' })
+    assert.equal(auditRes.status, 200, JSON.stringify(auditRes.body))
+    const entries = auditRes.body.entries
     assert.equal(entries[0].batchId, undoId)
+    // The audit names the undo together with the batch it took back.
+    assert.equal(entries[0].undoes, batchId)
+    assert.equal(entries[1].undoes, null)
     assert.equal(entries[0].reason, 'the restore was wrong')
     assert.equal(entries[0].action, 'restore')
     assert.equal(entries[1].batchId, batchId)

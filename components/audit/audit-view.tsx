@@ -161,6 +161,11 @@ export function AuditView() {
                       batch <span className="mono">{e.batchId.slice(0, 8)}</span>
                     </Link>
                   ) : null}
+                  {e.undoes ? (
+                    <Link className="tag" href={links.audit({ batchId: e.undoes })} prefetch={false} title={`This write undid batch ${e.undoes}: its writes`}>
+                      undo of batch <span className="mono">{e.undoes.slice(0, 8)}</span>
+                    </Link>
+                  ) : null}
                   <span className="spacer" />
                   <span className="small muted" title={absoluteTime(e.at)}>
                     <TimeAgo iso={e.at} />

@@ -7,6 +7,7 @@ import { runScope } from '../loom/scope'
 import { tableNames } from '../loom/tables'
 import { auditLateColumns } from '../loom/audit'
 import { tableExists } from './schema-presence'
+import { undoneBatches } from './batch-undoes'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 const auditRowSchema = z.object({
@@ -41,6 +42,8 @@ export type AuditEntry = {
   batchId: string | null
   /** A restore: the version whose content it put back (null otherwise, or for a restore recorded before the column existed). */
   restoredVersion: string | null
+  /** The write belonged to an undo: the batch that undo took back. */
+  undoes: string | null
 }
 
 /** Operator actions on the run, newest first. */
@@ -58,10 +61,12 @@ export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ ent
     { signal },
   )
   const cuts: ListCut[] = []
+  const kept = keepCap(rows, AUDIT_CAP, 'entries', cuts)
+  const undoes = await undoneBatches(kept.map((r) => r.batch_id), signal)
   return {
     installed: true,
     cuts,
-    entries: keepCap(rows, AUDIT_CAP, 'entries', cuts).map((r) => ({
+    entries: kept.map((r) => ({
       at: r.at,
       operator: r.operator,
       action: r.action,
@@ -75,6 +80,7 @@ export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ ent
       afterContent: r.after_content,
       batchId: r.batch_id === '' ? null : r.batch_id,
       restoredVersion: r.action === 'restore' && r.restored_version !== '' ? r.restored_version : null,
+      undoes: undoes.get(r.batch_id) ?? null,
     })),
   }
 }

@@ -29,8 +29,8 @@ export type CompareSide = {
 
 export type CompareResponse = { a: CompareSide; b: CompareSide | null; why?: string }
 
-async function sideOf(ref: RunRef, signal?: AbortSignal): Promise<CompareSide> {
-  const detail = await getRunDetail(ref, signal)
+async function sideOf(ref: RunRef, signal?: AbortSignal, known?: RunDetail): Promise<CompareSide> {
+  const detail = known ?? (await getRunDetail(ref, signal))
   const cp = detail.run.checkpoint
   const block = cp ? await getBlockDetail({ ...ref, userId: cp.userId, sessionId: cp.sessionId, blockKey: 'checkpoint' }, signal) : null
   const versions = block ? (block.history ?? block.versions) : []
@@ -59,11 +59,13 @@ async function lastSucceededBefore(a: RunDetail['run'], signal?: AbortSignal): P
 }
 
 export async function compareRuns(a: RunRef, b: RunRef | undefined, signal?: AbortSignal): Promise<CompareResponse> {
-  const left = await sideOf(a, signal)
-  if (b) return { a: left, b: await sideOf(b, signal) }
-  const earlier = await lastSucceededBefore(left.run, signal)
-  if (!earlier) {
-    return { a: left, b: null, why: `${a.agent} has no succeeded run that started before this one (${left.run.startedAt}) in ${a.org}/${a.namespace}` }
-  }
-  return { a: left, b: await sideOf(earlier, signal) }
+  // The two sides overlap: one side's diffs and resume detection run in Node while the engine reads the other's rows.
+  const detailA = await getRunDetail(a, signal)
+  const other = b ?? lastSucceededBefore(detailA.run, signal)
+  const [left, right] = await Promise.all([
+    sideOf(a, signal, detailA),
+    Promise.resolve(other).then((ref) => (ref ? sideOf(ref, signal) : null)),
+  ])
+  if (right) return { a: left, b: right }
+  return { a: left, b: null, why: `${a.agent} has no succeeded run that started before this one (${left.run.startedAt}) in ${a.org}/${a.namespace}` }
 }

@@ -13,6 +13,7 @@ import { auditLateColumns } from '../loom/audit'
 import { tableNames } from '../loom/tables'
 import { links } from '../links'
 import { tableExists } from './schema-presence'
+import { undoneBatches } from './batch-undoes'
 import { encodeAuditCursor, type AuditCursor } from '../api/audit-cursor'
 
 export type ConsoleAuditQuery = {
@@ -45,6 +46,8 @@ export type ConsoleAuditEntry = {
   afterVersion: string
   batchId: string | null
   restoredVersion: string | null
+  /** The write belonged to an undo: the batch that undo took back. */
+  undoes: string | null
   /** The run's Audit tab. */
   href: string
 }
@@ -106,6 +109,7 @@ export async function consoleAudit(q: ConsoleAuditQuery, signal?: AbortSignal): 
   )
   const page = rows.slice(0, q.limit)
   const last = page[page.length - 1]
+  const undoes = await undoneBatches(page.map((r) => r.batch_id), signal)
   return {
     installed: true,
     nextCursor:
@@ -127,6 +131,7 @@ export async function consoleAudit(q: ConsoleAuditQuery, signal?: AbortSignal): 
         afterVersion: r.after_version,
         batchId: r.batch_id === '' ? null : r.batch_id,
         restoredVersion: r.action === 'restore' && r.restored_version !== '' ? r.restored_version : null,
+        undoes: undoes.get(r.batch_id) ?? null,
         href: links.run(run, { tab: 'audit' }),
       }
     }),

@@ -35,6 +35,7 @@ export const auditEntry = obj({
   afterContent: z.string(),
   batchId: z.string().nullable().describe('the batch (POST /api/batches) the write belonged to; null for a single write'),
   restoredVersion: version.nullable().describe('a restore: the version whose content it put back as afterVersion; null otherwise'),
+  undoes: z.string().nullable().describe('the write belonged to an undo: the batch it took back'),
 })
 
 const batchItem = obj({
@@ -142,6 +143,7 @@ export const consoleAudit = obj({
       afterVersion: z.string(),
       batchId: z.string().nullable(),
       restoredVersion: version.nullable(),
+      undoes: z.string().nullable().describe('the write belonged to an undo: the batch it took back'),
       href: z.string().describe("the run's Audit tab"),
     }),
   ),
