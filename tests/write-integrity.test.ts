@@ -150,13 +150,22 @@ describe('the audit log is written by the write paths only', () => {
       for (const m of ['POST', 'PUT', 'PATCH', 'DELETE']) if (typeof mod[m] === 'function') writers.push(`${m} ${f.replace(/^app\/api\//, '').replace(/\/route\.ts$/, '')}`)
     }
     assert.deepEqual(writers.sort(), [
+      // The MCP endpoint's POST carries read-only JSON-RPC; its DELETE only answers 405.
+      'DELETE mcp',
       'DELETE runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]',
+      // Saved views write the console's own views table, never Loom's.
+      'DELETE views/[id]',
       'POST auth/login',
       'POST auth/logout',
-      // Batches write each item through the same conflict-checked block writes.
+      // Batches, and their undo, write each item through the same conflict-checked block writes.
       'POST batches',
+      'POST batches/[batchId]/undo',
+      'POST mcp',
       'POST runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore',
+      'POST views',
+      'POST views/[id]/test',
       'PUT runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]',
+      'PUT views/[id]',
     ])
   })
 
