@@ -34,7 +34,8 @@ export function CopyIncident({ run }: { run: RunRef }) {
     }
   }
   return (
-    <span className="row gap-6">
+    // Pushed to the end of the run_id line; the status text wraps under it when there is one.
+    <span className="row gap-6" style={{ marginLeft: 'auto' }}>
       <Button size="small" onClick={() => void copy()} disabled={state.kind === 'busy'} title="Markdown for a ticket: flags, why it resumed there, the last resume's diff, operator actions, links back">
         {state.kind === 'busy' ? 'Copying…' : 'Copy incident summary'}
       </Button>

@@ -13,6 +13,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
   const { run } = detail
   return (
     <section className="panel stack run-head" aria-label="Run summary">
+      <div className="row">
       <div className="crumbs">
         <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org }).toString())}>{run.org}</Link>/
         <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}>{run.namespace}</Link>/
@@ -20,9 +21,6 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
           {run.agent}
         </Link>
       </div>
-      <div className="row">
-        <h1 className="run-head-title">{run.goal || <span className="muted">No goal recorded</span>}</h1>
-        <StatusBadge status={run.status} />
         <span className="spacer" />
         <Link
           prefetch={false}
@@ -32,10 +30,17 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         >
           Compare
         </Link>
-        <CopyIncident run={run} />
+      </div>
+      <div className="row">
+        <h1 className="run-head-title">{run.goal || <span className="muted">No goal recorded</span>}</h1>
+        <StatusBadge status={run.status} />
+        <span className="spacer" />
         {actions}
       </div>
-      <div className="runid">run_id: {run.runId}</div>
+      <div className="row">
+        <div className="runid">run_id: {run.runId}</div>
+        <CopyIncident run={run} />
+      </div>
       {!run.hasRunRow ? (
         <div className="banner banner-info" role="note">
           This run never called <code>run.begin</code>: it is known only from its working-memory blocks, so its status,

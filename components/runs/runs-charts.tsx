@@ -48,9 +48,11 @@ function TooltipBox({ title, rows }: { title: string; rows: { label: string; val
  * A titled card holding one chart. The drawing is an image named by `label`, described by `summary`
  * in words (the figures a screen reader cannot get from the bars, since the tooltip needs a mouse).
  */
-export function ChartCard({ title, legend, label, summary, children, className }: {
+export function ChartCard({ title, legend, note, label, summary, children, className }: {
   title: string
   legend?: ReactNode
+  /** A line under the legend (what changed in the chart's period). */
+  note?: ReactNode
   label: string
   summary: string
   children: ReactNode
@@ -62,6 +64,7 @@ export function ChartCard({ title, legend, label, summary, children, className }
       <figcaption className={styles.cardHead}>
         <h3>{title}</h3>
         {legend}
+        {note}
       </figcaption>
       <div role="img" aria-label={label} aria-describedby={summaryId}>
         {children}
@@ -127,15 +130,17 @@ export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAna
               </CountLink>
             </li>
           ))}
-          {changed.length ? (
-            <li data-testid="chart-changes" title={changed.slice(0, 10).map((e) => `${e.at.slice(0, 16).replace('T', ' ')} ${e.summary}`).join('\n')}>
-              <span className={styles.changeMark} aria-hidden />
-              <CountLink href={links.audit({ org: filters.org, namespace: filters.namespace, agent: filters.agent })}>
-                changed: <strong>{eventsText(changed)}</strong>
-              </CountLink>
-            </li>
-          ) : null}
         </ul>
+      }
+      note={
+        changed.length ? (
+          <p className={`small flush ${styles.changes}`} data-testid="chart-changes" title={changed.slice(0, 10).map((e) => `${e.at.slice(0, 16).replace('T', ' ')} ${e.summary}`).join('\n')}>
+            <span className={styles.changeMark} aria-hidden />
+            <CountLink href={links.audit({ org: filters.org, namespace: filters.namespace, agent: filters.agent })}>
+              changed: <strong>{eventsText(changed)}</strong>
+            </CountLink>
+          </p>
+        ) : null
       }
     >
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
