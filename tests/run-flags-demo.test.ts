@@ -99,6 +99,15 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   assert.ok(expected.size >= 2, 'the demo has troubled runs in more than one cohort')
   assert.deepEqual(new Map(cohorts.map((c) => [c.key, c.runs])), new Map([...expected].map(([k, ids]) => [k, ids.length])))
   for (let i = 1; i < cohorts.length; i++) assert.ok(cohorts[i - 1].runs >= cohorts[i].runs, 'largest first')
+  // Whole: the same starts, samples (newest first) and links as grouping the whole list gives.
+  const { groupCohorts } = await import('../lib/triage/cohorts')
+  assert.deepEqual(cohorts, groupCohorts(runs))
+  // A search (which the triage table cannot judge) groups flag-filtered list pages: the same cohorts for the runs it matches.
+  const q = runs.find((r) => r.flags.includes('near_limit'))!.runId
+  const searched = await call(GET, `/api/runs/cohorts?q=${encodeURIComponent(q)}`)
+  const matching = (await listRuns({ filter: { q }, limit: 200 })).runs
+  assert.ok(matching.length >= 1)
+  assert.deepEqual(searched.body.cohorts, groupCohorts(matching, { q }))
   for (const c of cohorts) {
     assert.ok(c.sample.length === Math.min(5, c.runs))
     assert.ok(c.firstAt <= c.lastAt)
@@ -115,6 +124,11 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   const narrowed = await call(GET, `/api/runs/cohorts?agent=${encodeURIComponent(one.agent)}`)
   assert.ok(narrowed.body.cohorts.every((c: C) => c.agent === one.agent))
   assert.equal(narrowed.body.cohorts.find((c: C) => c.key === one.key)?.runs, one.runs)
+  const limited = await call(GET, '/api/runs/cohorts?limit=1')
+  assert.deepEqual([limited.body.cohorts, limited.body.total], [cohorts.slice(0, 1), cohorts.length])
+  const badLimit = await call(GET, '/api/runs/cohorts?limit=0')
+  assert.equal(badLimit.status, 400)
+  assert.equal(badLimit.body.error.field, 'limit')
   const bad = await call(GET, '/api/runs/cohorts?status=nope')
   assert.equal(bad.status, 400)
   assert.equal(bad.body.error.field, 'status')

@@ -359,3 +359,36 @@ describe('flag filter', () => {
     assert.match(bad.body.error.message, /flag must be one of resumed, near_miss/)
   })
 })
+
+describe('cohorts', () => {
+  test('read from the derived triage table, they equal the cohorts grouped from the whole list (flags turned on and off by writes above)', async () => {
+    const { runCohorts } = await import('../lib/queries/cohorts')
+    const { groupCohorts } = await import('../lib/triage/cohorts')
+    const all = await listRuns({ filter: { org: ORG }, limit: 200 })
+    const expected = groupCohorts(all.runs, { org: ORG })
+    assert.ok(expected.length >= 3, `several cohorts among the hand-built runs (${expected.length})`)
+    const got = await runCohorts({ org: ORG })
+    assert.deepEqual(got, { cohorts: expected, total: expected.length, capped: [], searchedTo: null })
+    // A limit keeps the largest ones and still counts them all.
+    const two = await runCohorts({ org: ORG }, undefined, 2)
+    assert.deepEqual(two, { cohorts: expected.slice(0, 2), total: expected.length, capped: [], searchedTo: null })
+    // A flag the filter names must hold too (resumed, which no cohort is made of, included).
+    const resumed = await runCohorts({ org: ORG, flag: ['resumed'] })
+    assert.deepEqual(resumed.cohorts, groupCohorts(all.runs.filter((r) => r.flags.includes('resumed')), { org: ORG, flag: ['resumed'] }))
+  })
+
+  test('a run that gains a problem flag joins a cohort at the next derivation, and leaves it when the flag ends', async () => {
+    const { runCohorts } = await import('../lib/queries/cohorts')
+    const r = run('cohort-agent', 'c-1')
+    await runBegin({ ...r, goal: 'cohort' }, at(0))
+    await wmSet(cp(r), JSON.stringify({ done: 1, pad: 'x'.repeat(950) }), agentCtx('host-c/1', 10 * S), { charLimit: 1000 })
+    await deriveNow()
+    const mine = async () => (await runCohorts({ org: ORG, agent: 'cohort-agent' })).cohorts.map((c) => [c.status, c.flags, c.runs, c.sample])
+    // Running, last written weeks before the test's clock: stalled as well, judged now.
+    assert.deepEqual(await mine(), [['running', ['near_limit', 'stalled'], 1, [`${ORG}/${NS}/cohort-agent/c-1`]]])
+    await wmSet(cp(r), '{"done": 2}', agentCtx('host-c/1', 20 * S))
+    await runComplete({ ...r, status: 'succeeded' }, at(30 * S))
+    await deriveNow()
+    assert.deepEqual(await mine(), [])
+  })
+})

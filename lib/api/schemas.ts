@@ -157,6 +157,11 @@ export const analyticsQuerySchema = z
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>
 
+/** `GET /api/runs/cohorts`: the runs filters, and how many cohorts to return (largest first). */
+export const cohortsQuerySchema = z
+  .object({ ...runFilterFields, limit: wholeNumberParam('limit', 1, 500).optional().describe('cohorts returned, largest first (default 50, at most 500)') })
+  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+
 export const changesQuerySchema = z
   .object({ ...runFilterFields, since: isoDate('since').optional() })
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })

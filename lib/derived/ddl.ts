@@ -134,6 +134,24 @@ SETTINGS index_granularity = 256`,
 ORDER BY (kind, org, namespace, run_id, agent, user_id, session_id, detail)`,
     ),
     table(
+      ix.triage,
+      "per run that carries a flag, names a blob in its checkpoint or is running (and every run once listed here): its list status and start, the flags decided when it was derived (all but missing_blob and stalled), its checkpoint's blob_key and when it counts as stalled; the newest batch's row replaces the run's earlier ones",
+      `CREATE TABLE IF NOT EXISTS ${ix.triage} (
+    org String,
+    namespace String,
+    agent String,
+    run_id String,
+    seq UInt64,
+    status LowCardinality(String),
+    started_at ${TIME},
+    flags Array(LowCardinality(String)),
+    blob_key String,
+    stall_at_ms Float64
+) ENGINE = ReplacingMergeTree(seq)
+ORDER BY (org, namespace, agent, run_id)
+SETTINGS index_granularity = 1024`,
+    ),
+    table(
       f.table,
       'how many runs each (org, namespace, agent) holds, for the suggestions of the runs filters',
       `CREATE TABLE IF NOT EXISTS ${f.table} (

@@ -138,7 +138,7 @@ export async function installDerived(options: { onStep?: (step: string) => void;
        ${param('rt', 'UInt64', d.rt)}, 0, now64(3), ${param('ms', 'UInt64', Date.now() - started)})`,
   )
   // Merged once, the per-run tables read one row per run.
-  for (const name of [runIndexNames(db).flags, runIndexNames(db).owners]) await exec(trusted(`OPTIMIZE TABLE ${name} FINAL`))
+  for (const name of [runIndexNames(db).flags, runIndexNames(db).owners, runIndexNames(db).triage]) await exec(trusted(`OPTIMIZE TABLE ${name} FINAL`))
   options.onStep?.(`create ${meta}`)
   await runCommand(trusted(forCluster(derivedMetaDdl(db).sql, clusterName())))
   await runCommand(

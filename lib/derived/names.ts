@@ -11,7 +11,7 @@ import { inDatabase } from '../loom/tables'
  * The version of the derived structures' design. The marker's name carries it: an install that
  * finds no current marker drops what an earlier version left and derives everything again.
  */
-export const DERIVED_SCHEMA_VERSION = 7
+export const DERIVED_SCHEMA_VERSION = 8
 
 export type RunIndexNames = {
   /** The runs list in list order: each run's latest `loom.runs` row (kind 0), and the first write of a run without one (kind 1). */
@@ -30,6 +30,8 @@ export type FlagIndexNames = {
   flags: string
   owners: string
   candidates: string
+  /** Per run that may carry a problem flag (or is running): its flags as decided when derived, for cohorts. */
+  triage: string
 }
 
 export type RunFacetsNames = {
@@ -61,7 +63,7 @@ export type DeriveNames = {
 const metaName = `run_index_meta_v${DERIVED_SCHEMA_VERSION}`
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
-  return inDatabase(runsDatabase, { flags: 'run_index_flags', owners: 'run_index_owners', candidates: 'run_index_candidates' })
+  return inDatabase(runsDatabase, { flags: 'run_index_flags', owners: 'run_index_owners', candidates: 'run_index_candidates', triage: 'run_index_triage' })
 }
 
 export function runIndexNames(runsDatabase: string): RunIndexNames {

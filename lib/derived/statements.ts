@@ -5,10 +5,11 @@
  * - `all`: every run (the first derivation after an install or upgrade);
  * - `dirty`: the runs a batch found in rows written after its watermarks (`derive_dirty`, by seq).
  */
-import { param, sql, trusted, type Sql } from '../clickhouse/sql'
+import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { source } from '../loom/tables'
 import type { TableNames } from '../tables/table-keys'
-import { NEAR_LIMIT_RATIO } from '../triage/flags'
+import { NEAR_LIMIT_RATIO, RUN_FLAGS, type RunFlag } from '../triage/flags'
+import { BLOB_NAMED, CONDITIONS, MERGED, nearMissSql, STALL_AT_MS, type Needs } from '../triage/sql'
 import { deriveNames, runFacetsNames, runIndexNames, runRollupNames } from './names'
 import { checkpointBucketSql, contributions, EMPTY_STATE, EPOCH, NO_CHECKPOINT, NO_TIME, stateOf } from './rollup-state'
 
@@ -213,6 +214,11 @@ ${scope.all ? T('') : sql`WHERE (org, namespace, run_id) IN (SELECT org, namespa
 GROUP BY org, namespace, run_id HAVING uniqExact(agent, user_id, session_id) >= 2`,
     },
     {
+      // After the flags, owners and candidates: each run's flags decided once, for cohorts.
+      name: ix.triage,
+      sql: triageInsert(ctx, scope),
+    },
+    {
       name: f.table,
       sql: sql`INSERT INTO ${T(f.table)}
 SELECT org, namespace, agent, uniqState(run_id) AS runs FROM (${scopeKeys(ctx, scope)})
@@ -301,4 +307,50 @@ FROM (${runRows(ctx, scope, true)})
 ARRAY JOIN arrayConcat(if(cost_usd > 0, [('cost', cost_usd)], []),
     if(duration_ms IS NULL, [], [('duration', toFloat64(assumeNotNull(duration_ms)))])) AS m
 ARRAY JOIN ['', toString(status)] AS scope`
+}
+
+/** The flags a triage row holds as decided when derived: every flag but missing_blob (blobs come and expire) and stalled (a matter of time). */
+export const DECIDED_FLAGS = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'missing_blob' | 'stalled'> => f !== 'missing_blob' && f !== 'stalled')
+
+/**
+ * Each run of the scope, and each run sharing a run_id with one (its near miss may have changed),
+ * decided once: the flags that do not change with time, the checkpoint's blob_key, and when a
+ * running run counts as stalled. Kept for runs that may carry a flag (any but `resumed`) or are
+ * running, and replaced for runs listed here before, so a run that lost its flags is not left behind.
+ */
+function triageInsert(ctx: DeriveContext, scope: DeriveScope): Sql {
+  const ix = runIndexNames(ctx.runsDatabase)
+  const keys = scope.all
+    ? null
+    : sql`SELECT org, namespace, agent, run_id FROM (${dirtyKeys(ctx, scope)})
+      UNION DISTINCT
+      SELECT org, namespace, agent, run_id FROM ${T(ix.owners)} WHERE (org, namespace, run_id) IN (SELECT org, namespace, run_id FROM (${dirtyKeys(ctx, scope)}))`
+  const inScope = keys ? sql` WHERE ${T(RUN_KEY)} IN (${keys})` : T('')
+  const owners = keys ? sql`WHERE (org, namespace, run_id) IN (SELECT org, namespace, run_id FROM (${keys}))` : T('')
+  const all: Needs[] = ['rs', 'counts', 'lw', 'cp', 'cw']
+  const noNow = T('0')
+  const decided = (f: (typeof DECIDED_FLAGS)[number]) =>
+    f === 'near_miss'
+      ? sql`if(${T(RUN_KEY)} IN (SELECT org, namespace, agent, run_id FROM (${nearMissSql(ix, owners)})), 'near_miss', '')`
+      : sql`if(${CONDITIONS[f].sql(noNow)}, ${T(`'${f}'`)}, '')`
+  const flags = DECIDED_FLAGS.map(decided)
+  const problem = DECIDED_FLAGS.filter((f) => f !== 'resumed')
+    .map((f) => `has(flags, '${f}')`)
+    .join(' OR ')
+  const before = keys ? sql` OR ${T(RUN_KEY)} IN (SELECT org, namespace, agent, run_id FROM ${T(ix.triage)}${inScope})` : T('')
+  return sql`INSERT INTO ${T(ix.triage)} (org, namespace, agent, run_id, seq, status, started_at, flags, blob_key, stall_at_ms)
+SELECT org, namespace, agent, run_id, ${seqParam(scope)}, status, started_at, flags, blob_key, stall_at_ms FROM (
+  SELECT org, namespace, agent, run_id,
+      if(rs.1 = '', 'unknown', rs.1) AS status,
+      if(rs.1 = '', o.first_at, rs.5) AS started_at,
+      arrayFilter(x -> x != '', [${join(flags, ', ')}]) AS flags,
+      if(${T(BLOB_NAMED)}, cp.4, '') AS blob_key,
+      if(rs.1 = 'running', ${T(STALL_AT_MS)}, 0) AS stall_at_ms
+  FROM (SELECT org, namespace, agent, run_id, ${T(all.map((n) => MERGED[n]).join(', '))}
+      FROM ${T(ix.flags)} FINAL${inScope} GROUP BY org, namespace, agent, run_id) AS m
+  LEFT JOIN (SELECT org, namespace, agent, run_id, min(first_at) AS first_at
+      FROM ${T(ix.orphans)}${inScope} GROUP BY org, namespace, agent, run_id) AS o
+    USING (org, namespace, agent, run_id)
+)
+WHERE ${T(problem)} OR blob_key != '' OR status = 'running'${before}`
 }

@@ -1,16 +1,33 @@
 import 'server-only'
+import { z } from 'zod'
 import type { RunSummary } from '../api/types'
+import { selectRows } from '../clickhouse/query'
+import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
+import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { getConfig } from '../config'
+import { ensureFresh } from '../derived/derive'
+import { flagIndexNames } from '../derived/names'
+import { links } from '../links'
+import { CH_TIME_TYPE, identityConditions, statusCondition, timeConditions, where } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
 import type { RunsFilters } from '../runs-search'
-import { groupCohorts, PROBLEM_FLAGS, type Cohort } from '../triage/cohorts'
-import type { RunFlag } from '../triage/flags'
+import { cohortOf, COHORT_SAMPLE, groupCohorts, PROBLEM_FLAGS, sortCohorts, type Cohort } from '../triage/cohorts'
+import { isRunFlag, RUN_FLAGS, type RunFlag } from '../triage/flags'
 import { listRuns } from './runs'
+import { presentBlobsSql } from './run-flags'
+import { runIndexReady } from './run-index'
 
-/** Runs read per problem flag: the same bounded page the "Needs attention" counts read. */
+/** Runs read per problem flag when the cohorts are grouped from list pages (a `q` filter, or no run index). */
 export const COHORT_RUNS_PER_FLAG = 100
 
+/** Cohorts returned unless a limit is asked (largest first). */
+export const COHORTS_DEFAULT_LIMIT = 50
+
 export type CohortsResponse = {
+  /** Largest first, at most the limit. */
   cohorts: Cohort[]
+  /** How many cohorts there are in all. */
+  total: number
   /** Flags with more runs than were read (COHORT_RUNS_PER_FLAG): their cohorts count only the runs read. */
   capped: RunFlag[]
   /** Set when a flag's search stopped before the oldest run: runs started earlier were not checked. */
@@ -32,10 +49,93 @@ function asListFilters(f: RunsFilter): RunsFilters {
 }
 
 /**
- * Troubled runs under the list's filter, grouped by what they share: one flag-filtered page of the
- * runs list per problem flag (so each cohort is exactly what its link lists), grouped in memory.
+ * Troubled runs under the list's filter, grouped by what they share. With the run index, one
+ * statement over its triage table (each run's flags as derived; missing_blob and stalled decided
+ * now), exact however many runs there are; a `q` filter (which the triage table cannot judge)
+ * groups flag-filtered list pages instead.
  */
-export async function runCohorts(filter: RunsFilter, signal?: AbortSignal): Promise<CohortsResponse> {
+export async function runCohorts(filter: RunsFilter, signal?: AbortSignal, limit = COHORTS_DEFAULT_LIMIT): Promise<CohortsResponse> {
+  if (filter.q === undefined && (await runIndexReady(signal))) return cohortsFromTriage(filter, limit, signal)
+  const all = await cohortsFromPages(filter, signal)
+  return { ...all, cohorts: all.cohorts.slice(0, limit) }
+}
+
+const groupSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  status: z.string(),
+  flags: z.array(z.string()),
+  runs: z.coerce.number(),
+  first_at: z.string(),
+  last_at: z.string(),
+  sample: z.array(z.string()),
+  total: z.coerce.number(),
+})
+
+/** The flag of a run as the triage row holds it (decided when derived), or decided at `now` (missing_blob, stalled). */
+function flagSql(f: RunFlag, now: Sql): Sql {
+  if (f === 'missing_blob') return trusted("(blob_key != '' AND (org, namespace, agent, blob_key) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))")
+  if (f === 'stalled') return sql`(status = 'running' AND toUnixTimestamp64Milli(${now}) > stall_at_ms)`
+  return trusted(`has(flags, '${f}')`)
+}
+
+async function cohortsFromTriage(filter: RunsFilter, limit: number, signal?: AbortSignal): Promise<CohortsResponse> {
+  await ensureFresh()
+  const triage = flagIndexNames(getConfig().databases.runs).triage
+  const now = param('now', CH_TIME_TYPE, toChTime(new Date()))
+  // Every flag the filter names must hold too (resumed included: the triage row decided it).
+  const wanted = (filter.flag ?? []).filter(isRunFlag)
+  const carried = sql`arrayFilter(x -> x != '', [${join(
+    RUN_FLAGS.map((f) => sql`if(${flagSql(f, now)}, ${trusted(`'${f}'`)}, '')`),
+    ', ',
+  )}])`
+  const problems = `arrayFilter(x -> has([${PROBLEM_FLAGS.map((f) => `'${f}'`).join(', ')}], x), all_flags)`
+  const conditions = [
+    ...identityConditions(filter),
+    ...(filter.status !== undefined ? [statusCondition(filter.status)] : []),
+    ...timeConditions(filter),
+  ]
+  const rows = await selectRows(
+    // The largest groups, with every group tied with the last one (sorted exactly below), and how many groups there are.
+    sql`WITH blobs_present AS (${await presentBlobsSql()})
+    SELECT org, namespace, agent, status, problems AS flags, count() AS runs,
+      toString(min(started_at)) AS first_at, toString(max(started_at)) AS last_at,
+      arrayMap(x -> x.2, arraySlice(arrayReverseSort(groupArray((started_at, run_id))), 1, ${trusted(String(COHORT_SAMPLE))})) AS sample,
+      count() OVER () AS total
+    FROM (
+      SELECT org, namespace, agent, run_id, status, started_at, ${carried} AS all_flags, ${trusted(problems)} AS problems
+      FROM ${trusted(triage)} FINAL ${where(conditions)}
+    )
+    WHERE notEmpty(problems)${trusted(wanted.map((f) => ` AND has(all_flags, '${f}')`).join(''))}
+    GROUP BY org, namespace, agent, status, problems
+    ORDER BY runs DESC, max(started_at) DESC
+    LIMIT ${param('limit', 'UInt32', limit)} WITH TIES`,
+    groupSchema,
+    { signal },
+  )
+  const base = asListFilters(filter)
+  const cohorts = rows.map((r) =>
+    cohortOf(
+      {
+        org: r.org,
+        namespace: r.namespace,
+        agent: r.agent,
+        status: r.status,
+        flags: r.flags.filter(isRunFlag),
+        runs: r.runs,
+        firstAt: chTimeToIso(r.first_at),
+        lastAt: chTimeToIso(r.last_at),
+        sample: r.sample.map((runId) => links.runKey({ org: r.org, namespace: r.namespace, agent: r.agent, runId })),
+      },
+      base,
+    ),
+  )
+  return { cohorts: sortCohorts(cohorts).slice(0, limit), total: rows[0]?.total ?? 0, capped: [], searchedTo: null }
+}
+
+/** One flag-filtered page of the runs list per problem flag (so each cohort is exactly what its link lists), grouped here. */
+async function cohortsFromPages(filter: RunsFilter, signal?: AbortSignal): Promise<CohortsResponse> {
   const runs: RunSummary[] = []
   const capped: RunFlag[] = []
   let searchedTo = ''
@@ -47,5 +147,6 @@ export async function runCohorts(filter: RunsFilter, signal?: AbortSignal): Prom
     if (page.searchedTo) searchedTo = searchedTo > page.searchedTo ? searchedTo : page.searchedTo
     else if (page.nextCursor) capped.push(flag)
   }
-  return { cohorts: groupCohorts(runs, asListFilters(filter)), capped, searchedTo: searchedTo || null }
+  const cohorts = groupCohorts(runs, asListFilters(filter))
+  return { cohorts, total: cohorts.length, capped, searchedTo: searchedTo || null }
 }

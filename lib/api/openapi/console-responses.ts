@@ -274,8 +274,9 @@ export const cohorts = obj({
         href: z.string().describe('the runs list filtered to the cohort, from which a batch can run'),
       }),
     )
-    .describe('largest first'),
-  capped: z.array(z.string()).describe('flags with more than 100 runs under the filter: their cohorts count the newest 100'),
+    .describe('largest first, then the most recent; at most `limit`'),
+  total: z.number().describe('how many cohorts there are in all (more than returned when over `limit`)'),
+  capped: z.array(z.string()).describe('with a q filter only (cohorts grouped from list pages): flags with more than 100 runs under the filter, whose cohorts count the newest 100'),
   searchedTo: iso.nullable().describe("set when a flag's search stopped early: runs started before it were not checked"),
 })
 

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import {
   analyticsQuerySchema,
+  cohortsQuerySchema,
   blockPathSchema,
   blockSelectorSchema,
   replayQuerySchema,
@@ -143,7 +144,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'post', path: '/api/auth/logout', summary: 'End the session on the server', tag: 'auth', response: 'Logout', errors: [403, 421, 503], public: true },
   { method: 'get', path: '/api/runs', summary: 'Runs, newest first, in keyset pages', tag: 'runs', query: runsQuerySchema, response: 'RunsPage', errors: READ },
   { method: 'get', path: '/api/runs/analytics', summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', query: analyticsQuerySchema, response: 'Analytics', errors: READ },
-  { method: 'get', path: '/api/runs/cohorts', summary: 'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list', tag: 'runs', query: analyticsQuerySchema, response: 'Cohorts', errors: READ },
+  { method: 'get', path: '/api/runs/cohorts', summary: 'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list', tag: 'runs', query: cohortsQuerySchema, response: 'Cohorts', errors: READ },
   { method: 'get', path: '/api/events', summary: 'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)', tag: 'runs', query: eventsQuerySchema, response: 'Events', errors: READ },
   { method: 'get', path: '/api/compare', summary: "Two runs side by side: checkpoint versions over time, resume points, counts, flags and current checkpoints; without b, the same agent's last succeeded run that started before a", tag: 'runs', query: compareQuerySchema, response: 'Compare', errors: [...READ, 404] },
   { method: 'get', path: '/api/views', summary: "Saved views: the caller's own and the shared ones", tag: 'views', response: 'Views', errors: READ },

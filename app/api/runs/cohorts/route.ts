@@ -1,4 +1,4 @@
-import { analyticsQuerySchema } from '@/lib/api/schemas'
+import { cohortsQuerySchema } from '@/lib/api/schemas'
 import { parseWith, route, searchParamsObject } from '@/lib/http/handler'
 import { runCohorts } from '@/lib/queries/cohorts'
 import { cachedRead } from '@/lib/server/read-cache'
@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic'
 
 /** Troubled runs (any problem flag) under the list's filters, grouped by agent, status and flags; largest first. */
 export const GET = route(null, async (req) => {
-  const filter = parseWith(analyticsQuerySchema, searchParamsObject(req), 'query')
-  return cachedRead('runs.cohorts', { filter }, req.signal, (signal) => runCohorts(filter, signal))
+  const { limit, ...filter } = parseWith(cohortsQuerySchema, searchParamsObject(req), 'query')
+  return cachedRead('runs.cohorts', { filter, limit }, req.signal, (signal) => runCohorts(filter, signal, limit))
 })
