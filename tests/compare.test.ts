@@ -82,3 +82,31 @@ test('an unknown run is a 404; a malformed one a 400 naming the field', async ()
   assert.equal(none.status, 400)
   assert.equal(none.body.error.field, 'a')
 })
+
+test("each side says what the run's own pages say: its header, and its checkpoint's versions, resume points and content as the block detail reads them", async () => {
+  const { getRunDetail } = await import('../lib/queries/run-detail')
+  const { getBlockDetail } = await import('../lib/queries/block-detail')
+  const { isResume } = await import('../lib/resume/detect')
+  const res = await get(`a=${key('f3')}&b=${key('s2')}`)
+  assert.equal(res.status, 200)
+  for (const [side, runId] of [[res.body.a, 'f3'], [res.body.b, 's2']] as const) {
+    const detail = await getRunDetail({ org: ORG, namespace: NS, agent: AGENT, runId })
+    assert.deepEqual(side.run, detail.run)
+    const block = await getBlockDetail(ref(runId))
+    const versions = new Map([...(block.history ?? []), ...block.versions].map((v) => [v.version, v.chars]))
+    assert.deepEqual(new Map(side.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars])), versions)
+    assert.deepEqual(side.resumes, block.resume.points.filter(isResume))
+    assert.equal(side.current.content, block.block!.content)
+  }
+})
+
+test("b omitted: a run that succeeded and was begun again since is no longer a success (its latest row decides)", async () => {
+  // s4 succeeded; a new begin turns its latest row back to running.
+  await runBegin({ ...ident, runId: 's4', goal: 'goal of s4' }, at(hoursAgo(1)))
+  const later = hoursAgo(0.5)
+  await run('f5', later, ['a'], 'failed')
+  const res = await get(`a=${key('f5')}`)
+  assert.equal(res.status, 200)
+  assert.equal(res.body.a.run.runId, 'f5')
+  assert.equal(res.body.b.run.runId, 's2', 's4 is running again: the last success before f5 is s2')
+})

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso } from '../clickhouse/time'
-import type { BlobFlag, BlockDetail, NearMiss, VersionRow } from '../api/types'
+import type { BlobFlag, Block, BlockDetail, NearMiss, VersionRow } from '../api/types'
 import { versionString, type BlockRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { wmLatestRow } from '../loom/working-memory'
@@ -17,7 +17,7 @@ import { markMissedCheckpoints } from '../resume/elsewhere'
 import { explainResume } from '../resume/explain'
 import { resumeFlowMermaid } from '../resume/mermaid'
 import { segments } from '../resume/segments'
-import type { OperatorAction } from '../resume/types'
+import type { OperatorAction, ResumePoint } from '../resume/types'
 import { runAudit } from './audit'
 import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
 import { tableExists } from './schema-presence'
@@ -115,6 +115,39 @@ async function operatorActions(ref: BlockRef, signal?: AbortSignal): Promise<Ope
     .map((e) => ({ version: e.afterVersion, action: e.action, restoredVersion: e.restoredVersion }))
 }
 
+/** The most complete account of a block's versions: the history when installed (and not shorter), else the physical rows. */
+function accountOf<V extends Block>(physical: V[], history: Block[] | null): { source: 'history' | 'physical'; basis: Block[] } {
+  return history && history.length >= physical.length ? { source: 'history', basis: history } : { source: 'physical', basis: physical }
+}
+
+/** The begins a run row records, for the resume detection of a block under the run row's own identity. */
+export type RunBegins = { attempts: number; startedAt: string; lastBeginAt: string }
+
+/**
+ * A block's versions (the same account as the block detail's) and its resume points, in the four
+ * reads they need (no FINAL row, run row, near misses or blob): what comparing two runs shows of
+ * their checkpoints. `begins`: the run row's, when the block is under its identity.
+ */
+export async function blockResumeStory(
+  ref: BlockRef,
+  begins: RunBegins | null,
+  signal?: AbortSignal,
+): Promise<{ /** Captured history and physical rows together (a version may be in both). */ versions: Block[]; points: ResumePoint[] }> {
+  const historyInstalled = await tableExists(tableNames().history, signal)
+  const own = { agent: ref.agent, userId: ref.userId, sessionId: ref.sessionId }
+  const [physical, history, elsewhere, actions] = await Promise.all([
+    physicalVersions(ref, signal),
+    historyInstalled ? historyVersions(ref, signal) : Promise.resolve(null),
+    blockElsewhere(ref, own, signal),
+    operatorActions(ref, signal),
+  ])
+  const physicalBlocks = physical.map(toBlock)
+  const historyBlocks = history ? history.map(toBlock) : null
+  const { basis } = accountOf(physicalBlocks, historyBlocks)
+  const points = markMissedCheckpoints(await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }), basis, own, elsewhere)
+  return { versions: [...(historyBlocks ?? []), ...physicalBlocks], points }
+}
+
 /**
  * Everything about one block: FINAL row, physical versions, captured history, what a resume
  * returns now and why, and the flags an operator should see. A run that exists but has no
@@ -148,9 +181,7 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
     return { ...toBlock(r), part: r.part, isFinal }
   })
   const historyBlocks = history ? history.map(toBlock) : null
-  // The most complete account of the block: history when installed (and not empty), else physical rows.
-  const source = historyBlocks && historyBlocks.length >= versions.length ? 'history' : 'physical'
-  const basis = source === 'history' ? historyBlocks! : versions
+  const { source, basis } = accountOf(versions, historyBlocks)
   // run.begin calls belong to the run row's identity: a block under another user/session never saw them.
   const ownIdentity = !!run && run.user_id === ref.userId && run.session_id === ref.sessionId
   const begins = run && ownIdentity ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null

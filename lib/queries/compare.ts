@@ -5,13 +5,18 @@
  * from the last time it worked?".
  */
 import 'server-only'
+import { z } from 'zod'
+import { selectRows } from '../clickhouse/query'
+import { and, param, sql, trusted } from '../clickhouse/sql'
+import { toChTime } from '../clickhouse/time'
+import { source, tableNames } from '../loom/tables'
+import { CH_TIME_TYPE, identityConditions } from '../run-set/conditions'
 import type { RunCounts, RunDetail } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { isResume } from '../resume/detect'
 import type { ResumePoint } from '../resume/types'
-import { getBlockDetail } from './block-detail'
-import { getRunDetail } from './run-detail'
-import { listRuns } from './runs'
+import { blockResumeStory } from './block-detail'
+import { runDetailAndCheckpoint } from './run-detail'
 
 export type CompareCheckpoint = { version: string; at: string; chars: number; isDeleted: boolean }
 
@@ -29,39 +34,59 @@ export type CompareSide = {
 
 export type CompareResponse = { a: CompareSide; b: CompareSide | null; why?: string }
 
-async function sideOf(ref: RunRef, signal?: AbortSignal, known?: RunDetail): Promise<CompareSide> {
-  const detail = known ?? (await getRunDetail(ref, signal))
-  const cp = detail.run.checkpoint
-  const block = cp ? await getBlockDetail({ ...ref, userId: cp.userId, sessionId: cp.sessionId, blockKey: 'checkpoint' }, signal) : null
-  const versions = block ? (block.history ?? block.versions) : []
-  const byVersion = new Map(versions.map((v) => [v.version, v]))
+/**
+ * One side: the run's header (with its checkpoint's content, read in the same statements) and the
+ * checkpoint block's versions and resume points (four more reads).
+ */
+async function sideOf(ref: RunRef, signal?: AbortSignal, known?: Awaited<ReturnType<typeof runDetailAndCheckpoint>>): Promise<CompareSide> {
+  const { detail, checkpoint } = known ?? (await runDetailAndCheckpoint(ref, signal))
+  const run = detail.run
+  const ownIdentity = run.hasRunRow && checkpoint !== null && run.userId === checkpoint.userId && run.sessionId === checkpoint.sessionId
+  const story = checkpoint
+    ? await blockResumeStory(
+        { ...ref, userId: checkpoint.userId, sessionId: checkpoint.sessionId, blockKey: 'checkpoint' },
+        ownIdentity && run.lastBeginAt ? { attempts: run.attempt, startedAt: run.startedAt, lastBeginAt: run.lastBeginAt } : null,
+        signal,
+      )
+    : null
+  const byVersion = new Map((story?.versions ?? []).map((v) => [v.version, v]))
   const checkpoints = [...byVersion.values()]
     .map((v) => ({ version: v.version, at: v.updatedAt, chars: v.chars, isDeleted: v.isDeleted }))
     .sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : Number(BigInt(x.version) - BigInt(y.version))))
   return {
-    run: detail.run,
+    run,
     checkpoints,
-    resumes: block ? block.resume.points.filter(isResume) : [],
+    resumes: story ? story.points.filter(isResume) : [],
     counts: { ...detail.counts, inputTokens: detail.inputTokens, outputTokens: detail.outputTokens },
     model: detail.model,
-    current: block?.block
-      ? { version: block.block.version, content: block.block.isDeleted ? '' : block.block.content, isDeleted: block.block.isDeleted, chars: block.block.chars, charLimit: block.block.charLimit }
+    current: checkpoint
+      ? { version: checkpoint.version, content: checkpoint.isDeleted ? '' : checkpoint.content, isDeleted: checkpoint.isDeleted, chars: checkpoint.chars, charLimit: checkpoint.charLimit }
       : null,
   }
 }
 
-/** The same agent's last succeeded run that started before `a`, or null. */
+/**
+ * The same agent's last succeeded run that started before `a`, or null: one read of `loom.runs`
+ * (FINAL: the latest version of each run decides its status) under the agent's sorting-key prefix.
+ * Ties on the start are broken as the runs list orders them (run_id, descending).
+ */
 async function lastSucceededBefore(a: RunDetail['run'], signal?: AbortSignal): Promise<RunRef | null> {
-  const to = new Date(Date.parse(a.startedAt) - 1)
-  const page = await listRuns({ filter: { org: a.org, namespace: a.namespace, agent: a.agent, status: 'succeeded', to }, limit: 1, signal, flags: false })
-  const r = page.runs[0]
-  return r ? { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId } : null
+  const [row] = await selectRows(
+    sql`SELECT run_id FROM ${trusted(source(tableNames().runs, { final: true }))}
+      WHERE ${and(identityConditions(a))} AND status = 'succeeded'
+        AND started_at < ${param('before', CH_TIME_TYPE, toChTime(a.startedAt))}
+      ORDER BY started_at DESC, run_id DESC
+      LIMIT 1`,
+    z.object({ run_id: z.string() }),
+    { signal },
+  )
+  return row ? { org: a.org, namespace: a.namespace, agent: a.agent, runId: row.run_id } : null
 }
 
 export async function compareRuns(a: RunRef, b: RunRef | undefined, signal?: AbortSignal): Promise<CompareResponse> {
   // The two sides overlap: one side's diffs and resume detection run in Node while the engine reads the other's rows.
-  const detailA = await getRunDetail(a, signal)
-  const other = b ?? lastSucceededBefore(detailA.run, signal)
+  const detailA = await runDetailAndCheckpoint(a, signal)
+  const other = b ?? lastSucceededBefore(detailA.detail.run, signal)
   const [left, right] = await Promise.all([
     sideOf(a, signal, detailA),
     Promise.resolve(other).then((ref) => (ref ? sideOf(ref, signal) : null)),

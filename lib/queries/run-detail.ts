@@ -3,7 +3,7 @@ import { selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import { nullableChTimeToIso } from '../clickhouse/time'
 import { notFound } from '../errors'
-import type { RunDetail, RunSummary } from '../api/types'
+import type { Block, RunDetail, RunSummary } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { runLatestRow } from '../loom/runs'
 import { runScope } from '../loom/scope'
@@ -95,6 +95,14 @@ export async function requireRun(run: RunRef, signal?: AbortSignal): Promise<voi
 const runNotFound = (run: RunRef) => notFound(`No run ${run.runId} under ${run.org}/${run.namespace}/${run.agent}`)
 
 export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<RunDetail> {
+  return (await runDetailAndCheckpoint(run, signal)).detail
+}
+
+/**
+ * The run's header, with the content of the checkpoint it names (the latest version of the run's
+ * own checkpoint block, as FINAL reads it; null without one), read in the same statements.
+ */
+export async function runDetailAndCheckpoint(run: RunRef, signal?: AbortSignal): Promise<{ detail: RunDetail; checkpoint: Block | null }> {
   const [row, checkpoints, span, otherCounts] = await Promise.all([
     runLatestRow(run, signal),
     runCheckpoints(run, signal),
@@ -141,7 +149,7 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
     signal,
   )
   summary.flags = flags.get(runKey({ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId })) ?? []
-  return {
+  const detail: RunDetail = {
     run: {
       ...summary,
       reflection: row?.reflection ?? '',
@@ -156,5 +164,6 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
     model: row?.model ?? '',
     counts,
   }
+  return { detail, checkpoint: cp ?? null }
 }
 
