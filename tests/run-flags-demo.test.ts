@@ -9,7 +9,10 @@ import { before, test } from 'node:test'
 import type { RunSummary } from '../lib/api/types'
 import { getBlockDetail } from '../lib/queries/block-detail'
 import { runKeyText } from '../lib/loom/identity'
+import { getRunDetail } from '../lib/queries/run-detail'
 import { flagsOfPage, listRuns } from '../lib/queries/runs'
+import { invalidateReadCache } from '../lib/server/read-cache'
+import { statementsSent } from './helpers/statements'
 import { isResume } from '../lib/resume/detect'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
@@ -52,6 +55,16 @@ test("each run's flags match its checkpoint's block detail and its run row", asy
     if (stalled) assert.equal(r.status, 'running', `${name}: only a running run is stalled`)
     const got = r.flags.filter((f) => f !== 'stalled' && f !== 'tie')
     assert.deepEqual(got, [...expect].sort((a, b) => order(a) - order(b)), name)
+  }
+})
+
+test("each run's header decides the same flags as the list, in its one statement", async () => {
+  for (const r of runs) {
+    // Nothing kept: the header's own statement carries what decides the flags.
+    invalidateReadCache()
+    const { result, sent } = await statementsSent(() => getRunDetail({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId }))
+    assert.deepEqual(result.run.flags, r.flags, `${r.org}/${r.namespace}/${r.agent}/${r.runId}`)
+    assert.ok(sent.length <= 2, `${r.runId}: ${sent.length} statements`)
   }
 })
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { runBegin } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'
-import { getRunDetail } from '../lib/queries/run-detail'
+import { getRunDetail, requireRun } from '../lib/queries/run-detail'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
@@ -46,9 +46,31 @@ describe('a run-scoped tab with nothing to show', () => {
         assert.equal(res.status, 404, `${tab} of ${missing.agent}/${missing.runId}`)
         assert.match(res.body.error.message, new RegExp(`No run ${missing.runId} under acme/prod/${missing.agent}`))
       }
-      // Telling an empty run from an unknown one no longer reads the run's whole header.
-      const { statements: header } = await counted(() => getRunDetail(ROW_ONLY))
-      assert.ok(statements < header, `${tab}: ${statements} statements for an empty tab; the header alone is ${header}`)
+      // Telling an empty run from an unknown one is one statement (requireRun) beside the tab's own reads.
+      const { statements: existence } = await counted(() => requireRun(ROW_ONLY))
+      assert.equal(existence, 1)
+      assert.ok(statements <= 3, `${tab}: ${statements} statements for an empty tab`)
     })
   }
+})
+
+describe('the run header', () => {
+  test('is one statement of key lookups for a run with a row, a checkpoint-only run and an unknown one (404)', async () => {
+    await getRunDetail(ROW_ONLY)
+    const rowOnly = await counted(() => getRunDetail(ROW_ONLY))
+    assert.equal(rowOnly.statements, 1)
+    assert.equal(rowOnly.result.run.goal, 'plan the week')
+    assert.equal(rowOnly.result.run.hasRunRow, true)
+    assert.equal(rowOnly.result.counts.versions, 0)
+    const cpOnly = await counted(() => getRunDetail(CP_ONLY))
+    assert.equal(cpOnly.statements, 1)
+    assert.equal(cpOnly.result.run.hasRunRow, false)
+    assert.equal(cpOnly.result.run.status, 'unknown')
+    assert.deepEqual([cpOnly.result.run.userId, cpOnly.result.run.sessionId], ['u1', 's1'])
+    assert.equal(cpOnly.result.run.checkpoint?.version, '1')
+    assert.deepEqual([cpOnly.result.counts.blocks, cpOnly.result.counts.versions], [1, 1])
+    const unknown = await counted(() => getRunDetail(UNKNOWN).then(() => null, (err: { status?: number }) => err.status))
+    assert.equal(unknown.result, 404)
+    assert.equal(unknown.statements, 1)
+  })
 })

@@ -1,15 +1,16 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
-import { sql, trusted } from '../clickhouse/sql'
+import { sql, trusted, type Sql } from '../clickhouse/sql'
 import { nullableChTimeToIso } from '../clickhouse/time'
 import { notFound } from '../errors'
 import type { Block, RunDetail, RunSummary } from '../api/types'
 import type { RunRef } from '../loom/identity'
-import { runLatestRow } from '../loom/runs'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
+import { RUN_COLUMNS, runRowSchema } from '../tables/runs'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
-import { flagsOfRuns, runKey } from './run-flags'
+import type { RunFlag } from '../triage/flags'
+import { FLAG_QUERY_SETTINGS, keptRunFlags, runFlagsColumns, runFlagsColumnsSchema, runFlagsFrom } from './run-flags'
 import { runRowSummary } from './runs'
 import { runIndexReady } from './run-index'
 import { workingMemoryRunScope } from './wm-run-scope'
@@ -29,48 +30,58 @@ const spanSchema = z.object({
   newest_session_id: z.string(),
 })
 
-/** All counts in one round trip; each subquery binds its table's sorting-key prefix. */
-async function runCounts(run: RunRef, signal?: AbortSignal) {
+/** A subquery's rows as JSON strings (each as JSONEachRow writes it), one column of an outer statement. */
+const rowsAsJson = (query: Sql) => sql`(SELECT groupArray(formatRowNoNewline('JSONEachRow', *)) FROM (${query}))`
+
+const headerSchema = countsSchema.extend({
+  run_rows: z.array(z.string()),
+  checkpoint_rows: z.array(z.string()),
+  span_rows: z.array(z.string()),
+  ...runFlagsColumnsSchema,
+})
+
+const parsedRows = <S extends z.ZodType>(rows: string[], schema: S): z.infer<S>[] => rows.map((json) => schema.parse(JSON.parse(json)))
+
+/**
+ * Everything the run header shows, in one statement of key lookups: the run row FINAL returns (its
+ * highest version), the latest version of each of its checkpoint blocks (one per user_id, session_id),
+ * its working memory at a glance (blocks, versions, first write and the identity of the newest write,
+ * in one pass without content), the counts of its other tables, and, with the run index, the columns
+ * its flags are decided from. Each subquery binds its table's sorting-key prefix.
+ */
+async function runHeader(run: RunRef, signal?: AbortSignal) {
   const t = tableNames()
   const scope = runScope(run)
+  const [wmScope, indexed] = await Promise.all([workingMemoryRunScope(run, signal), runIndexReady(signal)])
+  const flagKey = { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
+  // Flags a list kept a moment ago are used as they are; otherwise the statement carries what decides them.
+  const kept = indexed ? keptRunFlags(flagKey) : []
+  const flags = kept ? trusted('[] AS flag_rows, 0 AS near_miss_candidates') : await runFlagsColumns(flagKey)
   const [row] = await selectRows(
     sql`SELECT
+       ${rowsAsJson(sql`SELECT ${trusted(RUN_COLUMNS)} FROM ${trusted(source(t.runs, { final: true }))} WHERE ${scope} LIMIT 1`)} AS run_rows,
+       ${rowsAsJson(sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(t.workingMemory, { final: true }))} WHERE ${wmScope} AND block_key = 'checkpoint'`)} AS checkpoint_rows,
+       ${rowsAsJson(sql`SELECT uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
+           if(count() = 0, NULL, toString(min(updated_at))) AS oldest_at,
+           argMax(user_id, (updated_at, version)) AS newest_user_id,
+           argMax(session_id, (updated_at, version)) AS newest_session_id
+         FROM ${trusted(source(t.workingMemory))} WHERE ${wmScope}`)} AS span_rows,
        (SELECT count() FROM ${trusted(source(t.turns))} WHERE ${scope}) AS turns,
        (SELECT uniqExact(memory_key) FROM ${trusted(source(t.memory))} WHERE ${scope}) AS memories,
        (SELECT count() FROM ${trusted(source(t.searchTrace))} WHERE ${scope}) AS searches,
-       (SELECT count() FROM ${trusted(source(t.contextBlobs))} WHERE ${scope}) AS blobs`,
-    countsSchema,
-    { signal },
+       (SELECT count() FROM ${trusted(source(t.contextBlobs))} WHERE ${scope}) AS blobs,
+       ${flags}`,
+    headerSchema,
+    { signal, settings: FLAG_QUERY_SETTINGS },
   )
-  return row
-}
-
-/**
- * The run's working memory at a glance, in one pass over its rows (no content read): blocks,
- * versions, the first write and the identity of the newest write (which is a block's latest version).
- */
-async function runSpan(run: RunRef, signal?: AbortSignal) {
-  const [row] = await selectRows(
-    sql`SELECT uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
-       if(count() = 0, NULL, toString(min(updated_at))) AS oldest_at,
-       argMax(user_id, (updated_at, version)) AS newest_user_id,
-       argMax(session_id, (updated_at, version)) AS newest_session_id
-     FROM ${trusted(source(tableNames().workingMemory))} WHERE ${await workingMemoryRunScope(run, signal)}`,
-    spanSchema,
-    { signal },
-  )
-  return row
-}
-
-/** The latest version of each of the run's checkpoint blocks (one per user_id, session_id). */
-async function runCheckpoints(run: RunRef, signal?: AbortSignal) {
-  const rows = await selectRows(
-    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
-     WHERE ${await workingMemoryRunScope(run, signal)} AND block_key = 'checkpoint'`,
-    wmRowSchema,
-    { signal },
-  )
-  return rows.map(toBlock)
+  const flagsOf = kept ? async (): Promise<RunFlag[]> => kept : () => runFlagsFrom(flagKey, row, signal)
+  return {
+    row: parsedRows(row.run_rows, runRowSchema)[0] ?? null,
+    checkpoints: parsedRows(row.checkpoint_rows, wmRowSchema).map(toBlock),
+    span: parsedRows(row.span_rows, spanSchema)[0],
+    counts: { turns: row.turns, memories: row.memories, searches: row.searches, blobs: row.blobs },
+    flags: flagsOf,
+  }
 }
 
 /**
@@ -103,12 +114,7 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
  * own checkpoint block, as FINAL reads it; null without one), read in the same statements.
  */
 export async function runDetailAndCheckpoint(run: RunRef, signal?: AbortSignal): Promise<{ detail: RunDetail; checkpoint: Block | null }> {
-  const [row, checkpoints, span, otherCounts] = await Promise.all([
-    runLatestRow(run, signal),
-    runCheckpoints(run, signal),
-    runSpan(run, signal),
-    runCounts(run, signal),
-  ])
+  const { row, checkpoints, span, counts: otherCounts, flags: flagsOf } = await runHeader(run, signal)
   const counts = { ...otherCounts, blocks: span.blocks, versions: span.versions }
   if (!row && span.versions === 0) throw runNotFound(run)
   const own = row ? checkpoints.find((c) => c.userId === row.user_id && c.sessionId === row.session_id) : undefined
@@ -143,12 +149,7 @@ export async function runDetailAndCheckpoint(run: RunRef, signal?: AbortSignal):
         checkpoint,
         flags: [],
       }
-  const flags = await flagsOfRuns(
-    [{ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId }],
-    await runIndexReady(signal),
-    signal,
-  )
-  summary.flags = flags.get(runKey({ org: summary.org, namespace: summary.namespace, agent: summary.agent, run_id: summary.runId })) ?? []
+  summary.flags = await flagsOf()
   const detail: RunDetail = {
     run: {
       ...summary,

@@ -242,13 +242,31 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
   const out = new Map<string, RunFlag[]>()
   for (const r of runs) out.set(runKey(r), [])
   if (runs.length === 0) return out
-  const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), new TupleParam([r.org, r.namespace, r.run_id])])).values()]
-  const others = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f))
+  const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), idOf(r)])).values()]
+  const others = notNearMiss(wanted)
   const [rows, near] = await Promise.all([
     others.length ? selectRows(await triageColumnsSql(others, [inRunKeys('keys', runs)]), triageRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
     wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
+  await decideRows(rows, others, out, now, signal)
   const nearMiss = new Set(near.map(runKey))
+  for (const [key, set] of out) {
+    if (nearMiss.has(key)) set.push('near_miss')
+    set.sort((a, b) => RUN_FLAGS.indexOf(a) - RUN_FLAGS.indexOf(b))
+  }
+  return out
+}
+
+const notNearMiss = (flags: readonly RunFlag[]) => flags.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
+
+/** Adds to `out` the flags among `others` that each triage row's run carries at `now`. */
+async function decideRows(
+  rows: z.infer<typeof triageRowSchema>[],
+  others: Exclude<RunFlag, 'near_miss'>[],
+  out: Map<string, RunFlag[]>,
+  now: Date,
+  signal?: AbortSignal,
+): Promise<void> {
   const long: FlaggedRun[] = []
   for (const row of rows) {
     if (row.write_count > WRITES_DECIDED_IN_NODE) long.push(row)
@@ -259,23 +277,61 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
     const decided = await selectRows(await flagColumnsSql(others, [inRunKeys('long', long)], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS })
     for (const row of decided) out.get(runKey(row))?.push(...others.filter((f) => row[`f_${f}`] === 1))
   }
-  for (const [key, set] of out) {
-    if (nearMiss.has(key)) set.push('near_miss')
-    set.sort((a, b) => RUN_FLAGS.indexOf(a) - RUN_FLAGS.indexOf(b))
-  }
-  return out
 }
 
 const idSchema = z.object({ org: z.string(), namespace: z.string(), run_id: z.string() })
+const idOf = (r: FlaggedRun) => new TupleParam([r.org, r.namespace, r.run_id])
+const inIds = (values: TupleParam[]) => sql`(org, namespace, run_id) IN ${param('ids', 'Array(Tuple(String, String, String))', values)}`
 
 /** The runs among `ids` (org, namespace, run_id) that hold a near miss: the candidates first, then the exact check on those. */
 async function nearMissAmong(ids: TupleParam[], signal?: AbortSignal) {
-  const inIds = (values: TupleParam[]) => sql`(org, namespace, run_id) IN ${param('ids', 'Array(Tuple(String, String, String))', values)}`
   const candidates = await selectRows(nearMissCandidatesSql(inIds(ids)), idSchema, { signal })
   if (candidates.length === 0) return []
   // A run listed twice (shared and arrivals, or unmerged rows) only repeats a value of the IN list.
   const few = candidates.map((c) => new TupleParam([c.org, c.namespace, c.run_id]))
   return selectRows(nearMissSql([inIds(few)]), keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
+}
+
+/** The run's flags as a list page kept them a moment ago (see flagsOfRuns), if they are: a copy. */
+export function keptRunFlags(run: FlaggedRun): RunFlag[] | undefined {
+  const kept = runFragments<RunFlag[]>('flags')?.peek(run)
+  return kept && [...kept]
+}
+
+/**
+ * One run's flags as columns of another statement (the run header's), so that they cost no
+ * statement of their own: the run's merged triage row as JSON, and how many near-miss candidate
+ * rows name its run_id. `runFlagsFrom` decides them as flagsOfRuns does. Settings: FLAG_QUERY_SETTINGS.
+ * A reader asks `keptRunFlags` first: flags a list kept a moment ago need no columns.
+ */
+export async function runFlagsColumns(run: FlaggedRun): Promise<Sql> {
+  return sql`(SELECT groupArray(formatRowNoNewline('JSONEachRow', *)) FROM (${await triageColumnsSql(notNearMiss(RUN_FLAGS), [inRunKeys('flag_keys', [run])])})) AS flag_rows,
+    (SELECT count() FROM (${nearMissCandidatesSql(inIds([idOf(run)]))})) AS near_miss_candidates`
+}
+
+/** The columns runFlagsColumns adds, as read. */
+export const runFlagsColumnsSchema = { flag_rows: z.array(z.string()), near_miss_candidates: z.coerce.number() }
+
+/**
+ * The run's flags from the columns runFlagsColumns added, in RUN_FLAGS order: the same flags
+ * flagsOfRuns gives (one more statement only for a long checkpoint history, or to check a near-miss
+ * candidate exactly).
+ */
+export async function runFlagsFrom(
+  run: FlaggedRun,
+  columns: { flag_rows: string[]; near_miss_candidates: number },
+  signal?: AbortSignal,
+  now = new Date(),
+): Promise<RunFlag[]> {
+  const flags: RunFlag[] = []
+  const out = new Map([[runKey(run), flags]])
+  const rows = columns.flag_rows.map((json) => triageRowSchema.parse(JSON.parse(json)))
+  await decideRows(rows, notNearMiss(RUN_FLAGS), out, now, signal)
+  if (columns.near_miss_candidates > 0) {
+    const exact = await selectRows(nearMissSql([inIds([idOf(run)])]), keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
+    if (exact.some((r) => runKey(r) === runKey(run))) flags.push('near_miss')
+  }
+  return RUN_FLAGS.filter((f) => flags.includes(f))
 }
 
 /**

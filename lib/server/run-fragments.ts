@@ -71,6 +71,12 @@ export class RunFragments<V> {
     return out
   }
 
+  /** The run's kept piece while it is fresh (nothing is computed or kept). */
+  peek(run: RunKeyRow): V | undefined {
+    const hit = this.kept.get(rowRunKey(run))
+    return hit && Date.now() - hit.at < this.ttlMs ? hit.value : undefined
+  }
+
   /** A change to these runs (null: to any run). */
   changed(runs: RunTag[] | null) {
     if (!runs) {
