@@ -299,35 +299,34 @@ export function keptRunFlags(run: FlaggedRun): RunFlag[] | undefined {
 }
 
 /**
- * One run's flags as columns of another statement (the run header's), so that they cost no
- * statement of their own: the run's merged triage row as JSON, and how many near-miss candidate
- * rows name its run_id. `runFlagsFrom` decides them as flagsOfRuns does. Settings: FLAG_QUERY_SETTINGS.
- * A reader asks `keptRunFlags` first: flags a list kept a moment ago need no columns.
+ * What decides one run's flags, as two queries another statement can carry (the run header's):
+ * the run's merged triage row, and the near-miss candidate rows naming its run_id. `runFlagsFrom`
+ * decides them as flagsOfRuns does; settings FLAG_QUERY_SETTINGS. A reader asks `keptRunFlags`
+ * first: flags a list kept a moment ago need neither.
  */
-export async function runFlagsColumns(run: FlaggedRun): Promise<Sql> {
-  return sql`(SELECT groupArray(formatRowNoNewline('JSONEachRow', *)) FROM (${await triageColumnsSql(notNearMiss(RUN_FLAGS), [inRunKeys('flag_keys', [run])])})) AS flag_rows,
-    (SELECT count() FROM (${nearMissCandidatesSql(inIds([idOf(run)]))})) AS near_miss_candidates`
+export async function runFlagsQueries(run: FlaggedRun): Promise<{ rows: Sql; candidates: Sql }> {
+  return {
+    rows: await triageColumnsSql(notNearMiss(RUN_FLAGS), [inRunKeys('flag_keys', [run])]),
+    candidates: nearMissCandidatesSql(inIds([idOf(run)])),
+  }
 }
 
-/** The columns runFlagsColumns adds, as read. */
-export const runFlagsColumnsSchema = { flag_rows: z.array(z.string()), near_miss_candidates: z.coerce.number() }
-
 /**
- * The run's flags from the columns runFlagsColumns added, in RUN_FLAGS order: the same flags
- * flagsOfRuns gives (one more statement only for a long checkpoint history, or to check a near-miss
- * candidate exactly).
+ * The run's flags from what runFlagsQueries read (its triage rows as JSON, how many candidate rows),
+ * in RUN_FLAGS order: the same flags flagsOfRuns gives (one more statement only for a long
+ * checkpoint history, or to check a near-miss candidate exactly).
  */
 export async function runFlagsFrom(
   run: FlaggedRun,
-  columns: { flag_rows: string[]; near_miss_candidates: number },
+  read: { rows: string[]; nearMissCandidates: number },
   signal?: AbortSignal,
   now = new Date(),
 ): Promise<RunFlag[]> {
   const flags: RunFlag[] = []
   const out = new Map([[runKey(run), flags]])
-  const rows = columns.flag_rows.map((json) => triageRowSchema.parse(JSON.parse(json)))
+  const rows = read.rows.map((json) => triageRowSchema.parse(JSON.parse(json)))
   await decideRows(rows, notNearMiss(RUN_FLAGS), out, now, signal)
-  if (columns.near_miss_candidates > 0) {
+  if (read.nearMissCandidates > 0) {
     const exact = await selectRows(nearMissSql([inIds([idOf(run)])]), keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
     if (exact.some((r) => runKey(r) === runKey(run))) flags.push('near_miss')
   }
