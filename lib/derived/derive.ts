@@ -230,7 +230,10 @@ async function runSteps(ctx: DeriveContext, row: LogRow, started: number): Promi
   if (step === STEP.planned) {
     // A retried batch stages its rows again under the same token: refused as a repeat, not doubled.
     await batchExec(rowsInsert(ctx, scope), { insert_deduplication_token: `${sumsToken(row)}-rows` })
-    for (const s of deriveStatements(ctx, scope)) await batchExec(s.sql)
+    for (const s of deriveStatements(ctx, scope)) {
+      const cheaper = s.cheaper && (await selectRows(s.cheaper.probe, z.object({}).passthrough())).length === 0
+      await batchExec(cheaper ? s.cheaper!.sql : s.sql)
+    }
     await batchExec(rollupStage(ctx, scope))
     await writeLog(ctx, { ...row, step: STEP.staged }, n, performance.now() - started)
     step = STEP.staged
