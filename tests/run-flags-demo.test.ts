@@ -113,7 +113,7 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   assert.deepEqual(new Map(cohorts.map((c) => [c.key, c.runs])), new Map([...expected].map(([k, ids]) => [k, ids.length])))
   for (let i = 1; i < cohorts.length; i++) assert.ok(cohorts[i - 1].runs >= cohorts[i].runs, 'largest first')
   // Whole: the same starts, samples (newest first) and links as grouping the whole list gives.
-  const { groupCohorts } = await import('../lib/triage/cohorts')
+  const { groupCohorts } = await import('../lib/cohorts/group')
   assert.deepEqual(cohorts, groupCohorts(runs))
   // A search (which the triage table cannot judge) groups flag-filtered list pages: the same cohorts for the runs it matches.
   const q = runs.find((r) => r.flags.includes('near_limit'))!.runId

@@ -1,7 +1,7 @@
 import type { RunSummary } from '../api/types'
 import { links } from '../links'
 import { normalFlags, type RunsFilters } from '../runs-search'
-import { FLAG_TEXT, RUN_FLAGS, type RunFlag } from './flags'
+import { FLAG_TEXT, RUN_FLAGS, type RunFlag } from '../triage/flags'
 
 /** The flags that make a run a problem: every flag but `resumed` (resuming is what runs are built to do). */
 export const PROBLEM_FLAGS: readonly RunFlag[] = RUN_FLAGS.filter((f) => f !== 'resumed')
