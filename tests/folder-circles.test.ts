@@ -14,7 +14,6 @@ const lib = path.join(root, 'lib')
 /** The pairs that still import each other (alphabetical within a pair and between pairs). */
 const KNOWN = [
   'api<->batch',
-  'api<->mcp',
   'api<->queries',
   'api<->tables',
   'auth<->server',

@@ -258,3 +258,6 @@ export const compareQuerySchema = z.strictObject(
   { a: runKeyParam('a'), b: runKeyParam('b').optional() },
   { message: 'query has a parameter this route does not take' },
 )
+
+/** `POST /api/mcp`: a JSON-RPC message or a batch of them; the MCP SDK checks each message itself. */
+export const mcpMessageSchema = z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))], { message: 'body must be a JSON-RPC message' })

@@ -3,7 +3,7 @@ import { requireSameOrigin, requireViewer } from '@/lib/auth/current'
 import { AppError } from '@/lib/errors'
 import { readJsonBody } from '@/lib/http/body'
 import { route } from '@/lib/http/handler'
-import { mcpMessageSchema } from '@/lib/mcp/schema'
+import { mcpMessageSchema } from '@/lib/api/schemas'
 import { buildMcpServer } from '@/lib/mcp/server'
 
 export const dynamic = 'force-dynamic'

@@ -25,10 +25,10 @@ import {
   timelineQuerySchema,
   eventsQuerySchema,
   compareQuerySchema,
+  mcpMessageSchema,
 } from '../schemas'
 import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
 import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../../views/schema'
-import { mcpMessageSchema } from '../../mcp/schema'
 import * as blockResponses from './responses'
 import * as consoleResponses from './console-responses'
 import * as storyResponses from './story-responses'
