@@ -25,6 +25,7 @@ const serverModules = [
   { from: './lib/tables' },
   { from: './lib/operator' },
   { from: './lib/server' },
+  { from: './lib/net' },
   { from: './lib/http' },
   { from: './lib/demo' },
   { from: './lib/config.ts' },

@@ -2,7 +2,7 @@ import 'server-only'
 import fs from 'node:fs'
 import { z } from 'zod'
 import { parseSchemaMap, type SchemaMap } from './loom/schema-map'
-import { normalizeHost } from './server/network'
+import { normalizeHost } from './net/network'
 
 const identifier = z
   .string()

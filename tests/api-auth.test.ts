@@ -7,7 +7,7 @@ import { FailureLimiter, limiters, MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_USE
 import { loadRevocations } from '../lib/auth/revocations'
 import { resetConfig } from '../lib/config'
 import { wmSet } from '../lib/loom/working-memory'
-import { peerStamp, PEER_HEADER } from '../lib/server/peer'
+import { peerStamp, PEER_HEADER } from '../lib/net/peer'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'

@@ -20,7 +20,7 @@ import { resetConfig } from '../lib/config'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import * as wm from '../lib/loom/working-memory'
 import { deriveNow } from '../lib/derived/derive'
-import { loopbackRequestHeaders } from '../lib/server/peer'
+import { loopbackRequestHeaders } from '../lib/net/peer'
 import { ensureReady } from '../lib/server/ready'
 import { POST } from '../app/api/mcp/route'
 

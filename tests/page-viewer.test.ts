@@ -10,7 +10,7 @@ import { before, test } from 'node:test'
 import { hashPassword } from '../lib/auth/passwords'
 import { viewerOfHeaders } from '../lib/auth/page-viewer'
 import { resetConfig } from '../lib/config'
-import { peerStamp, PEER_HEADER } from '../lib/server/peer'
+import { peerStamp, PEER_HEADER } from '../lib/net/peer'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('page-viewer', { LOOM_RUNS_SESSION_SECRET: 'a-test-secret-that-is-at-least-32-characters' })

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { NextRequest } from 'next/server'
-import { peerStamp, PEER_HEADER } from '../lib/server/peer'
+import { peerStamp, PEER_HEADER } from '../lib/net/peer'
 import { proxy } from '../proxy'
 import { useFreshEngine } from './helpers/engine'
 

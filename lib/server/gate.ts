@@ -4,8 +4,8 @@ import https from 'node:https'
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import type { AppConfig } from '../config'
-import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress } from './network'
-import { PEER_HEADER, peerStamp } from './peer'
+import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress } from '../net/network'
+import { PEER_HEADER, peerStamp } from '../net/peer'
 
 export type GateInput = {
   /** The socket's remote address. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { safeNextPath } from '../auth/next-path'
 import { gateDecision } from './gate'
-import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isOwnOrigin, isSecureRequest, normalizeHost } from './network'
+import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isOwnOrigin, isSecureRequest, normalizeHost } from '../net/network'
 
 describe('loopback addresses', () => {
   test('127.0.0.0/8, ::1 and IPv4-mapped loopback are loopback', () => {

@@ -136,7 +136,7 @@ type Handler = (req: import('next/server').NextRequest, ctx: { params: Promise<u
 /** Calls the route handlers in this process (needs LOOM_RUNS_DATA_DIR / LOOM_RUNS_BENCH set first). */
 export async function inProcessFetcher(): Promise<Fetcher> {
   const { NextRequest } = await import('next/server')
-  const { loopbackRequestHeaders } = await import('../../lib/server/peer')
+  const { loopbackRequestHeaders } = await import('../../lib/net/peer')
   const R = '../../app/api/runs'
   const health = (await import('../../app/api/health/route')).GET as Handler
   const extra: Record<string, Handler> = {}

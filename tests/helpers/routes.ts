@@ -1,5 +1,5 @@
 import { NextRequest } from 'next/server'
-import { loopbackRequestHeaders } from '../../lib/server/peer'
+import { loopbackRequestHeaders } from '../../lib/net/peer'
 
 type Handler = (req: NextRequest, ctx: { params: Promise<unknown> }) => Promise<Response>
 
