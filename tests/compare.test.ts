@@ -5,7 +5,7 @@ import { call } from './helpers/routes'
 import * as wm from '../lib/loom/working-memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { ensureReady } from '../lib/server/ready'
-import * as contract from '../lib/api/openapi/console-responses'
+import * as contract from '../lib/openapi/console-responses'
 import { GET } from '../app/api/compare/route'
 
 useFreshEngine('compare')

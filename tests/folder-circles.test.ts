@@ -13,7 +13,6 @@ const lib = path.join(root, 'lib')
 
 /** The pairs that still import each other (alphabetical within a pair and between pairs). */
 const KNOWN = [
-  'api<->batch',
   'api<->queries',
   'api<->tables',
   'clickhouse<->loom',
@@ -22,7 +21,6 @@ const KNOWN = [
   'derived<->queries',
   'loom<->tables',
   'queries<->run-set',
-  'resume<->triage',
   'schema<->tables',
 ]
 

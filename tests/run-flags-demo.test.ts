@@ -97,7 +97,7 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   const { call } = await import('./helpers/routes')
   const res = await call(GET, '/api/runs/cohorts')
   assert.equal(res.status, 200, JSON.stringify(res.body))
-  ;(await import('../lib/api/openapi/console-responses')).cohorts.parse(res.body)
+  ;(await import('../lib/openapi/console-responses')).cohorts.parse(res.body)
   type C = { key: string; agent: string; org: string; namespace: string; status: string; flags: string[]; runs: number; firstAt: string; lastAt: string; sample: string[]; href: string }
   const cohorts = res.body.cohorts as C[]
   // Computed here from the whole list, independently of the route.

@@ -4,9 +4,8 @@
  * and what the first write after it changed. Pure functions over plain rows; no I/O.
  */
 import { describeDiff, diffContents, unitsDone as countUnits } from '../diff'
-import { findLast, GAP_FACTOR, isOperatorActor, median, MIN_GAP_MS, ms, sortVersions, versionKey } from './rows'
+import { findLast, GAP_FACTOR, isOperatorActor, median, MIN_GAP_MS, ms, NEAR_LIMIT_RATIO, sortVersions, versionKey } from './rows'
 import { charCount } from '../loom/identity'
-import { NEAR_LIMIT_RATIO } from '../triage/flags'
 import { timeMs } from './time'
 import { RESUME_REASONS, type DetectOptions, type ResumePoint, type ResumeReason, type RunBegin, type RunBeginInput, type VersionInput } from './types'
 

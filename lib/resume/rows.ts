@@ -8,6 +8,9 @@ export const OPERATOR_PREFIX = 'operator:'
 export const GAP_FACTOR = 8
 export const MIN_GAP_MS = 60_000
 
+/** A checkpoint at or above this share of its char_limit is near its limit. */
+export const NEAR_LIMIT_RATIO = 0.9
+
 export function isOperatorActor(actor: string): boolean {
   return actor.startsWith(OPERATOR_PREFIX)
 }

@@ -10,8 +10,8 @@ export function isRunFlag(v: string): v is RunFlag {
   return (RUN_FLAGS as readonly string[]).includes(v)
 }
 
-/** A checkpoint at or above this share of its char_limit is near its limit. */
-export const NEAR_LIMIT_RATIO = 0.9
+/** A checkpoint at or above this share of its char_limit is near its limit (defined with the resume rules, which explain it too). */
+export { NEAR_LIMIT_RATIO } from '../resume/rows'
 
 /** A running run is stalled after max(STALL_MIN_MS, STALL_FACTOR × its median checkpoint interval) without a write. */
 export const STALL_MIN_MS = 15 * 60_000

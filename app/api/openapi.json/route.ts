@@ -1,4 +1,4 @@
-import { openApiDocument } from '@/lib/api/openapi/document'
+import { openApiDocument } from '@/lib/openapi/document'
 import { route } from '@/lib/http/handler'
 
 export const dynamic = 'force-dynamic'

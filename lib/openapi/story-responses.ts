@@ -1,6 +1,6 @@
 /** Response schemas of a run's story views: timeline, conversations, memories, searches, blobs. */
 import { z } from 'zod'
-import { TIMELINE_KINDS } from '../timeline-kinds'
+import { TIMELINE_KINDS } from '../api/timeline-kinds'
 import { attemptNote, resumePoint } from './responses'
 import { iso, listCuts, obj, version } from './schema-parts'
 

@@ -26,9 +26,9 @@ import {
   eventsQuerySchema,
   compareQuerySchema,
   mcpMessageSchema,
-} from '../schemas'
-import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../../batch/schema'
-import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../../views/schema'
+} from '../api/schemas'
+import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../batch/schema'
+import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../views/schema'
 import * as blockResponses from './responses'
 import * as consoleResponses from './console-responses'
 import * as storyResponses from './story-responses'
