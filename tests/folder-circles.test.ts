@@ -18,7 +18,6 @@ const KNOWN = [
   'clickhouse<->loom',
   'config<->loom',
   'derived<->loom',
-  'derived<->queries',
   'loom<->tables',
   'queries<->run-set',
   'schema<->tables',

@@ -11,7 +11,7 @@ import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { unitsToRedo } from '../diff'
 import { versionString } from '../loom/identity'
 import { source, tableNames } from '../loom/tables'
-import { existingTables } from '../queries/schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 import { versionsSource, type ReplayCounts } from '../queries/replay'
 import type { BatchItem } from './types'
 

@@ -6,7 +6,7 @@ import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { AppError, notFound } from '../errors'
 import { tableNames } from '../loom/tables'
-import { tableExists } from '../queries/schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import type { BatchCounts, BatchDetail, BatchOutcome, BatchRecord, BatchResultItem, KeptItem, KeptRequest } from './types'
 
 export type { BatchCounts, BatchDetail, BatchRecord, KeptItem, KeptRequest } from './types'

@@ -25,7 +25,7 @@ import { classifyClickHouseError, onQueryEvent, runCommandWith, selectRows } fro
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { getConfig } from '../config'
 import { tableNames } from '../loom/tables'
-import { existingTables } from '../queries/schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 import { deriveNames, runIndexNames, runRollupNames } from './names'
 import {
   dirtyInsert,

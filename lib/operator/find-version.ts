@@ -4,7 +4,7 @@ import type { BlockRef } from '../loom/identity'
 import { blockScope } from '../loom/scope'
 import { source, tableNames } from '../loom/tables'
 import { WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'
-import { tableExists } from '../queries/schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 
 /**
  * A version's row from the captured history or, failing that, the physical rows: merges may

@@ -10,7 +10,7 @@ import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { RollupTopRow } from './analytics-rollup'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 
 /**
  * Joins `cand` (a CTE of runs: org, namespace, agent, run_id, last_begin_at, attempt) to each

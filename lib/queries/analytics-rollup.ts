@@ -15,7 +15,7 @@ import { runRollupNames, type RunRollupNames } from '../derived/names'
 import { inRunKeys } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
 import { ensureFresh } from '../derived/derive'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 import { rowRunKey } from '../loom/identity'
 
 export function rollupNames(): RunRollupNames {

@@ -6,7 +6,7 @@ import { versionString, type RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames } from '../loom/tables'
 import { auditLateColumns } from '../loom/audit'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import { undoneBatches } from './batch-undoes'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
 

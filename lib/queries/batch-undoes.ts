@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
 import { tableNames } from '../loom/tables'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 
 /**
  * For the batch ids of some audit rows, the batch each one undoes (only the undos are returned):

@@ -20,7 +20,7 @@ import { segments } from '../resume/segments'
 import type { OperatorAction, ResumePoint } from '../resume/types'
 import { runAudit } from './audit'
 import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 
 /** Every physical row, read without FINAL: versions merges have not collapsed yet. */
 async function physicalVersions(ref: BlockRef, signal?: AbortSignal) {

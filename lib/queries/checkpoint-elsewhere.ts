@@ -6,7 +6,7 @@ import { versionString } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { ElsewhereRow, Identity } from '../resume/types'
 import { runIdentitiesScope } from './wm-run-scope'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 
 const rowSchema = z.object({
   agent: z.string(),

@@ -12,7 +12,7 @@ import { versionString } from '../loom/identity'
 import { auditLateColumns } from '../loom/audit'
 import { tableNames } from '../loom/tables'
 import { links } from '../links'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import { undoneBatches } from './batch-undoes'
 import { encodeAuditCursor, type AuditCursor } from '../api/audit-cursor'
 

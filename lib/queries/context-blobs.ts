@@ -5,7 +5,7 @@ import { versionString, type RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { BLOB_COLUMNS, blobRowSchema } from '../tables/context-blobs'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import { workingMemoryRunScope } from './wm-run-scope'
 import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 

@@ -12,7 +12,7 @@ import { auditLateColumns } from '../loom/audit'
 import { tableNames } from '../loom/tables'
 import { links } from '../links'
 import { CH_TIME_TYPE } from '../run-set/conditions'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 
 export type EventKind = 'write' | 'batch' | 'undo' | 'setup'
 

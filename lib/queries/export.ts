@@ -14,7 +14,7 @@ import type { ListCut } from './list-cut'
 import { runMemories } from './memory'
 import { getRunDetail } from './run-detail'
 import { workingMemoryRunScope } from './wm-run-scope'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import { runSearches } from './search-trace'
 import { MAX_TIMELINE_LIMIT, runTimeline } from './timeline'
 

@@ -14,7 +14,7 @@ import { runLatestRow } from '../loom/runs'
 import { blockScope, runScope } from '../loom/scope'
 import { source, tableNames } from '../loom/tables'
 import { CH_TIME_TYPE } from '../run-set/conditions'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 import { WM_COLUMNS } from '../tables/working-memory'
 
 export type ReplayCounts = { checkpointWrites: number; turns: number; memoryWrites: number; searches: number; blobs: number }

@@ -14,7 +14,7 @@ import { identityConditions, where } from '../run-set/conditions'
 import type { IdentityFilter } from '../run-set/filter'
 import { unionRunsSql } from '../run-set/union'
 import { indexNames, runIndexReady } from './run-index'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 
 export type FacetField = (typeof FACET_FIELDS)[number]
 

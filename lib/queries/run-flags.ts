@@ -21,7 +21,7 @@ import { CONDITIONS, MERGED, needsOf, nearMissSql as nearMissRunsSql, type Needs
 import { decideFlags, type RunTriage } from '../triage/decide'
 import { CH_TIME_TYPE, identityConditions, inRunKeys, where } from '../run-set/conditions'
 import type { IdentityFilter } from '../run-set/filter'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import { rowRunKey } from '../loom/identity'
 import { ensureFresh } from '../derived/derive'
 

@@ -6,7 +6,7 @@
 import { getConfig } from '../config'
 import { runIndexNames, type RunIndexNames } from '../derived/names'
 import { ensureFresh } from '../derived/derive'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 
 export function indexNames(): RunIndexNames {
   return runIndexNames(getConfig().databases.runs)

@@ -7,7 +7,7 @@ import { runLatestRow } from '../loom/runs'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { SEARCH_COLUMNS, searchRowSchema } from '../tables/search-trace'
-import { tableExists } from './schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 
 export type SearchHit = {

@@ -15,7 +15,7 @@ import { segments } from '../resume/segments'
 import { auditLateColumns } from '../loom/audit'
 import type { DetectOptions, Identity, OperatorAction, ResumePoint } from '../resume/types'
 import { blockElsewhere } from './checkpoint-elsewhere'
-import { existingTables } from './schema-presence'
+import { existingTables } from '../clickhouse/schema-presence'
 import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
 import { workingMemoryRunScope } from './wm-run-scope'
 

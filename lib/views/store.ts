@@ -7,7 +7,7 @@ import { param, sql, trusted } from '../clickhouse/sql'
 import { chTimeToIso, toChTime } from '../clickhouse/time'
 import { AppError, notFound } from '../errors'
 import { tableNames } from '../loom/tables'
-import { tableExists } from '../queries/schema-presence'
+import { tableExists } from '../clickhouse/schema-presence'
 import type { ViewBody, ViewPatch } from './schema'
 import type { AlertDelivery, SavedView } from './types'
 

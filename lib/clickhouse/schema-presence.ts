@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { selectRows } from '../clickhouse/query'
-import { sql } from '../clickhouse/sql'
+import { selectRows } from './query'
+import { sql } from './sql'
 
 const TTL_MS = 60_000
 const g = globalThis as typeof globalThis & { __loomRunsTables?: { at: number; names: Set<string> } }
