@@ -1,7 +1,7 @@
 import 'server-only'
 import fs from 'node:fs'
 import { z } from 'zod'
-import { parseSchemaMap, type SchemaMap } from './loom/schema-map'
+import { parseSchemaMap, type SchemaMap } from './tables/schema-map'
 import { normalizeHost } from './net/network'
 
 const identifier = z
@@ -122,7 +122,7 @@ function parseAllowedHosts(text: string | undefined): string[] {
     })
 }
 
-/** LOOM_RUNS_SCHEMA_MAP (JSON) or LOOM_RUNS_SCHEMA_MAP_FILE (a JSON file): see lib/loom/schema-map.ts. */
+/** LOOM_RUNS_SCHEMA_MAP (JSON) or LOOM_RUNS_SCHEMA_MAP_FILE (a JSON file): see lib/tables/schema-map.ts. */
 function readSchemaMap(inline: string | undefined, file: string | undefined): { schemaMap: SchemaMap; schemaMapSource?: string } {
   if (inline && file) throw new ConfigError(['LOOM_RUNS_SCHEMA_MAP_FILE: set either LOOM_RUNS_SCHEMA_MAP or LOOM_RUNS_SCHEMA_MAP_FILE, not both'])
   if (!inline && !file) return { schemaMap: {} }

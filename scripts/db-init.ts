@@ -7,7 +7,7 @@
  *   --no-index    skip the run index
  */
 import { getClient } from '../lib/clickhouse/client'
-import { runDbInit } from '../lib/loom/db-init'
+import { runDbInit } from '../lib/setup/db-init'
 
 const KNOWN = new Set(['--dry-run', '--no-history', '--no-index'])
 

@@ -7,7 +7,7 @@
 import { getClient } from '../lib/clickhouse/client'
 import { getConfig } from '../lib/config'
 import { dropStatement, uninstallConsole, uninstallPlan } from '../lib/derived/install'
-import { targetText } from '../lib/loom/db-init'
+import { targetText } from '../lib/setup/db-init'
 import { existingTables } from '../lib/loom/install-steps'
 
 async function main() {

@@ -8,7 +8,7 @@
  * The run is `{ org, namespace, agent, runId, goal, checkpoints: [string, string], memoryKey }`.
  */
 import { getClient } from '../lib/clickhouse/client'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import { memorySet } from '../lib/loom/memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'

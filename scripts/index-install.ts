@@ -7,7 +7,7 @@
 import { getClient } from '../lib/clickhouse/client'
 import { getConfig } from '../lib/config'
 import { installDerived } from '../lib/derived/install'
-import { describeRunIndex, targetText } from '../lib/loom/db-init'
+import { describeRunIndex, targetText } from '../lib/setup/db-init'
 import { existingTables } from '../lib/loom/install-steps'
 
 async function main() {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { installRunIndex } from '../lib/loom/init'
+import { installRunIndex } from '../lib/setup/init'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { wmDelete, wmSet } from '../lib/loom/working-memory'

@@ -6,7 +6,8 @@ import { param, sql } from '../lib/clickhouse/sql'
 import { resetConfig } from '../lib/config'
 import { historyCount } from './helpers/history-rows'
 import { call } from './helpers/routes'
-import * as q from '../lib/clickhouse/query'
+import { AS_OF, T0, T1, T2, T3, at, checkpointRuns, hoursAgo } from './helpers/batch-runs'
+import { insertRows } from '../lib/loom/insert'
 import * as wm from '../lib/loom/working-memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { conversationAppend } from '../lib/loom/conversations'
@@ -40,20 +41,11 @@ type Item = {
 const ORG = 'bt'
 const NS = 'ns'
 const AGENT = 'ag'
-const at = (iso: string) => () => new Date(iso)
-// Recent times: the history table forgets rows after its retention period.
-const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000).toISOString()
-const T0 = hoursAgo(10)
-const T1 = hoursAgo(9)
-const T2 = hoursAgo(8)
-const T3 = hoursAgo(7)
-/** Restoring "as of" this time puts back what each block held between T1 and T2. */
-const AS_OF = hoursAgo(8.5)
 const ORIGIN = { origin: 'http://127.0.0.1:3000' }
 
 let tables: ReturnType<typeof tableNames>
 
-const ref = (runId: string, agent = AGENT) => ({ org: ORG, namespace: NS, agent, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
+const { ref, agentAt: agent, seed } = checkpointRuns(ORG, NS, AGENT)
 const send = (body: unknown, headers: Record<string, string> = ORIGIN) => call(post, '/api/batches', {}, { method: 'POST', body, headers })
 const byRun = (items: Item[]) => Object.fromEntries(items.map((i) => [i.runId, i]))
 
@@ -65,32 +57,14 @@ function operatorRows(runId: string): Promise<number> {
 before(async () => {
   await ensureReady()
   tables = tableNames()
-  const agent = (iso: string) => ({ actor: AGENT, sourceTrace: 'host-a/pid-1', now: at(iso) })
-  const begin = async (runId: string) => {
-    await runBegin({ org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '', runId, goal: `goal of ${runId}` }, at(T0))
-  }
-  const done = (runId: string) => runComplete({ org: ORG, namespace: NS, agent: AGENT, runId, status: 'failed' }, at(T3))
   // r1: three live versions.
-  await begin('r1')
-  await wm.wmSet(ref('r1'), 'a', agent(T0))
-  await wm.wmSet(ref('r1'), 'a b', agent(T1))
-  await wm.wmSet(ref('r1'), 'a b c', agent(T2))
-  await done('r1')
+  await seed('r1', [['a', T0], ['a b', T1], ['a b c', T2]])
   // r2: cleared by the agent after one version.
-  await begin('r2')
-  await wm.wmSet(ref('r2'), 'x', agent(T0))
-  await wm.wmDelete(ref('r2'), agent(T1))
-  await done('r2')
+  await seed('r2', [['x', T0], [null, T1]])
   // r3: a run without any checkpoint.
-  await begin('r3')
-  await done('r3')
+  await seed('r3')
   // r4: live, a tombstone, live again.
-  await begin('r4')
-  await wm.wmSet(ref('r4'), 'p', agent(T0))
-  await wm.wmSet(ref('r4'), 'p q', agent(T1))
-  await wm.wmDelete(ref('r4'), agent(T2))
-  await wm.wmSet(ref('r4'), 'z', agent(T3))
-  await done('r4')
+  await seed('r4', [['p', T0], ['p q', T1], [null, T2], ['z', T3]])
   await wm.wmSet({ ...ref('r4'), blockKey: 'notes' }, 'n1', agent(T0))
   // r5: a checkpoint-only run whose latest version predates the restore time.
   await wm.wmSet(ref('r5'), 'k', agent(T0))
@@ -105,7 +79,7 @@ before(async () => {
   await wm.wmSet(r6, 'item-1 item-2 item-3 item-4', agent(T2))
   await runComplete({ org: ORG, namespace: 'ids', agent: AGENT, runId: 'r6', status: 'failed' }, at(T3))
   // 1,001 checkpoint-only runs in another namespace, for the cap.
-  await q.insertRows(
+  await insertRows(
     tables.workingMemory,
     Array.from({ length: 1001 }, (_, i) => ({
       org: ORG, namespace: 'big', agent: AGENT, user_id: '', session_id: '', run_id: `big-${i}`, block_key: 'checkpoint',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
 import { conversationAppend, conversationCreate } from '../lib/loom/conversations'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import { runBegin } from '../lib/loom/runs'
 import { runConversations } from '../lib/queries/conversations'
 import { GET as conversationsRoute } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/conversations/route'

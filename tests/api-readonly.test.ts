@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import * as wm from '../lib/loom/working-memory'
 import * as block from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import * as restore from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/restore/route'

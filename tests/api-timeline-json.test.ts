@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { conversationAppend, conversationCreate } from '../lib/loom/conversations'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'
 import { runTimeline, type TimelineEvent } from '../lib/queries/timeline'

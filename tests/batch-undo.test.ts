@@ -2,14 +2,15 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { before, describe, test } from 'node:test'
 import { useFreshEngine } from './helpers/engine'
-import { call } from './helpers/routes'
+import { assertRefused, call } from './helpers/routes'
+import { AS_OF, T0, T1, T2, checkpointRuns } from './helpers/batch-runs'
 import * as wm from '../lib/loom/working-memory'
-import { runBegin, runComplete } from '../lib/loom/runs'
 import { ensureReady } from '../lib/server/ready'
 import { GET as list, POST as post } from '../app/api/batches/route'
 import { GET as one } from '../app/api/batches/[batchId]/route'
 import { POST as undo } from '../app/api/batches/[batchId]/undo/route'
-import * as contract from '../lib/openapi/console-responses'
+import * as contract from '../lib/endpoints/batches'
+import { eventsResponse } from '../lib/endpoints/runs'
 import { GET as events } from '../app/api/events/route'
 import { PUT as single } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { GET as audit } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/audit/route'
@@ -22,15 +23,7 @@ const ORG = 'undo'
 const NS = 'ns'
 const AGENT = 'ag'
 const ORIGIN = { origin: 'http://127.0.0.1:3000' }
-const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000).toISOString()
-const T0 = hoursAgo(10)
-const T1 = hoursAgo(9)
-const T2 = hoursAgo(8)
-const T3 = hoursAgo(7)
-const AS_OF = hoursAgo(8.5)
-const at = (iso: string) => () => new Date(iso)
-const agentAt = (iso: string) => ({ actor: AGENT, sourceTrace: 'host-a/pid-1', now: at(iso) })
-const ref = (runId: string) => ({ org: ORG, namespace: NS, agent: AGENT, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
+const { ref, seed } = checkpointRuns(ORG, NS, AGENT)
 const byRun = (items: Item[]) => Object.fromEntries(items.map((i) => [i.runId, i]))
 const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`
 const batch = (body: unknown) => call(post, '/api/batches', {}, { method: 'POST', body, headers: ORIGIN })
@@ -42,27 +35,14 @@ let batchId = ''
 
 before(async () => {
   await ensureReady()
-  const begin = (runId: string) => runBegin({ org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '', runId, goal: `goal of ${runId}` }, at(T0))
-  const done = (runId: string) => runComplete({ org: ORG, namespace: NS, agent: AGENT, runId, status: 'failed' }, at(T3))
   // u1: three live versions; the batch puts version 2 back.
-  await begin('u1')
-  await wm.wmSet(ref('u1'), 'a', agentAt(T0))
-  await wm.wmSet(ref('u1'), 'a b', agentAt(T1))
-  await wm.wmSet(ref('u1'), 'a b c', agentAt(T2))
-  await done('u1')
+  await seed('u1', [['a', T0], ['a b', T1], ['a b c', T2]])
   // u2: cleared by the agent; the batch restores over the tombstone, so undo clears again.
-  await begin('u2')
-  await wm.wmSet(ref('u2'), 'x', agentAt(T0))
-  await wm.wmDelete(ref('u2'), agentAt(T2))
-  await done('u2')
+  await seed('u2', [['x', T0], [null, T2]])
   // u3: no checkpoint, never written.
-  await begin('u3')
-  await done('u3')
+  await seed('u3')
   // u4: written by the batch, then moved on by its agent: undo must leave it alone.
-  await begin('u4')
-  await wm.wmSet(ref('u4'), 'p', agentAt(T0))
-  await wm.wmSet(ref('u4'), 'p q', agentAt(T2))
-  await done('u4')
+  await seed('u4', [['p', T0], ['p q', T2]])
   const body = { filter: { org: ORG, namespace: NS }, action: 'restore', before: AS_OF, reason: 'back before the bad deploy' }
   const preview = await batch({ ...body, dryRun: true })
   assert.equal(preview.status, 200, JSON.stringify(preview.body))
@@ -75,7 +55,7 @@ before(async () => {
 
 describe('batches are kept', () => {
   test('GET /api/batches lists the batch with its actor, reason, filter and counts', async () => {
-    contract.batches.parse((await call(list, '/api/batches')).body)
+    contract.batchesResponse.parse((await call(list, '/api/batches')).body)
     const b = (await recent()).find((x) => x.batchId === batchId)
     assert.ok(b, 'the batch is listed')
     assert.equal(b.action, 'restore')
@@ -107,12 +87,8 @@ describe('batches are kept', () => {
     const missing = '00000000-0000-4000-8000-000000000000'
     assert.equal((await call(one, '/x', { batchId: missing })).status, 404)
     assert.equal((await undoOf(missing, { dryRun: true })).status, 404)
-    const bad = await call(one, '/x', { batchId: 'nope' })
-    assert.equal(bad.status, 400)
-    assert.equal(bad.body.error.field, 'batchId')
-    const limit = await call(list, '/api/batches?limit=0')
-    assert.equal(limit.status, 400)
-    assert.equal(limit.body.error.field, 'limit')
+    assertRefused(await call(one, '/x', { batchId: 'nope' }), 'batchId')
+    assertRefused(await call(list, '/api/batches?limit=0'), 'limit')
   })
 })
 
@@ -122,7 +98,7 @@ describe('undo', () => {
   test('dry run: written blocks go back to their pre-batch content; a moved block is a conflict; the rest are skipped', async () => {
     const res = await undoOf(batchId, { dryRun: true })
     assert.equal(res.status, 200, JSON.stringify(res.body))
-    contract.undo.parse(res.body)
+    contract.undoResponse.parse(res.body)
     assert.equal(res.body.batch.batchId, batchId)
     const items = byRun(res.body.items)
     assert.deepEqual(
@@ -136,15 +112,9 @@ describe('undo', () => {
   })
 
   test('refusals: no reason, no token, a token of another preview, a viewer-less origin', async () => {
-    const noReason = await undoOf(batchId, { dryRun: false, token: 'x' })
-    assert.equal(noReason.status, 400)
-    assert.equal(noReason.body.error.field, 'reason')
-    const unknown = await undoOf(batchId, { dryRun: true, why: 'x' })
-    assert.equal(unknown.status, 400)
-    assert.equal(unknown.body.error.field, 'why')
-    const forged = await undoOf(batchId, { dryRun: false, token: 'abc.def', reason: 'r' })
-    assert.equal(forged.status, 409)
-    assert.equal(forged.body.error.field, 'token')
+    assertRefused(await undoOf(batchId, { dryRun: false, token: 'x' }), 'reason')
+    assertRefused(await undoOf(batchId, { dryRun: true, why: 'x' }), 'why')
+    assertRefused(await undoOf(batchId, { dryRun: false, token: 'abc.def', reason: 'r' }), 'token', 409)
     // A batch preview's token does not prove an undo.
     const other = await batch({ filter: { org: ORG, namespace: NS }, action: 'clear', dryRun: true })
     const wrong = await undoOf(batchId, { dryRun: false, token: other.body.token, reason: 'r' })
@@ -158,7 +128,7 @@ describe('undo', () => {
     const preview = await undoOf(batchId, { dryRun: true })
     const res = await undoOf(batchId, { dryRun: false, token: preview.body.token, reason: 'the restore was wrong' })
     assert.equal(res.status, 200, JSON.stringify(res.body))
-    contract.undo.parse(res.body)
+    contract.undoResponse.parse(res.body)
     undoId = res.body.batchId
     assert.equal(res.body.undoes, batchId)
     const items = byRun(res.body.items)
@@ -212,7 +182,7 @@ describe('what changed: GET /api/events', () => {
   const get = async (qs = '') => {
     const res = await call(events, `/api/events${qs}`)
     assert.equal(res.status, 200, JSON.stringify(res.body))
-    contract.events.parse(res.body)
+    eventsResponse.parse(res.body)
     return res.body.events as Ev[]
   }
 
@@ -241,11 +211,7 @@ describe('what changed: GET /api/events', () => {
     assert.ok(mine.some((e) => e.batchId === batchId))
     const future = await get(`?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)
     assert.deepEqual(future, [])
-    const bad = await call(events, '/api/events?from=yesterday')
-    assert.equal(bad.status, 400)
-    assert.equal(bad.body.error.field, 'from')
-    const unknown = await call(events, '/api/events?runId=u1')
-    assert.equal(unknown.status, 400)
-    assert.equal(unknown.body.error.field, 'runId')
+    assertRefused(await call(events, '/api/events?from=yesterday'), 'from')
+    assertRefused(await call(events, '/api/events?runId=u1'), 'runId')
   })
 })

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { command, insertRows } from '../lib/clickhouse/query'
+import { command } from '../lib/clickhouse/query'
+import { insertRows } from '../lib/loom/insert'
 import { runBegin } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import * as wm from '../lib/loom/working-memory'

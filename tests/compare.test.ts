@@ -5,7 +5,7 @@ import { call } from './helpers/routes'
 import * as wm from '../lib/loom/working-memory'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { ensureReady } from '../lib/server/ready'
-import * as contract from '../lib/openapi/console-responses'
+import * as contract from '../lib/endpoints/runs'
 import { GET } from '../app/api/compare/route'
 
 useFreshEngine('compare')
@@ -42,7 +42,7 @@ before(async () => {
 test('b omitted: the same agent\'s last succeeded run that started before a', async () => {
   const res = await get(`a=${key('f3')}`)
   assert.equal(res.status, 200, JSON.stringify(res.body))
-  contract.compare.parse(res.body)
+  contract.compareResponse.parse(res.body)
   assert.equal(res.body.a.run.runId, 'f3')
   assert.equal(res.body.b.run.runId, 's2')
   assert.equal(res.body.why, undefined)

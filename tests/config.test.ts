@@ -40,7 +40,7 @@ test('each bad value is named in the error', () => {
 })
 
 test('the server refuses a non-loopback address when no users are configured', () => {
-  const script = `import('${path.join(__dirname, '..', 'lib', 'server', 'startup.ts').replace(/\\/g, '/')}').then((m) => (m.startServer ?? m.default.startServer)())`
+  const script = `import('${path.join(__dirname, '..', 'lib', 'startup', 'start.ts').replace(/\\/g, '/')}').then((m) => (m.startServer ?? m.default.startServer)())`
   const r = spawnSync(process.execPath, [...SERVER_NODE_ARGS, '-e', script], {
     env: { ...process.env, HOST: '0.0.0.0', LOOM_RUNS_USERS: '', CLICKHOUSE_URL: 'http://127.0.0.1:9' },
     encoding: 'utf8',
@@ -51,7 +51,7 @@ test('the server refuses a non-loopback address when no users are configured', (
 })
 
 test('a bad configuration stops the server with the message', () => {
-  const script = `import('${path.join(__dirname, '..', 'lib', 'server', 'startup.ts').replace(/\\/g, '/')}').then((m) => (m.startServer ?? m.default.startServer)())`
+  const script = `import('${path.join(__dirname, '..', 'lib', 'startup', 'start.ts').replace(/\\/g, '/')}').then((m) => (m.startServer ?? m.default.startServer)())`
   const r = spawnSync(process.execPath, [...SERVER_NODE_ARGS, '-e', script], {
     env: { ...process.env, PORT: 'eighty' },
     encoding: 'utf8',

@@ -4,11 +4,11 @@ import { z } from 'zod'
 import { setupNotice } from '../components/runs/setup-notice-model'
 import { queryRows } from '../lib/clickhouse/query'
 import { getConfig } from '../lib/config'
-import { runDbInit } from '../lib/loom/db-init'
+import { runDbInit } from '../lib/setup/db-init'
 import { runIndexNames } from '../lib/derived/names'
 import { tableNames } from '../lib/loom/tables'
 import { getHealth } from '../lib/queries/health'
-import { runIndexReady } from '../lib/queries/run-index'
+import { runIndexReady } from '../lib/run-set/run-index'
 import { useFreshEngine } from './helpers/engine'
 
 // A fresh data directory stands in for a server nothing was installed on yet: the init command

@@ -1,7 +1,7 @@
 /**
- * Folders of lib/ that import each other. The goal is none: types flow down from where they are
- * defined. Until then this holds the line: a new pair fails, and so does a pair that is gone but
- * still listed (take it off the list, so it cannot come back unnoticed).
+ * Folders of lib/ must not import each other, directly or around a loop of several folders: types
+ * and helpers flow down from where they are defined. The test finds every loop in the folder graph
+ * and names the imports that close it.
  */
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -10,18 +10,6 @@ import { test } from 'node:test'
 
 const root = path.resolve(__dirname, '..')
 const lib = path.join(root, 'lib')
-
-/** The pairs that still import each other (alphabetical within a pair and between pairs). */
-const KNOWN = [
-  'api<->queries',
-  'api<->tables',
-  'clickhouse<->loom',
-  'config<->loom',
-  'derived<->loom',
-  'loom<->tables',
-  'queries<->run-set',
-  'schema<->tables',
-]
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -51,21 +39,42 @@ function libImports(file: string): string[] {
   }).filter((target) => target.startsWith(lib + path.sep))
 }
 
-function folderPairs(): string[] {
-  const edges = new Set<string>()
+/** Folder -> folders it imports, with one file-level import behind each edge (for the message). */
+function folderGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>()
   for (const file of sourceFiles(lib)) {
     const from = folderOf(file)
     for (const target of libImports(file)) {
       const to = folderOf(target)
-      if (to !== from) edges.add(`${from}->${to}`)
+      if (to === from) continue
+      if (!graph.has(from)) graph.set(from, new Map())
+      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${path.relative(lib, file)} -> ${path.relative(lib, target)}`)
     }
   }
-  const pairs = new Set<string>()
-  for (const edge of edges) {
-    const [a, b] = edge.split('->')
-    if (edges.has(`${b}->${a}`)) pairs.add([a, b].sort().join('<->'))
+  return graph
+}
+
+/** Groups of folders that reach each other (strongly connected, more than one folder), each sorted. */
+function folderLoops(graph: Map<string, Map<string, string>>): string[][] {
+  const reach = (start: string) => {
+    const seen = new Set<string>()
+    const stack = [start]
+    while (stack.length) {
+      for (const next of graph.get(stack.pop()!)?.keys() ?? []) {
+        if (seen.has(next)) continue
+        seen.add(next)
+        stack.push(next)
+      }
+    }
+    return seen
   }
-  return [...pairs].sort()
+  const reached = new Map([...graph.keys()].map((f) => [f, reach(f)]))
+  const loops = new Map<string, string[]>()
+  for (const [f, seen] of reached) {
+    const group = [f, ...[...seen].filter((g) => g !== f && reached.get(g)?.has(f))].sort()
+    if (group.length > 1) loops.set(group.join(','), group)
+  }
+  return [...loops.values()]
 }
 
 test('the scan sees imports of every form', () => {
@@ -75,10 +84,28 @@ test('the scan sees imports of every form', () => {
   assert.ok(edges.includes('config'), edges.join(', '))
 })
 
-test('no folders of lib/ import each other beyond the known pairs, and none of those is gone', () => {
-  const pairs = folderPairs()
-  const added = pairs.filter((p) => !KNOWN.includes(p))
-  const gone = KNOWN.filter((p) => !pairs.includes(p))
-  assert.deepEqual(added, [], `new folder circles: ${added.join(', ')} (types flow down from where they are defined)`)
-  assert.deepEqual(gone, [], `circles no longer there: take ${gone.join(', ')} off KNOWN`)
+test('the loop finder finds a loop of three folders and names its imports', () => {
+  const graph = new Map([
+    ['a', new Map([['b', 'a/x.ts -> b/y.ts']])],
+    ['b', new Map([['c', 'b/y.ts -> c/z.ts']])],
+    ['c', new Map([['a', 'c/z.ts -> a/x.ts'], ['d', 'c/z.ts -> d/w.ts']])],
+  ])
+  assert.deepEqual(folderLoops(graph), [['a', 'b', 'c']])
+})
+
+function describeLoop(graph: Map<string, Map<string, string>>, group: string[]): string {
+  const edges = group.flatMap((f) => group.filter((g) => graph.get(f)?.has(g)).map((g) => `  ${graph.get(f)!.get(g)}`))
+  return `${group.join(' <-> ')}:\n${edges.join('\n')}`
+}
+
+test('no two folders of lib/ import each other', () => {
+  const graph = folderGraph()
+  const pairs = [...graph].flatMap(([f, to]) => [...to.keys()].filter((g) => f < g && graph.get(g)?.has(f)).map((g) => `${to.get(g)}  and  ${graph.get(g)!.get(f)}`))
+  assert.deepEqual(pairs, [], `folders that import each other (types flow down from where they are defined):\n${pairs.join('\n')}`)
+})
+
+test('no loops through several folders of lib/', () => {
+  const graph = folderGraph()
+  const loops = folderLoops(graph).map((g) => describeLoop(graph, g))
+  assert.deepEqual(loops, [], `folder loops (types flow down from where they are defined):\n${loops.join('\n')}`)
 })

@@ -5,7 +5,8 @@ import { before, describe, test } from 'node:test'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020'
 import { getConfig } from '../lib/config'
 import { seedDemo } from '../lib/demo/seed'
-import { createMissingSchema } from '../lib/loom/init'
+import { closedResponseSchemas } from '../lib/openapi/document'
+import { createMissingSchema } from '../lib/setup/init'
 import { useFreshEngine } from './helpers/engine'
 import { call } from './helpers/routes'
 
@@ -15,6 +16,7 @@ const NOW = new Date('2026-11-25T12:00:00.000Z')
 const API_DIR = path.join(__dirname, '..', 'app', 'api')
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const
 const DOC_ID = 'https://loom-runs.invalid/openapi.json'
+const CLOSED_ID = 'https://loom-runs.invalid/closed.json'
 
 type Doc = {
   openapi: string
@@ -45,6 +47,8 @@ function routeFiles(): { path: string; methods: string[] }[] {
 
 let doc: Doc
 let ajv: Ajv2020
+/** The same response schemas with every object closed: a field the server sends that its shape does not declare fails. */
+let closedAjv: Ajv2020
 let routes: Record<string, Record<string, Untyped>>
 
 /** The document's schema for one answer of one operation, compiled. */
@@ -79,6 +83,12 @@ async function check(
   else assert.equal(res.status, expectStatus, `${method} ${url}: ${JSON.stringify(res.body).slice(0, 300)}`)
   const validate = validatorFor(p, method, res.status)
   assert.ok(validate(res.body), `${method} ${url} (${res.status}) matches the document: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(res.body).slice(0, 300)}`)
+  const ref = doc.paths[p][method.toLowerCase()].responses[String(res.status)].content['application/json']?.schema.$ref
+  if (ref) {
+    const exact = closedAjv.getSchema(`${CLOSED_ID}${ref}`)
+    assert.ok(exact, `${ref} resolves among the closed schemas`)
+    assert.ok(exact(res.body), `${method} ${url} (${res.status}) declares every field it sends: ${closedAjv.errorsText(exact.errors)} in ${JSON.stringify(res.body).slice(0, 300)}`)
+  }
   const key = `${method} ${p} ${res.status}`
   checked.set(key, (checked.get(key) ?? 0) + 1)
   return res.body as Untyped
@@ -97,6 +107,8 @@ before(async () => {
   doc = res.body as Doc
   ajv = new Ajv2020({ strict: false, allErrors: true })
   ajv.addSchema({ $id: DOC_ID, components: doc.components })
+  closedAjv = new Ajv2020({ strict: false, allErrors: true })
+  closedAjv.addSchema({ $id: CLOSED_ID, components: { schemas: closedResponseSchemas() } })
 })
 
 describe('GET /api/openapi.json', () => {
@@ -133,6 +145,8 @@ describe('GET /api/openapi.json', () => {
           if (media?.example === undefined) continue
           const v = validatorFor(p, m, Number(status))
           assert.ok(v(media.example), `${m} ${p} ${status} example: ${ajv.errorsText(v.errors)}`)
+          const exact = media.schema.$ref ? closedAjv.getSchema(`${CLOSED_ID}${media.schema.$ref}`) : undefined
+          if (exact) assert.ok(exact(media.example), `${m} ${p} ${status} example declares every field: ${closedAjv.errorsText(exact.errors)}`)
           n++
         }
         const body = op.requestBody?.content['application/json']

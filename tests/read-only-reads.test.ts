@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { z } from 'zod'
-import { command, insertRows, queryJsonArrayBytes, queryRows } from '../lib/clickhouse/query'
+import { command, queryJsonArrayBytes, queryRows } from '../lib/clickhouse/query'
+import { insertRows } from '../lib/loom/insert'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('read-only-reads')

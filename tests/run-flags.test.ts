@@ -8,7 +8,8 @@ import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { z } from 'zod'
 import { decodeCursor } from '../lib/api/cursor'
-import { command, insertRows, queryRows } from '../lib/clickhouse/query'
+import { command, queryRows } from '../lib/clickhouse/query'
+import { insertRows } from '../lib/loom/insert'
 import { getConfig } from '../lib/config'
 import { contextOffload } from '../lib/loom/context-blobs'
 import { flagIndexNames } from '../lib/derived/names'
@@ -16,13 +17,13 @@ import { deriveNow } from '../lib/derived/derive'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { tableNames } from '../lib/loom/tables'
 import { wmSet } from '../lib/loom/working-memory'
-import { flagsOfRuns, runKey } from '../lib/queries/run-flags'
+import { flagsOfRuns, runKey } from '../lib/run-set/run-flags'
 import { getRunDetail } from '../lib/queries/run-detail'
 import { listRuns } from '../lib/queries/runs'
 import { ensureReady } from '../lib/server/ready'
 import { RUN_FLAGS } from '../lib/triage/flags'
 import { GET as runsRoute } from '../app/api/runs/route'
-import { call } from './helpers/routes'
+import { assertRefused, call } from './helpers/routes'
 import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('run-flags')
@@ -54,32 +55,33 @@ async function checkpoints(r: ReturnType<typeof run>, trace: string, offsets: nu
   for (const [i, o] of offsets.entries()) await wmSet(cp(r), `{"done": ${i + 1}}`, agentCtx(trace, o))
 }
 
+/** Begins the run at T0 and has one process checkpoint it at the given offsets. */
+async function begun(r: ReturnType<typeof run>, offsets: number[] = [], goal = 'g') {
+  await runBegin({ ...r, goal }, at(0))
+  await checkpoints(r, 'host-a/1', offsets)
+  return r
+}
+
 before(async () => {
   await ensureReady()
 })
 
 describe('each flag, on and off', () => {
   test('a run that began once, checkpointed steadily by one process and succeeded has no flags', async () => {
-    const r = run('plain', 'p-1')
-    await runBegin({ ...r, goal: 'plain' }, at(0))
-    await checkpoints(r, 'host-a/1', [10 * S, 20 * S, 30 * S, 40 * S])
+    const r = await begun(run('plain', 'p-1'), [10 * S, 20 * S, 30 * S, 40 * S], 'plain')
     await runComplete({ ...r, status: 'succeeded' }, at(50 * S))
     assert.deepEqual(await flagsOf('plain', 'p-1'), [])
   })
 
   test('resumed: a second begin (attempt 2)', async () => {
-    const r = run('resumer', 'r-attempt')
-    await runBegin({ ...r, goal: 'g' }, at(0))
-    await checkpoints(r, 'host-a/1', [10 * S, 20 * S])
+    const r = await begun(run('resumer', 'r-attempt'), [10 * S, 20 * S])
     assert.deepEqual(await flagsOf('resumer', 'r-attempt'), [])
     await runBegin({ ...r, goal: 'g' }, at(30 * S))
     assert.deepEqual(await flagsOf('resumer', 'r-attempt'), ['resumed'])
   })
 
   test('resumed: another process wrote the checkpoint (attempt 1), not an operator', async () => {
-    const r = run('resumer', 'r-process')
-    await runBegin({ ...r, goal: 'g' }, at(0))
-    await checkpoints(r, 'host-a/1', [10 * S, 20 * S])
+    const r = await begun(run('resumer', 'r-process'), [10 * S, 20 * S])
     // An operator's edit from another trace is not a resume.
     await wmSet(cp(r), '{"done": 5}', { actor: 'operator:alice', sourceTrace: 'console/1', now: at(25 * S) })
     await runComplete({ ...r, status: 'succeeded' }, at(26 * S))
@@ -89,22 +91,17 @@ describe('each flag, on and off', () => {
   })
 
   test('resumed: a long gap by the same process (over max(8 × median, 60 s)); a shorter one is not', async () => {
-    const long = run('gapper', 'g-long')
-    await runBegin({ ...long, goal: 'g' }, at(0))
-    await checkpoints(long, 'host-a/1', [10 * S, 20 * S, 30 * S, 40 * S, 40 * S + 30 * MIN])
+    const long = await begun(run('gapper', 'g-long'), [10 * S, 20 * S, 30 * S, 40 * S, 40 * S + 30 * MIN])
     await runComplete({ ...long, status: 'succeeded' }, at(41 * MIN))
     assert.deepEqual(await flagsOf('gapper', 'g-long'), ['resumed'])
 
-    const short = run('gapper', 'g-short')
-    await runBegin({ ...short, goal: 'g' }, at(0))
-    await checkpoints(short, 'host-a/1', [10 * S, 20 * S, 30 * S, 40 * S, 95 * S])
+    const short = await begun(run('gapper', 'g-short'), [10 * S, 20 * S, 30 * S, 40 * S, 95 * S])
     await runComplete({ ...short, status: 'succeeded' }, at(100 * S))
     assert.deepEqual(await flagsOf('gapper', 'g-short'), [], '55 s is under max(8 × 10 s, 60 s)')
   })
 
   test('near_limit: a checkpoint at ≥ 90% of char_limit; off when a smaller one follows', async () => {
-    const r = run('sizer', 'n-1')
-    await runBegin({ ...r, goal: 'g' }, at(0))
+    const r = await begun(run('sizer', 'n-1'))
     await wmSet(cp(r), 'x'.repeat(89), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
     assert.deepEqual(await flagsOf('sizer', 'n-1'), [], '89% is under the threshold')
     await wmSet(cp(r), 'x'.repeat(90), agentCtx('host-a/1', 20 * S))
@@ -114,9 +111,7 @@ describe('each flag, on and off', () => {
   })
 
   test('tie: two rows share a version of one block', async () => {
-    const r = run('tier', 't-1')
-    await runBegin({ ...r, goal: 'g' }, at(0))
-    await checkpoints(r, 'host-a/1', [10 * S, 20 * S])
+    await begun(run('tier', 't-1'), [10 * S, 20 * S])
     assert.deepEqual(await flagsOf('tier', 't-1'), [])
     // Two writers that both read version 2 and wrote 3 (what Loom's unchecked set allows).
     const row = (content: string, trace: string) => ({
@@ -144,8 +139,7 @@ describe('each flag, on and off', () => {
   })
 
   test('missing_blob: the checkpoint names a blob_key with no blob row; off once the blob is there', async () => {
-    const r = run('offloader', 'b-1')
-    await runBegin({ ...r, goal: 'g' }, at(0))
+    const r = await begun(run('offloader', 'b-1'))
     await wmSet(cp(r), '{"blob_key": "blob-late", "cursor": 3}', agentCtx('host-a/1', 10 * S))
     assert.deepEqual(await flagsOf('offloader', 'b-1'), ['missing_blob'])
     await contextOffload({ ...r, summary: 's', content: 'big', ttlSeconds: 86_400 * 365, blobKey: 'blob-late' }, at(20 * S))
@@ -167,9 +161,7 @@ describe('each flag, on and off', () => {
   })
 
   test('stalled: running with no write for max(15 min, 10 × median interval); off when it writes again', async () => {
-    const fast = run('staller', 's-fast')
-    await runBegin({ ...fast, goal: 'g' }, at(0))
-    await checkpoints(fast, 'host-a/1', [1 * MIN, 2 * MIN, 3 * MIN])
+    const fast = await begun(run('staller', 's-fast'), [1 * MIN, 2 * MIN, 3 * MIN])
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 17 * MIN), [], '14 minutes of silence is under the 15-minute floor')
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 19 * MIN), ['stalled'])
     await wmSet(cp(fast), '{"done": 4}', agentCtx('host-a/1', 18 * MIN))
@@ -177,9 +169,7 @@ describe('each flag, on and off', () => {
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 19 * MIN), ['resumed'])
 
     // Checkpoints every 5 minutes: stalled only after 50 minutes.
-    const slow = run('staller', 's-slow')
-    await runBegin({ ...slow, goal: 'g' }, at(0))
-    await checkpoints(slow, 'host-a/1', [5 * MIN, 10 * MIN, 15 * MIN, 20 * MIN])
+    const slow = await begun(run('staller', 's-slow'), [5 * MIN, 10 * MIN, 15 * MIN, 20 * MIN])
     assert.deepEqual(await flagsOf('staller', 's-slow', T0 + 60 * MIN), [])
     assert.deepEqual(await flagsOf('staller', 's-slow', T0 + 71 * MIN), ['stalled'])
     await runComplete({ ...slow, status: 'failed' }, at(72 * MIN))
@@ -188,19 +178,15 @@ describe('each flag, on and off', () => {
 
   test('near_miss: a checkpoint under another session or agent with the same run_id', async () => {
     // Began under s1, resumed under s2: the checkpoint it wrote under s1 is invisible to s2.
-    const first = run('reporter', 'm-1', 'u7', 's1')
-    await runBegin({ ...first, goal: 'g' }, at(0))
-    await checkpoints(first, 'host-a/1', [10 * S])
+    await begun(run('reporter', 'm-1', 'u7', 's1'), [10 * S])
     assert.deepEqual(await flagsOf('reporter', 'm-1'), [])
     const second = run('reporter', 'm-1', 'u7', 's2')
     await runBegin({ ...second, goal: 'g' }, at(20 * S))
     assert.deepEqual(await flagsOf('reporter', 'm-1'), ['resumed', 'near_miss'])
 
     // Another agent with the same run_id: the one without a checkpoint has a near miss.
-    const a1 = run('agent-one', 'shared-id')
+    await begun(run('agent-one', 'shared-id'), [10 * S])
     const a2 = run('agent-two', 'shared-id')
-    await runBegin({ ...a1, goal: 'g' }, at(0))
-    await checkpoints(a1, 'host-a/1', [10 * S])
     await runBegin({ ...a2, goal: 'g' }, at(5 * S))
     assert.deepEqual(await flagsOf('agent-one', 'shared-id'), [])
     assert.deepEqual(await flagsOf('agent-two', 'shared-id'), ['near_miss'])
@@ -246,8 +232,7 @@ describe('each flag, on and off', () => {
 
   test('near_limit and missing_blob candidates: the runs that ever wrote such a checkpoint, checked exactly when listed', async () => {
     const ix = flagIndex()
-    const r = run('marker', 'mk-1')
-    await runBegin({ ...r, goal: 'g' }, at(0))
+    const r = await begun(run('marker', 'mk-1'))
     await wmSet(cp(r), 'x'.repeat(95), agentCtx('host-a/1', 10 * S), { charLimit: 100 })
     await wmSet(cp(r), '{"blob_key": "never-offloaded"}', agentCtx('host-a/1', 20 * S), { charLimit: 100 })
     await deriveNow()
@@ -354,8 +339,7 @@ describe('flag filter', () => {
     assert.equal(ok.status, 200)
     assert.deepEqual(ok.body.runs.map((r: { agent: string }) => r.agent), ['tied-4', 'tied-2'])
     const bad = await call(runsRoute, `/api/runs?flag=crash_loop&flag=bogus`)
-    assert.equal(bad.status, 400)
-    assert.equal(bad.body.error.field, 'flag')
+    assertRefused(bad, 'flag')
     assert.match(bad.body.error.message, /flag must be one of resumed, near_miss/)
   })
 })
@@ -381,8 +365,7 @@ describe('cohorts', () => {
 
   test('a run that gains a problem flag joins a cohort at the next derivation, and leaves it when the flag ends', async () => {
     const { runCohorts } = await import('../lib/queries/cohorts')
-    const r = run('cohort-agent', 'c-1')
-    await runBegin({ ...r, goal: 'cohort' }, at(0))
+    const r = await begun(run('cohort-agent', 'c-1'), [], 'cohort')
     await wmSet(cp(r), JSON.stringify({ done: 1, pad: 'x'.repeat(950) }), agentCtx('host-c/1', 10 * S), { charLimit: 1000 })
     await deriveNow()
     const mine = async () => (await runCohorts({ org: ORG, agent: 'cohort-agent' })).cohorts.map((c) => [c.status, c.flags, c.runs, c.sample])

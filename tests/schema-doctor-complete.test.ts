@@ -1,16 +1,16 @@
 /**
  * The schema doctor against the schema lib/loom/ddl.ts creates: it must find nothing wrong, or
- * the contract (lib/schema/contract.ts) and the DDL have drifted apart. Also counts working
+ * the contract (lib/queries/schema-contract.ts) and the DDL have drifted apart. Also counts working
  * memory's unmerged versions (merges stopped) and the history table's span.
  */
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { command } from '../lib/clickhouse/query'
-import { createMissingSchema, installRunIndex } from '../lib/loom/init'
-import { LOOM_COLUMNS } from '../lib/loom/schema-map'
+import { createMissingSchema, installRunIndex } from '../lib/setup/init'
+import { LOOM_COLUMNS } from '../lib/tables/schema-map'
 import { wmSet } from '../lib/loom/working-memory'
 import { getSchemaReport } from '../lib/queries/schema-report'
-import { schemaContract, tableSpecs } from '../lib/schema/contract'
+import { schemaContract, tableSpecs } from '../lib/queries/schema-contract'
 import { LOOM_TABLE_KEYS } from '../lib/tables/table-keys'
 import { GET as schemaRoute } from '../app/api/schema/route'
 import { useFreshEngine } from './helpers/engine'

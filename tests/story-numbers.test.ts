@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
 import { getClient } from '../lib/clickhouse/client'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import { memorySet } from '../lib/loom/memory'
 import { runBegin } from '../lib/loom/runs'
 import { logSearch } from '../lib/loom/search-trace'

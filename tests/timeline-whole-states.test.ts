@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { before, describe, test } from 'node:test'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import { runBegin } from '../lib/loom/runs'
 import { wmSet } from '../lib/loom/working-memory'
 import { runTimeline } from '../lib/queries/timeline'

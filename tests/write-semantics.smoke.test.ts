@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { createMissingSchema } from '../lib/loom/init'
+import { createMissingSchema } from '../lib/setup/init'
 import * as wm from '../lib/loom/working-memory'
 import { useFreshEngine } from './helpers/engine'
 

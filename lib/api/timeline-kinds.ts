@@ -1,17 +1,6 @@
-/** Event kinds of the run timeline, in lane order (the order a run usually does things in). */
-export const TIMELINE_KINDS = [
-  'run.begin',
-  'checkpoint',
-  'checkpoint.cleared',
-  'block',
-  'operator',
-  'turn',
-  'memory.write',
-  'search',
-  'blob',
-  'run.complete',
-] as const
-export type TimelineKind = (typeof TIMELINE_KINDS)[number]
+import { TIMELINE_KINDS, type TimelineKind } from '../endpoints/vocabulary'
+
+export { TIMELINE_KINDS, type TimelineKind }
 
 /**
  * Characters of each event's payload the timeline carries; the rest stays in the tab that owns it.

@@ -2,9 +2,10 @@ import 'server-only'
 import { NextRequest } from 'next/server'
 import { getConfig } from '../config'
 import { principalOf } from './current'
+import type { Me } from '../endpoints/console'
 
 /** Who the browser is, and what the console lets them do (the UI hides what they cannot). */
-export type Me = { user: { name: string; role: string } | null; authRequired: boolean; canWrite: boolean; readOnly: boolean }
+export type { Me } from '../endpoints/console'
 
 export async function meOf(req: NextRequest): Promise<Me> {
   const config = getConfig()

@@ -5,7 +5,6 @@ import type { z } from 'zod'
 import { getConfig } from '../config'
 import { AppError } from '../errors'
 import { getClient } from './client'
-import { physicalRows } from '../loom/tables'
 import type { Sql } from './sql'
 import { trimBytes } from './json-bytes'
 
@@ -336,7 +335,7 @@ export async function queryRows<S extends z.ZodType>(
 }
 
 /**
- * Every change goes through here or `insertRows`: observers hear of it before it starts (so a read
+ * Every change goes through here or `insertJsonEachRow`: observers hear of it before it starts (so a read
  * that overlaps it is not kept) and after it ends (so nothing read before it is served after).
  */
 async function writing<T>(runs: RunTag[] | null, fn: () => Promise<T>): Promise<T> {
@@ -359,11 +358,15 @@ export async function command(query: string, params: QueryParams = {}): Promise<
   }
 }
 
-export async function insertRows(table: string, values: Record<string, unknown>[]): Promise<void> {
+/**
+ * Inserts rows as JSONEachRow. The runs the write can change are read from `values`, which use the
+ * contract's column names; `stored` are the same rows under the table's own column names where those
+ * differ (a mapped Loom table). The console inserts through `insertRows` (lib/loom/insert.ts).
+ */
+export async function insertJsonEachRow(table: string, values: Record<string, unknown>[], stored: Record<string, unknown>[] = values): Promise<void> {
   if (values.length === 0) return
   try {
-    // Rows use the contract's column names; a mapped Loom table gets its physical ones.
-    await writing(runTagsOf(values), () => getClient().insert({ table, values: physicalRows(table, values), format: 'JSONEachRow' }))
+    await writing(runTagsOf(values), () => getClient().insert({ table, values: stored, format: 'JSONEachRow' }))
   } catch (err) {
     throw classifyClickHouseError(err)
   }

@@ -1,29 +1,13 @@
-import type { RunSummary } from '../api/types'
+import type { RunSummary } from '../endpoints/runs'
 import { links } from '../links'
 import { normalFlags, type RunsFilters } from '../runs-search'
 import { FLAG_TEXT, RUN_FLAGS, type RunFlag } from '../triage/flags'
+import type { Cohort } from '../endpoints/runs'
+export type { Cohort } from '../endpoints/runs'
 
 /** The flags that make a run a problem: every flag but `resumed` (resuming is what runs are built to do). */
 export const PROBLEM_FLAGS: readonly RunFlag[] = RUN_FLAGS.filter((f) => f !== 'resumed')
 
-/** Troubled runs that share their agent, status and problem flags. */
-export type Cohort = {
-  key: string
-  org: string
-  namespace: string
-  agent: string
-  status: string
-  /** The problem flags every run of the cohort carries (and no other problem flag), in RUN_FLAGS order. */
-  flags: RunFlag[]
-  runs: number
-  /** When the cohort's earliest and latest runs started. */
-  firstAt: string
-  lastAt: string
-  /** Up to five runs, each `org/namespace/agent/runId` with URL-encoded segments, newest first. */
-  sample: string[]
-  /** The runs list filtered to the cohort (agent, status and flags), from which a batch can run. */
-  href: string
-}
 
 const runKeyOf = (r: Pick<RunSummary, 'org' | 'namespace' | 'agent' | 'runId'>) => links.runKey(r)
 

@@ -5,7 +5,7 @@
  */
 import { getConfig } from '../config'
 import { AppError } from '../errors'
-import { createMissingSchema } from '../loom/init'
+import { createMissingSchema } from '../setup/init'
 import { demoRuns, type DemoRuns } from './scenarios'
 import { runAllStories, World } from './stories'
 

@@ -8,7 +8,7 @@ import { ensureReady } from '../server/ready'
 import { deriveAfterWrites } from '../derived/derive'
 import { requestOrigin, requireViewer } from '../auth/current'
 import { withinReadBudget } from '../server/read-budget'
-import type { ApiErrorBody } from '../api/types'
+import type { ApiErrorBody } from '../endpoints/blocks'
 
 type RouteContext<P> = { params: Promise<P> }
 

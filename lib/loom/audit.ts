@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { insertRows, selectRows } from '../clickhouse/query'
+import { selectRows } from '../clickhouse/query'
+import { insertRows } from './insert'
 import { param, sql } from '../clickhouse/sql'
-import { toChTime } from '../clickhouse/time'
+import { toChTime } from '../tables/time'
 import { identityParams, type BlockRef } from './identity'
 import { tableNames } from './tables'
 

@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /** Who a row belongs to. Unset user and session are stored as ''. */
 export type Identity = {
   org: string
@@ -36,36 +34,9 @@ export function identityParams(id: Identity) {
   }
 }
 
-/** A run and the identity its row was written under, as the Loom tables name the columns. */
-export const ownerColumns = {
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
-  run_id: z.string(),
-}
-
-/** UInt64 versions travel as decimal strings; arithmetic is done in BigInt. */
-export const versionString = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String)
-
+/** The version after `latest` (versions travel as decimal strings; arithmetic is done in BigInt). */
 export function nextVersion(latest: string | null): string {
   return latest === null ? '1' : (BigInt(latest) + 1n).toString()
-}
-
-/** Characters as Loom counts them: Unicode code points. */
-export function charCount(text: string): number {
-  let n = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) i++
-    }
-    n++
-  }
-  return n
 }
 
 /** One text per run (org, namespace, agent, runId): for maps, sets and React keys. */

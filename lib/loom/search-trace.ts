@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { insertRows } from '../clickhouse/query'
-import { toChTime } from '../clickhouse/time'
+import { insertRows } from './insert'
+import { toChTime } from '../tables/time'
 import { identityParams, systemClock, type Clock, type Identity } from './identity'
 import { tableNames } from './tables'
 

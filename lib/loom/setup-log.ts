@@ -1,6 +1,7 @@
 import os from 'node:os'
-import { classifyClickHouseError, insertRows } from '../clickhouse/query'
-import { toChTime } from '../clickhouse/time'
+import { classifyClickHouseError } from '../clickhouse/query'
+import { insertRows } from './insert'
+import { toChTime } from '../tables/time'
 import { tableNames } from './tables'
 
 /** Who ran a setup command: the operating-system user and host (a setup command has no console login). */

@@ -1,5 +1,5 @@
 import { getConfig } from '../config'
-import type { SchemaMap } from './schema-map'
+import type { SchemaMap } from '../tables/schema-map'
 import { LOOM_TABLE_KEYS, type LoomTableName, type TableNames } from '../tables/table-keys'
 
 

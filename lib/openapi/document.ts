@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the HTTP API (`GET /api/openapi.json`). Request parameters and
  * bodies come from the zod schemas the routes validate with (lib/api/schemas.ts), response bodies
- * from ./responses.ts; both are turned into JSON Schema (draft 2020-12, which OpenAPI 3.1 uses).
+ * from the shapes in lib/endpoints, from which the server's and the client's types are inferred;
+ * both are turned into JSON Schema (draft 2020-12, which OpenAPI 3.1 uses).
  */
 import { z } from 'zod'
 import {
@@ -29,61 +30,75 @@ import {
 } from '../api/schemas'
 import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../batch/schema'
 import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../views/schema'
-import * as blockResponses from './responses'
-import * as consoleResponses from './console-responses'
-import * as storyResponses from './story-responses'
+import * as blocks from '../endpoints/blocks'
+import * as runs from '../endpoints/runs'
+import * as story from '../endpoints/story'
+import * as consoleShapes from '../endpoints/console'
+import * as batchShapes from '../endpoints/batches'
+import * as viewShapes from '../endpoints/views'
 import { EXAMPLES } from './examples'
-
-const res = { ...blockResponses, ...storyResponses, ...consoleResponses }
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] }
 
-/** Input side for request schemas (what a client sends, before transforms); output side for responses. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
-  delete out.$schema
+/** Drops `additionalProperties: false` everywhere: the shapes are closed, the published contract is open. */
+function opened(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(opened)
+  if (!node || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(node)) if (!(k === 'additionalProperties' && v === false)) out[k] = opened(v)
   return out
 }
 
+/**
+ * Input side for request schemas (what a client sends, before transforms); output side for
+ * responses. `closed` keeps response objects closed (tests check bodies against that, so a field a
+ * query adds without declaring it fails); the document itself lets objects gain fields.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', closed = false): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  delete out.$schema
+  return closed ? out : (opened(out) as JsonSchema)
+}
+
 const RESPONSES = {
-  RunsPage: res.runsPage,
-  RunDetail: res.runDetail,
-  Blocks: res.blocksResponse,
-  BlockDetail: res.blockDetail,
-  WriteResult: res.writeResult,
-  Timeline: res.timeline,
-  Conversations: res.conversations,
-  Memories: res.memories,
-  Searches: res.searches,
-  Blobs: res.blobs,
-  Audit: res.audit,
-  ConsoleAudit: res.consoleAudit,
-  Export: res.exportDocument,
-  Analytics: res.analytics,
-  Changes: res.changes,
-  Batch: res.batch,
-  Batches: res.batches,
-  Cohorts: res.cohorts,
-  Events: res.events,
-  Compare: res.compare,
-  Views: res.views,
-  View: res.view,
-  ViewDeleted: res.viewDeleted,
-  Deliveries: res.deliveries,
-  TestDelivery: res.testDelivery,
-  McpResponse: res.mcpResponse,
-  BatchDetail: res.batchDetail,
-  Undo: res.undo,
-  Facets: res.facets,
-  Health: res.health,
-  SchemaReport: res.schemaReport,
-  Me: res.me,
-  Login: res.login,
-  Logout: res.logout,
-  Error: res.errorBody,
-  Conflict: res.conflictBody,
-  Block: res.block,
-  Replay: res.replay,
+  RunsPage: runs.runsPage,
+  RunDetail: runs.runDetail,
+  Blocks: blocks.blocksAnswer,
+  BlockDetail: blocks.blockDetail,
+  WriteResult: blocks.writeResult,
+  Timeline: story.timeline,
+  Conversations: story.conversationsResponse,
+  Memories: story.memoriesResponse,
+  Searches: story.searchesResponse,
+  Blobs: story.blobsResponse,
+  Audit: story.auditResponse,
+  ConsoleAudit: story.consoleAuditPage,
+  Export: story.exportDocument,
+  Analytics: runs.runsAnalytics,
+  Changes: runs.runChanges,
+  Batch: batchShapes.batchResponse,
+  Batches: batchShapes.batchesResponse,
+  Cohorts: runs.cohortsResponse,
+  Events: runs.eventsResponse,
+  Compare: runs.compareResponse,
+  Views: viewShapes.viewsResponse,
+  View: viewShapes.viewResponse,
+  ViewDeleted: viewShapes.viewDeletedResponse,
+  Deliveries: viewShapes.deliveriesResponse,
+  TestDelivery: viewShapes.testDeliveryResponse,
+  McpResponse: consoleShapes.mcpResponse,
+  BatchDetail: batchShapes.batchDetail,
+  Undo: batchShapes.undoResponse,
+  Facets: runs.facetsResponse,
+  Health: consoleShapes.healthResponse,
+  SchemaReport: consoleShapes.schemaReport,
+  Me: consoleShapes.me,
+  Login: consoleShapes.login,
+  Logout: consoleShapes.logout,
+  Error: blocks.errorBody,
+  Conflict: blocks.conflictBody,
+  Block: blocks.block,
+  Replay: blocks.replayPreview,
 } as const
 export type ResponseName = keyof typeof RESPONSES
 
@@ -241,6 +256,11 @@ function operation(op: Operation) {
 }
 
 let cached: Record<string, unknown> | null = null
+
+/** The response schemas with their objects closed, under the names the document gives them. */
+export function closedResponseSchemas(): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(RESPONSES).map(([name, schema]) => [name, jsonSchema(schema, 'output', true)]))
+}
 
 export function openApiDocument(): Record<string, unknown> {
   if (cached) return cached

@@ -30,6 +30,7 @@ const runSummary = {
   turns: 18,
   costUsd: 0.42,
   checkpoint: { version: '42', updatedAt: '2026-11-25T11:58:03.120Z', chars: 23, charLimit: 4000, isDeleted: false, userId: '', sessionId: '' },
+  flags: ['resumed'],
 }
 
 export const EXAMPLES = {

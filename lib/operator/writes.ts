@@ -2,13 +2,14 @@ import os from 'node:os'
 import { randomUUID } from 'node:crypto'
 import { classifyClickHouseError } from '../clickhouse/query'
 import { AppError, notFound } from '../errors'
-import type { Block } from '../api/types'
 import { recordAudit, type AuditAction } from '../loom/audit'
 import type { BlockRef } from '../loom/identity'
 import { checkExpectedVersion, writeBlock, type BlockContent, type WriteResult } from '../loom/working-memory'
 import { toBlock, type WmRow } from '../tables/working-memory'
 import { refuseActiveRun } from './active-run'
 import { findVersion } from './find-version'
+import type { OperatorWriteResult } from '../endpoints/blocks'
+export type { OperatorWriteResult } from '../endpoints/blocks'
 
 export const CONSOLE_SOURCE_TRACE = `loom-runs-console@${os.hostname()}/pid-${process.pid}`
 
@@ -22,14 +23,6 @@ export type OperatorWrite = {
   batchId?: string
 }
 
-export type OperatorWriteResult = {
-  block: Block
-  /** False when, after our insert, FINAL returned another row (a tie or a newer write). */
-  confirmed: boolean
-  warning?: string
-  current?: Block | null
-  auditId: string
-}
 
 /** The new content of an existing block, or a refusal (thrown) specific to the action. */
 type Change = (latest: WmRow) => BlockContent | Promise<BlockContent>

@@ -1,23 +1,9 @@
+import type { BucketUnit, StatusBucket, ResumeDay } from '../endpoints/runs'
+export type { BucketUnit, StatusBucket, ResumeDay } from '../endpoints/runs'
 /** Time buckets of the runs-page charts: UTC hours or days, gaps filled with empty buckets. */
 
-export type BucketUnit = 'hour' | 'day'
 
-export type StatusBucket = {
-  /** Start of the bucket, ISO 8601 UTC. */
-  start: string
-  /** Runs started in the bucket, by status (statuses with no run are left out). */
-  counts: Record<string, number>
-  total: number
-}
 
-export type ResumeDay = {
-  /** YYYY-MM-DD (UTC) of the run's latest `run.begin`. */
-  day: string
-  /** Runs whose latest begin fell on this day and that began more than once. */
-  resumedRuns: number
-  /** Their attempts beyond the first. */
-  extraAttempts: number
-}
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso } from '../tables/time'
 import { checkpointBucketSql } from '../derived/rollup-state'
 import { tableNames, source } from '../loom/tables'
 import { identityConditions, where } from '../run-set/conditions'
@@ -13,7 +13,7 @@ import { filterParts, narrowsBeyondIdentity, type RunsFilter } from '../run-set/
 import { openRunSet } from '../run-set/run-set'
 import { lastWriteJoin } from './analytics-last-write'
 import { HOUR, MAX_HOURLY_SPAN_HOURS, SLOW_CANDIDATES, sizeRowSchema, TOP_N, topRowSchema, type AnalyticsParts, type TopRow } from './analytics-types'
-import { indexNames } from './run-index'
+import { indexNames } from '../run-set/run-index'
 
 const statusRowSchema = z.object({
   bucket_text: z.string(),

@@ -3,7 +3,7 @@
  * top runs of an org, namespace or agent come from its run rows (a sorting-key prefix read), and
  * over all runs from the rollup's value-sorted table.
  */
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso } from '../tables/time'
 import { rowRunKey } from '../loom/identity'
 import { ROLLUP_LEVEL } from '../derived/rollup-state'
 import { runRowConditions } from '../run-set/conditions'

@@ -1,5 +1,5 @@
 /** Turns the parts either read path gathered into the analytics the API sends. */
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso } from '../tables/time'
 import { runKeyText } from '../loom/identity'
 import { activeTime } from './active-time'
 import { fillResumeDays, fillStatusBuckets } from './analytics-buckets'

@@ -8,7 +8,7 @@ import { rollupLevel, rollupReady } from './analytics-rollup'
 import { rollupParts } from './analytics-rollup-parts'
 import { shapeAnalytics } from './analytics-shaping'
 import type { RunsAnalytics } from './analytics-types'
-import { runIndexReady } from './run-index'
+import { runIndexReady } from '../run-set/run-index'
 
 /**
  * The analytics for a filter: from the run rollup when it is installed and the filter allows

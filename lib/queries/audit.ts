@@ -1,14 +1,17 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
-import { versionString, type RunRef } from '../loom/identity'
+import { chTimeToIso } from '../tables/time'
+import type { RunRef } from '../loom/identity'
+import { versionString } from '../tables/values'
 import { runScope } from '../loom/scope'
 import { tableNames } from '../loom/tables'
 import { auditLateColumns } from '../loom/audit'
 import { tableExists } from '../clickhouse/schema-presence'
 import { undoneBatches } from './batch-undoes'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
+import type { AuditEntry } from '../endpoints/story'
+export type { AuditEntry } from '../endpoints/story'
 
 const auditRowSchema = z.object({
   at: z.string().transform(chTimeToIso),
@@ -26,25 +29,6 @@ const auditRowSchema = z.object({
   restored_version: z.string(),
 })
 
-export type AuditEntry = {
-  at: string
-  operator: string
-  action: string
-  reason: string
-  blockKey: string
-  userId: string
-  sessionId: string
-  beforeVersion: string
-  afterVersion: string
-  beforeContent: string
-  afterContent: string
-  /** The batch (POST /api/batches) the write belonged to; null for a single write. */
-  batchId: string | null
-  /** A restore: the version whose content it put back (null otherwise, or for a restore recorded before the column existed). */
-  restoredVersion: string | null
-  /** The write belonged to an undo: the batch that undo took back. */
-  undoes: string | null
-}
 
 /** Operator actions on the run, newest first. */
 export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {

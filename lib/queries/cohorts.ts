@@ -1,9 +1,9 @@
 import 'server-only'
 import { z } from 'zod'
-import type { RunSummary } from '../api/types'
+import type { RunSummary } from '../endpoints/runs'
 import { selectRows } from '../clickhouse/query'
 import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { chTimeToIso, toChTime } from '../tables/time'
 import { getConfig } from '../config'
 import { ensureFresh } from '../derived/derive'
 import { flagIndexNames } from '../derived/names'
@@ -11,11 +11,13 @@ import { links } from '../links'
 import { CH_TIME_TYPE, identityConditions, statusCondition, timeConditions, where } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
 import type { RunsFilters } from '../runs-search'
-import { cohortOf, COHORT_SAMPLE, groupCohorts, PROBLEM_FLAGS, sortCohorts, type Cohort } from '../cohorts/group'
+import { cohortOf, COHORT_SAMPLE, groupCohorts, PROBLEM_FLAGS, sortCohorts } from '../cohorts/group'
 import { isRunFlag, RUN_FLAGS, type RunFlag } from '../triage/flags'
 import { listRuns } from './runs'
-import { presentBlobsSql } from './run-flags'
-import { runIndexReady } from './run-index'
+import { presentBlobsSql } from '../run-set/run-flags'
+import { runIndexReady } from '../run-set/run-index'
+import type { CohortsResponse } from '../endpoints/runs'
+export type { CohortsResponse } from '../endpoints/runs'
 
 /** Runs read per problem flag when the cohorts are grouped from list pages (a `q` filter, or no run index). */
 export const COHORT_RUNS_PER_FLAG = 100
@@ -23,16 +25,6 @@ export const COHORT_RUNS_PER_FLAG = 100
 /** Cohorts returned unless a limit is asked (largest first). */
 export const COHORTS_DEFAULT_LIMIT = 50
 
-export type CohortsResponse = {
-  /** Largest first, at most the limit. */
-  cohorts: Cohort[]
-  /** How many cohorts there are in all. */
-  total: number
-  /** Flags with more runs than were read (COHORT_RUNS_PER_FLAG): their cohorts count only the runs read. */
-  capped: RunFlag[]
-  /** Set when a flag's search stopped before the oldest run: runs started earlier were not checked. */
-  searchedTo: string | null
-}
 
 /** The filter as the runs list's URL carries it (ISO times, sorted flags). */
 function asListFilters(f: RunsFilter): RunsFilters {

@@ -8,31 +8,19 @@ import 'server-only'
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { and, param, sql, trusted } from '../clickhouse/sql'
-import { toChTime } from '../clickhouse/time'
+import { toChTime } from '../tables/time'
 import { source, tableNames } from '../loom/tables'
 import { CH_TIME_TYPE, identityConditions } from '../run-set/conditions'
-import type { RunCounts, RunDetail } from '../api/types'
+import type { RunDetail } from '../endpoints/runs'
 import type { RunRef } from '../loom/identity'
 import { isResume } from '../resume/detect'
-import type { ResumePoint } from '../resume/types'
 import { blockResumeStory } from './block-detail'
 import { runDetailAndCheckpoint } from './run-detail'
+import type { CompareSide, CompareResponse } from '../endpoints/runs'
+export type { CompareCheckpoint, CompareSide, CompareResponse } from '../endpoints/runs'
 
-export type CompareCheckpoint = { version: string; at: string; chars: number; isDeleted: boolean }
 
-export type CompareSide = {
-  run: RunDetail['run']
-  /** Every captured version of the run's `checkpoint` block, oldest first ([] without one). */
-  checkpoints: CompareCheckpoint[]
-  /** The points where a new process (or a long pause) picked the run up. */
-  resumes: ResumePoint[]
-  counts: RunCounts & { inputTokens: number; outputTokens: number }
-  model: string
-  /** The checkpoint's latest version and content (null without a checkpoint). */
-  current: { version: string; content: string; isDeleted: boolean; chars: number; charLimit: number } | null
-}
 
-export type CompareResponse = { a: CompareSide; b: CompareSide | null; why?: string }
 
 /**
  * One side: the run's header (with its checkpoint's content, read in the same statements) and the

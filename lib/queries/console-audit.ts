@@ -7,14 +7,16 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
-import { versionString } from '../loom/identity'
+import { chTimeToIso } from '../tables/time'
+import { versionString } from '../tables/values'
 import { auditLateColumns } from '../loom/audit'
 import { tableNames } from '../loom/tables'
 import { links } from '../links'
 import { tableExists } from '../clickhouse/schema-presence'
 import { undoneBatches } from './batch-undoes'
 import { encodeAuditCursor, type AuditCursor } from '../api/audit-cursor'
+import type { ConsoleAuditPage } from '../endpoints/story'
+export type { ConsoleAuditEntry, ConsoleAuditPage } from '../endpoints/story'
 
 export type ConsoleAuditQuery = {
   operator?: string
@@ -30,29 +32,7 @@ export type ConsoleAuditQuery = {
   limit: number
 }
 
-export type ConsoleAuditEntry = {
-  at: string
-  operator: string
-  action: string
-  reason: string
-  org: string
-  namespace: string
-  agent: string
-  runId: string
-  userId: string
-  sessionId: string
-  blockKey: string
-  beforeVersion: string
-  afterVersion: string
-  batchId: string | null
-  restoredVersion: string | null
-  /** The write belonged to an undo: the batch that undo took back. */
-  undoes: string | null
-  /** The run's Audit tab. */
-  href: string
-}
 
-export type ConsoleAuditPage = { installed: boolean; entries: ConsoleAuditEntry[]; nextCursor: string | null }
 
 const rowSchema = z.object({
   at: z.string(),

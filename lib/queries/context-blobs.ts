@@ -1,24 +1,17 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import { versionString, type RunRef } from '../loom/identity'
+import type { RunRef } from '../loom/identity'
+import { versionString } from '../tables/values'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { BLOB_COLUMNS, blobRowSchema } from '../tables/context-blobs'
 import { tableExists } from '../clickhouse/schema-presence'
 import { workingMemoryRunScope } from './wm-run-scope'
 import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from './list-cut'
+import type { RunBlob } from '../endpoints/story'
+export type { RunBlob } from '../endpoints/story'
 
-export type RunBlob = {
-  blobKey: string
-  summary: string
-  sizeBytes: number
-  createdAt: string
-  expiresAt: string
-  expired: boolean
-  /** Checkpoint versions whose content names this blob_key. */
-  referencedBy: { version: string; userId: string; sessionId: string; blockKey: string }[]
-}
 
 const refSchema = z.object({
   version: versionString,

@@ -2,14 +2,15 @@ import { z } from 'zod'
 import { isEmptyJsonArray, JsonText } from '../clickhouse/json-bytes'
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { isoTimeSql } from '../clickhouse/time'
+import { isoTimeSql } from '../tables/time'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
-import { toTurn, TURN_COLUMNS, TURN_JSON, turnRowSchema, type Turn } from '../tables/conversation-turns'
+import { toTurn, TURN_COLUMNS, TURN_JSON, turnRowSchema } from '../tables/conversation-turns'
 import { TURNS_CAP, keepCap, overCap, type ListCut } from './list-cut'
+import type { Conversation } from '../endpoints/story'
+export type { Conversation } from '../endpoints/story'
 
-export type Conversation = { conversationId: string; title: string; createdAt: string; userId: string; sessionId: string; turns: Turn[] }
 
 const convSchema = z.object({
   conversation_id: z.string(),

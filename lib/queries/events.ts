@@ -7,27 +7,17 @@ import 'server-only'
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { chTimeToIso, toChTime } from '../tables/time'
 import { auditLateColumns } from '../loom/audit'
 import { tableNames } from '../loom/tables'
 import { links } from '../links'
 import { CH_TIME_TYPE } from '../run-set/conditions'
 import { existingTables } from '../clickhouse/schema-presence'
+import type { ConsoleEvent } from '../endpoints/runs'
+export type { ConsoleEvent } from '../endpoints/runs'
 
 export type EventKind = 'write' | 'batch' | 'undo' | 'setup'
 
-export type ConsoleEvent = {
-  at: string
-  kind: EventKind
-  actor: string
-  /** A single write: its run, `org/namespace/agent/runId` with URL-encoded segments. */
-  runKey?: string
-  /** A batch or an undo. */
-  batchId?: string
-  summary: string
-  /** Where to look: the run's Audit tab, or the batch's writes on the audit page. */
-  href?: string
-}
 
 export type EventsQuery = { from?: Date; to?: Date; org?: string; namespace?: string; agent?: string; limit: number }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import type { Block } from '../api/types'
+import type { Block } from '../endpoints/blocks'
 import type { RunRef } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'

@@ -5,7 +5,8 @@
  */
 import 'server-only'
 import { createTwoFilesPatch } from 'diff'
-import type { BlockDetail, RunDetail } from '../api/types'
+import type { BlockDetail } from '../endpoints/blocks'
+import type { RunDetail } from '../endpoints/runs'
 import { describeDiff, diffContents } from '../diff'
 import { absoluteTime, cost, count, duration } from '../format'
 import { links } from '../links'

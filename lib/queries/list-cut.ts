@@ -1,10 +1,5 @@
-/**
- * Lists a run-scoped route caps (so one huge run cannot make a response unbounded). A query
- * asks for one row more than its cap; when that row comes back the list is cut, and the
- * answer names the list and its cap in `cuts` so the view can say so instead of implying
- * that is everything.
- */
-export type ListCut = { list: string; limit: number }
+import type { ListCut } from '../endpoints/parts'
+export type { ListCut } from '../endpoints/parts'
 
 /** The bound parameter value for a capped query: one more row than the cap. */
 export const overCap = (limit: number) => limit + 1

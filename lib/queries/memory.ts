@@ -1,36 +1,17 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
-import { versionString, type RunRef } from '../loom/identity'
+import { chTimeToIso } from '../tables/time'
+import type { RunRef } from '../loom/identity'
+import { versionString } from '../tables/values'
 import { runLatestRow } from '../loom/runs'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { MEMORIES_CAP, keepCap, overCap, type ListCut } from './list-cut'
+import type { UsedMemory } from '../endpoints/story'
+export type { WrittenMemory, UsedMemory } from '../endpoints/story'
 
-export type WrittenMemory = {
-  memoryKey: string
-  version: string
-  value: string
-  status: string
-  confidence: number
-  memoryType: string
-  userId: string
-  sessionId: string
-  updatedAt: string
-  /** Rows of this run still stored for the key (versions not merged away yet); not the number of versions ever written. */
-  versionCount: number
-  /** The version numbers of those rows, ascending (at most 50). The latest version number counts every write to the key, by any run. */
-  versionsStored: string[]
-}
 
-export type UsedMemory = {
-  memoryKey: string
-  recalled: boolean
-  used: boolean
-  /** The run that wrote the latest version of this memory in the namespace, when known. */
-  writtenBy: { agent: string; runId: string; version: string; value: string; status: string } | null
-}
 
 const writtenSchema = z.object({
   memory_key: z.string(),

@@ -6,31 +6,21 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { chTimeToIso, toChTime } from '../tables/time'
 import { unitsToRedo } from '../diff'
 import { notFound } from '../errors'
-import { versionString, type BlockRef } from '../loom/identity'
+import type { BlockRef } from '../loom/identity'
+import { versionString } from '../tables/values'
 import { runLatestRow } from '../loom/runs'
 import { blockScope, runScope } from '../loom/scope'
 import { source, tableNames } from '../loom/tables'
 import { CH_TIME_TYPE } from '../run-set/conditions'
 import { existingTables } from '../clickhouse/schema-presence'
 import { WM_COLUMNS } from '../tables/working-memory'
+import type { ReplayPreview } from '../endpoints/blocks'
+export type { ReplayCounts, ReplayPreview } from '../endpoints/blocks'
 
-export type ReplayCounts = { checkpointWrites: number; turns: number; memoryWrites: number; searches: number; blobs: number }
 
-export type ReplayPreview = {
-  /** The version the block would go back to; null for a clear. */
-  toVersion: string | null
-  target: { version: string; updatedAt: string } | null
-  current: { version: string; updatedAt: string }
-  /** The target version's write time (a clear: the run's first write): `after` counts what came strictly later. */
-  since: string
-  after: ReplayCounts
-  units: { kind: 'list' | 'json-array' | 'none'; redo: number | null; sample: string[] }
-  running: boolean
-  notes: string[]
-}
 
 const versionRow = z
   .object({ v: versionString, written_at: z.string().transform(chTimeToIso), deleted: z.coerce.number(), body: z.string() })

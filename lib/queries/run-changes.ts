@@ -11,7 +11,7 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { and, param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso, toChTime } from '../clickhouse/time'
+import { chTimeToIso, toChTime } from '../tables/time'
 import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { RunFlag } from '../triage/flags'
@@ -19,7 +19,7 @@ import { CH_TIME_TYPE, identityConditions, inRunKeys, runValueConditions, timeCo
 import { filterParts, type RunsFilter } from '../run-set/filter'
 import { qMatchesOrphan } from '../run-set/q'
 import { openRunSet } from '../run-set/run-set'
-import type { RunChanges } from '../api/types'
+import type { RunChanges } from '../endpoints/runs'
 
 /**
  * The next watermark trails the server's clock by this much, so a write stamped a little in the

@@ -13,8 +13,10 @@ import { runFacetsNames } from '../derived/names'
 import { identityConditions, where } from '../run-set/conditions'
 import type { IdentityFilter } from '../run-set/filter'
 import { unionRunsSql } from '../run-set/union'
-import { indexNames, runIndexReady } from './run-index'
+import { indexNames, runIndexReady } from '../run-set/run-index'
 import { existingTables } from '../clickhouse/schema-presence'
+import type { FacetsResponse } from '../endpoints/runs'
+export type { FacetValue, FacetsResponse } from '../endpoints/runs'
 
 export type FacetField = (typeof FACET_FIELDS)[number]
 
@@ -28,8 +30,6 @@ export type FacetsQuery = {
   agent?: string
 }
 
-export type FacetValue = { value: string; runs: number }
-export type FacetsResponse = { values: FacetValue[] }
 
 /** The three columns, spelled out so no request text ever reaches the SQL. */
 const COLUMN: Record<FacetField, string> = { org: 'org', namespace: 'namespace', agent: 'agent' }

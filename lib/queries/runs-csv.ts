@@ -2,7 +2,7 @@
  * The runs list as CSV: every run the list's filters select, newest first, read page by page
  * (the same pages, so the same runs and flags the runs page shows), up to a cap.
  */
-import type { RunSummary } from '../api/types'
+import type { RunSummary } from '../endpoints/runs'
 import { decodeCursor } from '../api/cursor'
 import { links } from '../links'
 import type { RunsFilter } from '../run-set/filter'

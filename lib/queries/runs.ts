@@ -1,6 +1,6 @@
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso } from '../tables/time'
 import { encodeCursor, type RunsCursor } from '../api/cursor'
-import type { CheckpointSummary, RunSummary, RunsPage } from '../api/types'
+import type { CheckpointSummary, RunSummary, RunsPage } from '../endpoints/runs'
 import { rowRunKey } from '../loom/identity'
 import type { RunFlag } from '../triage/flags'
 import { pickCheckpoint } from '../run-set/checkpoints'

@@ -1,43 +1,20 @@
 import { z } from 'zod'
 import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
-import { chTimeToIso } from '../clickhouse/time'
-import { versionString, type RunRef } from '../loom/identity'
+import { chTimeToIso } from '../tables/time'
+import type { RunRef } from '../loom/identity'
+import { versionString } from '../tables/values'
 import { runLatestRow } from '../loom/runs'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { SEARCH_COLUMNS, searchRowSchema } from '../tables/search-trace'
 import { tableExists } from '../clickhouse/schema-presence'
 import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
+import type { SearchHit, MemoryWrite, LoggedSearch } from '../endpoints/story'
+export type { SearchHit, MemoryWrite, LoggedSearch } from '../endpoints/story'
 
-export type SearchHit = {
-  memoryKey: string
-  score: number
-  rank: number
-  /** The run listed this memory in memories_used at run.complete. */
-  usedByRun: boolean
-  /** Who had written the memory when the search ran: its latest stored version written at or before the search. */
-  writtenBy: MemoryWrite | null
-  /** The newest stored version written after the search (the search could not have returned it), if any. */
-  writtenAfter: MemoryWrite | null
-  /** No stored version is as old as the search: the version it returned was merged away (or written without a run). */
-  searchedVersionGone: boolean
-}
 
-export type MemoryWrite = { agent: string; runId: string; version: string; at: string }
 
-export type LoggedSearch = {
-  searchId: string
-  at: string
-  query: string
-  mode: string
-  filters: string
-  topK: number
-  latencyMs: number
-  userId: string
-  sessionId: string
-  hits: SearchHit[]
-}
 
 const writeSchema = z.object({ memory_key: z.string(), agent: z.string(), run_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso) })
 type WriteRow = z.infer<typeof writeSchema>

@@ -2,8 +2,9 @@ import { z } from 'zod'
 import { JsonText } from '../clickhouse/json-bytes'
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { join, param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { chTimeToIso, isoTimeSql, toChTime } from '../clickhouse/time'
-import { versionString, type RunRef } from '../loom/identity'
+import { chTimeToIso, isoTimeSql, toChTime } from '../tables/time'
+import type { RunRef } from '../loom/identity'
+import { versionString } from '../tables/values'
 import { RUN_COLUMNS, runRowSchema } from '../tables/runs'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
@@ -18,24 +19,11 @@ import { blockElsewhere } from './checkpoint-elsewhere'
 import { existingTables } from '../clickhouse/schema-presence'
 import { TIMELINE_DETAIL_CHARS, TIMELINE_KINDS, TIMELINE_STATE_CHARS, type TimelineKind } from '../api/timeline-kinds'
 import { workingMemoryRunScope } from './wm-run-scope'
+import type { TimelineEvent, Timeline } from '../endpoints/story'
+export type { TimelineEvent, Timeline } from '../endpoints/story'
 
 export { TIMELINE_KINDS, type TimelineKind }
 
-export type TimelineEvent = {
-  id: string
-  at: string
-  kind: TimelineKind
-  label: string
-  version: string | null
-  blockKey: string | null
-  userId: string
-  sessionId: string
-  actor: string
-  /** The payload, cut to detailLimit(kind) characters. */
-  detail: string
-  /** Points into another tab: a memory key, search id, blob key, conversation id. */
-  ref: string
-}
 
 /** An operator restore's label when the audit row names the version put back (see `sources`). */
 const RESTORE_LABEL = /^\S+ restores checkpoint v(\d+) as v\d+: /
@@ -146,18 +134,6 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
   }
 }
 
-export type Timeline = {
-  events: TimelineEvent[]
-  /** Resume points of the run's checkpoint; `missed` names a newer checkpoint the resume could not see. */
-  resumes: ResumePoint[]
-  /** Every attempt and what it wrote ([] for a run without a run row). */
-  attempts: AttemptNote[]
-  /** The attempts as one sentence (null for fewer than two). */
-  attemptsText: string | null
-  total: number
-  truncated: boolean
-  limit: number
-}
 
 /** The run row's events as rows of the union (a handful; bound as one JSON parameter). */
 function runEventRows(events: TimelineEvent[]): Sql {

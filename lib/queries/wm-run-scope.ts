@@ -8,7 +8,7 @@
 import { param, sql, trusted, type Sql } from '../clickhouse/sql'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
-import { indexNames, runIndexReady } from './run-index'
+import { indexNames, runIndexReady } from '../run-set/run-index'
 import { underivedTail } from '../derived/derive'
 import { PART_MAX_BLOCK } from '../derived/statements'
 

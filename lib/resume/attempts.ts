@@ -7,18 +7,9 @@ import { identityPhrase, sameIdentity } from './elsewhere'
 import { ms, sortVersions } from './rows'
 import { formatUtc } from './time'
 import type { ElsewhereRow, Identity, ResumePoint, Segment } from './types'
+import type { AttemptNote } from '../endpoints/resume'
+export type { AttemptNote } from '../endpoints/resume'
 
-export type AttemptNote = {
-  attempt: number
-  /** When its run.begin happened; null when the run row no longer keeps it (only the first and latest are kept). */
-  beganAt: string | null
-  /** Versions this identity's processes wrote during the attempt (null: none). */
-  wrote: { from: string; to: string; writes: number } | null
-  /** When it wrote nothing here: what it wrote under another identity of the run, if anything. */
-  elsewhere: (Identity & { from: string; to: string }) | null
-  /** Its begin time is not kept, and processes here wrote with no run.begin matched: it may be one of them. */
-  unattributed: { processes: number; from: string; to: string } | null
-}
 
 export type AttemptInput = {
   attempts: number

@@ -5,7 +5,7 @@
  */
 import { describeDiff, diffContents, unitsDone as countUnits } from '../diff'
 import { findLast, GAP_FACTOR, isOperatorActor, median, MIN_GAP_MS, ms, NEAR_LIMIT_RATIO, sortVersions, versionKey } from './rows'
-import { charCount } from '../loom/identity'
+import { charCount } from '../tables/values'
 import { timeMs } from './time'
 import { RESUME_REASONS, type DetectOptions, type ResumePoint, type ResumeReason, type RunBegin, type RunBeginInput, type VersionInput } from './types'
 

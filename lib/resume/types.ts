@@ -1,4 +1,8 @@
 /** The shapes resume detection works on and produces. Pure types and constants; no logic beyond that. */
+import type { Identity } from '../endpoints/parts'
+export type { Identity } from '../endpoints/parts'
+export { RESUME_REASONS, type ResumeReason, type SegmentEnd } from '../endpoints/vocabulary'
+export type { MissedCheckpoint, ResumePoint, OperatorStep, Segment } from '../endpoints/resume'
 
 /** One physical row of the block, as read without FINAL (or from the history table). */
 export type VersionInput = {
@@ -19,11 +23,6 @@ export type RunBeginsSummary = { attempts: number; startedAt?: string | null; la
 
 export type RunBeginInput = RunBegin[] | RunBeginsSummary
 
-export type ResumeReason = 'run-begin' | 'new-process' | 'long-gap' | 'operator-edit' | 'operator-clear' | 'operator-restore'
-
-/** The order reasons are listed in within a point. */
-export const RESUME_REASONS: readonly ResumeReason[] = ['run-begin', 'new-process', 'long-gap', 'operator-edit', 'operator-clear', 'operator-restore']
-
 /** What the console's audit log says an operator write was (a restore is a plain set in working memory). */
 export type OperatorAction = {
   version: string
@@ -32,55 +31,9 @@ export type OperatorAction = {
   restoredVersion?: string | null
 }
 
-/** Where a run's identity is: the parts of a block's address that a resume must match. */
-export type Identity = { agent: string; userId: string; sessionId: string }
 
 /** One row of the same run's block under another agent, user_id or session_id. */
 export type ElsewhereRow = Identity & { version: string; updatedAt: string; isDeleted: boolean; content: string }
-
-/** A newer checkpoint the resume could not see, because it sat under another identity. */
-export type MissedCheckpoint = Identity & {
-  version: string
-  updatedAt: string
-  /** Units done in that version (null when its content does not count units). */
-  unitsDone: number | null
-  /** Units this identity did again after the resume that the missed version already had (null when unknown). */
-  unitsRedone: number | null
-  /** Where it sat, as the parts that differ from the resuming identity: "session s1". */
-  under: string
-}
-
-export type ResumePoint = {
-  /** When it happened: the run.begin time when one was matched, else the time of the first write after it. */
-  at: string
-  reasons: ResumeReason[]
-  /** The version a resume at that moment read: the latest version before the point; null if none or a tombstone. */
-  fromVersion: string | null
-  /** The source_trace of the last non-operator write before the point. */
-  fromTrace: string | null
-  /** The source_trace of the first write after the point (null when nothing was written yet). */
-  toTrace: string | null
-  /** Units done in fromVersion's content (see `unitsDone` in lib/diff). */
-  unitsDone: number | null
-  /** The first write after the point and what it changed relative to fromVersion. */
-  firstWrite: { version: string; at: string; summary: string } | null
-  /** The row just before the point, even a tombstone (null when none). */
-  previous: { version: string; isDeleted: boolean } | null
-  /** Milliseconds between the write just before the first write (anyone's) and the first write. */
-  gapMs: number | null
-  /** That last write before the gap: its version and who wrote it (an agent or `operator:<name>`). */
-  gapFrom: { version: string; actor: string; at: string } | null
-  /** The highest run.begin attempt matched to this point. */
-  attempt: number | null
-  /** Who made the first write (the operator, for operator points). */
-  actor: string | null
-  /** Version numbers are missing just before the first write (merged away), so the real resume may have read a later version. */
-  historyGap: boolean
-  /** For a restore: the version whose content was put back (null when not a restore or not found). */
-  restoredFrom: string | null
-  /** A newer checkpoint of the same run under another identity at the time of a process resume (a near miss in the past). */
-  missed: MissedCheckpoint | null
-}
 
 export type DetectOptions = {
   begins?: RunBeginInput | null
@@ -97,52 +50,6 @@ export type DetectOptions = {
   summarize?: (fromContent: string, toContent: string) => string | undefined
 }
 
-/**
- * How a segment ended, from the evidence:
- * - `completed`: it wrote last before run.complete (`endStatus` holds the run's status);
- * - `crashed`: a later process of this identity resumed after it;
- * - `abandoned`: the run went on under another identity (agent, user_id or session_id);
- * - `cleared`: its last row is its own tombstone;
- * - `stalled`: the run is still `running` and nothing was written for far longer than usual;
- * - `running`: the run is running and this segment wrote recently;
- * - `unknown`: nothing came after it and the run's status does not say why;
- * - `operator`: an operator wrote, then the same process went on (no resume point in between);
- * - operator segments end `operator` (edits/restores) or `cleared` (a clear last).
- */
-export type SegmentEnd = 'completed' | 'crashed' | 'abandoned' | 'cleared' | 'stalled' | 'running' | 'unknown' | 'operator'
-
-export type OperatorStep = { kind: 'edit' | 'clear' | 'restore'; version: string; actor: string; at: string; restoredFrom: string | null }
-
-export type Segment = {
-  /** `s1`, `s2`, … in order. */
-  id: string
-  /** `operator`: one or more consecutive dashboard writes (edit, clear, restore), folded. */
-  kind: 'process' | 'operator'
-  /** Null for a resumed process that has not written yet. */
-  sourceTrace: string | null
-  actor: string | null
-  fromVersion: string | null
-  toVersion: string | null
-  startAt: string
-  endAt: string
-  /** Rows in the segment. */
-  writes: number
-  endedBy: SegmentEnd
-  /** For a segment that `completed`: the run's final status (succeeded, failed, cancelled). */
-  endStatus: string | null
-  /** For `abandoned`: the identity the run went on under. */
-  continuedUnder: Identity | null
-  /** The segment's last row is a tombstone. */
-  endsWithTombstone: boolean
-  /** Units done at the segment's last (non-tombstone) row. */
-  unitsDone: number | null
-  /** Reasons of the point the segment starts at ([] for the first segment or a plain continuation). */
-  startReasons: ResumeReason[]
-  /** Index into `points` of that point, or null. */
-  startPoint: number | null
-  /** Operator segments: each action, in order. */
-  steps: OperatorStep[]
-}
 
 export type SegmentOptions = {
   /** The run's status (`running`, `succeeded`, `failed`, `cancelled`); unknown when absent. */

@@ -1,6 +1,6 @@
 import { TupleParam } from '@clickhouse/client'
 import { and, param, sql, trusted, type Sql } from '../clickhouse/sql'
-import { toChTime } from '../clickhouse/time'
+import { toChTime } from '../tables/time'
 import type { IdentityFilter, RunsFilter } from './filter'
 import { qMatchesRun } from './q'
 

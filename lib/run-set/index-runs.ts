@@ -1,7 +1,7 @@
 import { join, sql, trusted, type Sql } from '../clickhouse/sql'
 import { tableNames, source } from '../loom/tables'
-import { flaggedRunsCondition } from '../queries/run-flags'
-import { indexNames } from '../queries/run-index'
+import { flaggedRunsCondition } from './run-flags'
+import { indexNames } from './run-index'
 import { identityConditions, runValueConditions, timeConditions, where } from './conditions'
 import type { RunsFilter } from './filter'
 

@@ -1,7 +1,7 @@
 import 'server-only'
 import { getConfig } from '../config'
 import { loadRevocations } from '../auth/revocations'
-import { createMissingSchema } from '../loom/init'
+import { createMissingSchema } from '../setup/init'
 
 export type ReadyState = { phase: 'starting' | 'seeding' | 'ready' | 'failed'; detail?: string }
 

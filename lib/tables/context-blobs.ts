@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso } from './time'
 import { columns, DATETIME, engine, IDENTITY_COLUMNS, RUN_ID_BLOOM, type LoomTableDeclaration } from './declaration'
 
 export const contextBlobsTable = {

@@ -1,6 +1,8 @@
 import { z } from 'zod'
-import { chTimeToIso, isoTimeSql } from '../clickhouse/time'
+import { chTimeToIso, isoTimeSql } from './time'
 import { columns, DATETIME, engine, IDENTITY_COLUMNS, RUN_ID_BLOOM, type LoomTableDeclaration } from './declaration'
+import type { Turn } from '../endpoints/story'
+export type { Turn } from '../endpoints/story'
 
 export const conversationTurnsTable = {
   key: 'turns',
@@ -28,17 +30,6 @@ export const conversationTurnsTable = {
   skipIndexes: [RUN_ID_BLOOM],
 } satisfies LoomTableDeclaration
 
-/** One turn as the API sends it. */
-export type Turn = {
-  turnIndex: number
-  role: string
-  content: string
-  toolName: string
-  inputTokens: number
-  outputTokens: number
-  costUsd: number
-  createdAt: string
-}
 
 /** The SELECT list `turnRowSchema` reads. */
 export const TURN_COLUMNS =

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { chTimeToIso } from '../clickhouse/time'
-import { ownerColumns, versionString } from '../loom/identity'
+import { chTimeToIso } from './time'
+import { ownerColumns, versionString } from './values'
 import { columnNames, columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
 
 /** One row per run version (run.begin, run.complete and usage each write a new one). */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { chTimeToIso } from '../clickhouse/time'
+import { chTimeToIso } from './time'
 import { columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
 
 /** Loom's search trace log, in its telemetry database. */

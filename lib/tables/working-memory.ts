@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { Block, BlockSummary } from '../api/types'
-import { chTimeToIso } from '../clickhouse/time'
-import { charCount, ownerColumns, versionString } from '../loom/identity'
+import type { Block, BlockSummary } from '../endpoints/blocks'
+import { chTimeToIso } from './time'
+import { charCount, ownerColumns, versionString } from './values'
 import { columnNames, columns, DATETIME, engine, IDENTITY_COLUMNS, type LoomTableDeclaration } from './declaration'
 
 /** Blocks and checkpoints: one row per version of each block. */

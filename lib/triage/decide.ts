@@ -1,6 +1,6 @@
 /**
  * Run flags decided from one run's merged triage columns (the run index's flags table, read by key
- * in lib/queries/run-flags.ts): the same rules as the SQL conditions there, which a flag filter
+ * in lib/run-set/run-flags.ts): the same rules as the SQL conditions there, which a flag filter
  * over many runs uses. tests/run-flags-parity.test.ts holds the two to the same answers.
  * near_miss is not decided here: it compares a run with others.
  */

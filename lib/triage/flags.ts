@@ -1,10 +1,11 @@
 /**
  * What can be unusual about a run (the `flags` of every RunSummary). The names are part of the
  * API contract: add more, rename none. Definitions live in the spec ("Triage"); they are computed
- * from the run index in lib/queries/run-flags.ts (SQL) and lib/triage/decide.ts (per run).
+ * from the run index in lib/run-set/run-flags.ts (SQL) and lib/triage/decide.ts (per run).
  */
-export const RUN_FLAGS = ['resumed', 'near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled'] as const
-export type RunFlag = (typeof RUN_FLAGS)[number]
+import { RUN_FLAGS, type RunFlag } from '../endpoints/vocabulary'
+
+export { RUN_FLAGS, type RunFlag }
 
 export function isRunFlag(v: string): v is RunFlag {
   return (RUN_FLAGS as readonly string[]).includes(v)

@@ -76,4 +76,4 @@ export const viewIdParamsSchema = z.object({
 
 export type ViewBody = z.infer<typeof viewBodySchema>
 export type ViewPatch = z.infer<typeof viewPatchSchema>
-export type ViewAlert = { webhook: string; threshold: number; enabled: boolean }
+export type { ViewAlert } from '../endpoints/views'

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { NextRequest } from 'next/server'
 import { loopbackRequestHeaders } from '../../lib/net/peer'
 
@@ -22,4 +23,10 @@ export async function call(
   const json = !/^text\/(csv|markdown)/.test(headers['content-type'] ?? '')
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.status, headers, setCookie: res.headers.get('set-cookie'), body: text ? (json ? (JSON.parse(text) as any) : text) : undefined }
+}
+
+/** Asserts that a route refused a request (400 unless another status is given) and named the field it refused. */
+export function assertRefused(res: Awaited<ReturnType<typeof call>>, field: string, status = 400): void {
+  assert.equal(res.status, status, JSON.stringify(res.body))
+  assert.equal(res.body.error.field, field)
 }

@@ -2,7 +2,7 @@
  * Writes the schema and one run with one checkpoint (v1, "item-1") into the embedded data directory
  * LOOM_RUNS_DATA_DIR, from its own process: `tsx tests/helpers/seed-small-run.ts <org> <ns> <agent> <runId>`.
  */
-import { createMissingSchema } from '../../lib/loom/init'
+import { createMissingSchema } from '../../lib/setup/init'
 import { runBegin } from '../../lib/loom/runs'
 import { wmSet } from '../../lib/loom/working-memory'
 

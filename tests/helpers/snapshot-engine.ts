@@ -1,6 +1,6 @@
 import { command } from '../../lib/clickhouse/query'
 import { seedDemo } from '../../lib/demo/seed'
-import { createMissingSchema } from '../../lib/loom/init'
+import { createMissingSchema } from '../../lib/setup/init'
 import { tableNames } from '../../lib/loom/tables'
 import { routeSnapshot } from './route-snapshot'
 

@@ -6,10 +6,10 @@
  */
 import { derivedMetaDdl, derivedTables } from '../derived/ddl'
 import type { tableNames } from '../loom/tables'
-import { parseCreateTable } from './clickhouse-text'
+import { parseCreateTable } from '../schema/clickhouse-text'
 import { engine } from '../tables/declaration'
-import { split, table } from './spec-builders'
-import type { ObjectSpec } from './types'
+import { split, table } from '../schema/spec-builders'
+import type { ObjectSpec } from '../schema/types'
 
 const INDEX_OFF = 'Runs list: read with the slower union over working memory instead of the run index'
 

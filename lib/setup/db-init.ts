@@ -4,13 +4,13 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, loomTableDdl, revokedSessionsDdl } from '../loom/ddl'
 import { dropStatement, firstDerivation, installPlan } from '../derived/install'
 import { forCluster } from '../derived/cluster'
 import { createMissingSchema, installRunIndex } from './init'
-import { existingTables } from './install-steps'
-import { recordSetup } from './setup-log'
-import { tableNames } from './tables'
+import { existingTables } from '../loom/install-steps'
+import { recordSetup } from '../loom/setup-log'
+import { tableNames } from '../loom/tables'
 
 export type DbInitOptions = {
   history: boolean

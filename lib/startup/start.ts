@@ -2,8 +2,8 @@ import 'server-only'
 import { ConfigError, getConfig } from '../config'
 import { dummyHash } from '../auth/passwords'
 import { followRevocations } from '../auth/revocations'
-import { installRequestGate } from './gate'
-import { ensureReady } from './ready'
+import { installRequestGate } from '../server/gate'
+import { ensureReady } from '../server/ready'
 import { startDeriving } from '../derived/derive'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])

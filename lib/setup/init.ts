@@ -1,12 +1,12 @@
 import { getConfig } from '../config'
 import { runCommand } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from './ddl'
+import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from '../loom/ddl'
 import { forCluster } from '../derived/cluster'
 import { derivedTables } from '../derived/ddl'
 import { installDerived } from '../derived/install'
-import { existingTables } from './install-steps'
-import { tableNames } from './tables'
+import { existingTables } from '../loom/install-steps'
+import { tableNames } from '../loom/tables'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
 

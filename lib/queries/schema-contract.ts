@@ -14,9 +14,9 @@ import { batchesTable } from '../tables/batches'
 import { setupLogTable } from '../tables/setup-log'
 import { alertDeliveriesTable, savedViewsTable } from '../tables/saved-views'
 import { workingMemoryHistoryTable, workingMemoryHistoryView } from '../tables/working-memory-history'
-import { runIndexObjects } from './contract-run-index'
-import { table, view } from './spec-builders'
-import type { Contract, ObjectSpec, TableMapping, TableSpec } from './types'
+import { runIndexObjects } from './schema-contract-run-index'
+import { table, view } from '../schema/spec-builders'
+import type { Contract, ObjectSpec, TableMapping, TableSpec } from '../schema/types'
 
 /** Where the schema mapping renames a Loom table or its columns, the spec carries the physical names. */
 function mapped(spec: TableSpec, contractTable: LoomTableName, config = getConfig()): TableSpec {

@@ -1,7 +1,7 @@
 /**
  * The run index (see lib/derived/): tables that hold the runs list in list order, each run's
  * writer identities and its latest checkpoints, derived in batches off the agents' write path. The list read from it
- * lives in lib/run-set/.
+ * is built beside this file (run-set.ts).
  */
 import { getConfig } from '../config'
 import { runIndexNames, type RunIndexNames } from '../derived/names'

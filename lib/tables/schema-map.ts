@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { columnNames } from '../tables/declaration'
-import { LOOM_TABLES } from '../tables/loom-tables'
-import { LOOM_TABLE_KEYS, type LoomTableName } from '../tables/table-keys'
+import { columnNames } from './declaration'
+import { LOOM_TABLES } from './loom-tables'
+import { LOOM_TABLE_KEYS, type LoomTableName } from './table-keys'
 
 /**
  * The schema mapping: for a Loom whose tables or columns carry other names than the data contract
@@ -17,7 +17,7 @@ import { LOOM_TABLE_KEYS, type LoomTableName } from '../tables/table-keys'
  */
 
 
-/** The contract's columns of each Loom table, as its declaration in lib/tables lists them. */
+/** The contract's columns of each Loom table, as its declaration beside this file lists them. */
 export const LOOM_COLUMNS: Record<LoomTableName, readonly string[]> = loomColumns()
 
 function loomColumns() {
