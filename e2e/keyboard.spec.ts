@@ -11,6 +11,18 @@ async function runPageReady(page: Page) {
   await expect(page.locator('.tabs-strip[data-more]')).toHaveCount(1)
 }
 
+/** Opens the near-miss run's Checkpoint tab and the write dialog of `action`; returns its button and the dialog. */
+async function openWriteDialog(page: Page, action: 'Edit' | 'Clear') {
+  // The near-miss run's checkpoint is a live list of item ids.
+  await page.goto(links.run(DEMO_RUNS.nearMiss, { tab: 'checkpoint' }))
+  await runPageReady(page)
+  const button = page.getByRole('button', { name: action, exact: true })
+  await button.click()
+  const dialog = page.getByRole('dialog', { name: new RegExp(`^${action} `) })
+  await expect(dialog).toBeVisible()
+  return { button, dialog }
+}
+
 /** How many presses of Tab it takes to get from the focused element to `target` (gives up after `max`). */
 async function tabsUntil(page: Page, target: import('@playwright/test').Locator, max: number) {
   for (let n = 1; n <= max; n++) {
@@ -41,13 +53,7 @@ test('Home and End move to the first and the last tab', async ({ page }) => {
 })
 
 test('the edit dialog opens on its first field, the id list is one tab stop, and focus returns to Edit', async ({ page }) => {
-  // The near-miss run's checkpoint is a live list of item ids.
-  await page.goto(links.run(DEMO_RUNS.nearMiss, { tab: 'checkpoint' }))
-  await runPageReady(page)
-  const edit = page.getByRole('button', { name: 'Edit', exact: true })
-  await edit.click()
-  const dialog = page.getByRole('dialog', { name: /^Edit / })
-  await expect(dialog).toBeVisible()
+  const { button: edit, dialog } = await openWriteDialog(page, 'Edit')
   const content = dialog.getByLabel('New content')
   await expect(content).toBeFocused()
 
@@ -79,12 +85,7 @@ test('the edit dialog opens on its first field, the id list is one tab stop, and
 })
 
 test('the clear dialog opens on the run_id field and gives focus back to Clear on Cancel', async ({ page }) => {
-  await page.goto(links.run(DEMO_RUNS.nearMiss, { tab: 'checkpoint' }))
-  await runPageReady(page)
-  const clear = page.getByRole('button', { name: 'Clear', exact: true })
-  await clear.click()
-  const dialog = page.getByRole('dialog', { name: /^Clear / })
-  await expect(dialog).toBeVisible()
+  const { button: clear, dialog } = await openWriteDialog(page, 'Clear')
   await expect(dialog.getByLabel(/Type the run_id to confirm/)).toBeFocused()
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()

@@ -1,9 +1,7 @@
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { hashPassword } from '../lib/auth/passwords'
-import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+import { childEnv, launch, ownServer, untilHealth } from './processes'
 
 /*
  * A console with users: a real login, where it goes afterwards, and a logout that ends the
@@ -13,31 +11,14 @@ import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
 const ROOT = path.resolve(__dirname, '..')
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
 
-let server: Proc | undefined
-let port = 0
-let dataDir = ''
 let base = ''
 
-test.beforeAll(async () => {
-  test.setTimeout(180_000)
-  port = freePort()
-  base = `http://127.0.0.1:${port}`
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-e2e-login-'))
+ownServer('loom-runs-e2e-login-', 180_000, async (s) => {
+  base = `http://127.0.0.1:${s.port}`
   const users = `olga:operator:${await hashPassword('op-secret')}`
-  server = launch('next start (users)', [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(port)], childEnv({ LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_USERS: users }))
-  await until(server, 'an answer on /api/health', 150_000, async () => {
-    try {
-      // Everything but the login needs a session here: a 401 means the server is up.
-      return (await fetch(`${base}/api/health`)).status === 401
-    } catch {
-      return false
-    }
-  })
-})
-
-test.afterAll(async () => {
-  await stop(server)
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+  s.server = launch('next start (users)', [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(s.port)], childEnv({ LOOM_RUNS_DATA_DIR: s.dataDir, LOOM_RUNS_USERS: users }))
+  // Everything but the login needs a session here: a 401 means the server is up.
+  await untilHealth(s.server, 150_000, 401, () => fetch(`${base}/api/health`))
 })
 
 for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example/x', '/.//evil.example/x', '/%2F%2Fevil.example', '/%5Cevil.example', '/\n/evil.example']) {

@@ -1,12 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import fs from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { EDGE_CASE } from '../lib/demo/scenarios'
 import { encodeSegment, links } from '../lib/links'
-import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+import { childEnv, launch, ownServer, untilHealth } from './processes'
 
 /*
  * Who may reach the console: a request naming another host (DNS rebinding) is refused before
@@ -88,31 +86,14 @@ test.describe('DNS rebinding', () => {
 })
 
 test.describe('no users: loopback clients only, however the server was started', () => {
-  let server: Proc | undefined
-  let port = 0
-  let dataDir = ''
-
-  test.beforeAll(async () => {
-    test.setTimeout(180_000)
-    port = freePort()
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-e2e-bind-all-'))
+  const own = ownServer('loom-runs-e2e-bind-all-', 180_000, async (s) => {
     // A plain `next start` bound to every interface, no HOST variable, no users.
-    server = launch('next start -H 0.0.0.0', [NEXT_BIN, 'start', '-H', '0.0.0.0', '-p', String(port)], childEnv({ LOOM_RUNS_DATA_DIR: dataDir }))
-    await until(server, 'an answer on /api/health', 150_000, async () => {
-      try {
-        return (await raw({ port, path: '/api/health', headers: { host: `127.0.0.1:${port}` } })).status === 200
-      } catch {
-        return false
-      }
-    })
-  })
-
-  test.afterAll(async () => {
-    await stop(server)
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+    s.server = launch('next start -H 0.0.0.0', [NEXT_BIN, 'start', '-H', '0.0.0.0', '-p', String(s.port)], childEnv({ LOOM_RUNS_DATA_DIR: s.dataDir }))
+    await untilHealth(s.server, 150_000, 200, () => raw({ port: s.port, path: '/api/health', headers: { host: `127.0.0.1:${s.port}` } }))
   })
 
   test('a loopback client is served; one that came through a proxy or tunnel (a forwarding header) is refused', async () => {
+    const { port } = own
     const res = await raw({ port, path: '/api/auth/me', headers: { host: `127.0.0.1:${port}` } })
     expect(res.status).toBe(200)
     expect(JSON.parse(res.body).user).toEqual({ name: 'local', role: 'operator' })
@@ -124,6 +105,7 @@ test.describe('no users: loopback clients only, however the server was started',
   })
 
   test('a client in another network namespace is refused with 403, pages and API alike', async () => {
+    const { port } = own
     const ip = spawnSync('ip', ['-V'], { encoding: 'utf8' })
     test.skip(process.getuid?.() !== 0 || ip.status !== 0, 'needs root and iproute2 to make a client off loopback')
     const ns = `loomrn${process.pid % 100000}`

@@ -1,5 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import { test } from '@playwright/test'
 
 /** Child processes for specs that start servers of their own beside the suite's. */
 
@@ -62,6 +65,17 @@ export async function until(p: Proc, what: string, ms: number, ready: () => bool
   }
 }
 
+/** Resolves once GET /api/health, asked with `ask`, answers `status` (no answer yet: ask again); see `until`. */
+export async function untilHealth(p: Proc, ms: number, status: number, ask: () => Promise<{ status: number }>) {
+  await until(p, 'an answer on /api/health', ms, async () => {
+    try {
+      return (await ask()).status === status
+    } catch {
+      return false
+    }
+  })
+}
+
 /** SIGTERM, then its exit status; SIGKILL if it has not exited within `ms`. */
 export async function stop(p: Proc | undefined, ms = 30_000): Promise<Exit | null> {
   if (!p) return null
@@ -76,3 +90,26 @@ export async function stop(p: Proc | undefined, ms = 30_000): Promise<Exit | nul
   return null
 }
 
+
+/** A server of a suite's own: its port, its data folder, and the process once launched. */
+export type OwnServer = { port: number; dataDir: string; server?: Proc }
+
+/**
+ * Starts a server of the suite's own before its tests, on a free port with a fresh data folder
+ * (named from `prefix`): `start` launches it into `s.server` and waits for it, all within
+ * `timeoutMs`. After the tests it is stopped and its folder removed.
+ */
+export function ownServer(prefix: string, timeoutMs: number, start: (s: OwnServer) => Promise<void>): OwnServer {
+  const s: OwnServer = { port: 0, dataDir: '' }
+  test.beforeAll(async () => {
+    test.setTimeout(timeoutMs)
+    s.port = freePort()
+    s.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+    await start(s)
+  })
+  test.afterAll(async () => {
+    await stop(s.server)
+    if (s.dataDir) fs.rmSync(s.dataDir, { recursive: true, force: true })
+  })
+  return s
+}

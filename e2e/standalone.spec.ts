@@ -4,7 +4,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { childEnv, freePort, launch, stop, until, type Proc } from './processes'
+import { childEnv, freePort, launch, stop, untilHealth, type Proc } from './processes'
 
 /*
  * The deployable server: the build's standalone output, copied with its static files to a
@@ -28,14 +28,6 @@ function get(port: number, p: string, host = `127.0.0.1:${port}`): Promise<{ sta
   })
 }
 
-const answers = (port: number, status: number) => async () => {
-  try {
-    return (await get(port, '/api/health')).status === status
-  } catch {
-    return false
-  }
-}
-
 test.describe('standalone server outside the source tree', () => {
   let server: Proc | undefined
   let port = 0
@@ -54,7 +46,7 @@ test.describe('standalone server outside the source tree', () => {
     const env = childEnv({ HOSTNAME: '0.0.0.0', PORT: String(port), LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: '1' })
     delete env.NEXT_DIST_DIR
     server = launch('standalone server.js', [path.join(appDir, 'server.js')], env)
-    await until(server, 'an answer on /api/health', 200_000, answers(port, 200))
+    await untilHealth(server, 200_000, 200, () => get(port, '/api/health'))
   })
 
   test.afterAll(async () => {
@@ -124,7 +116,7 @@ test.describe('npm start launcher', () => {
     let server: Proc | undefined
     try {
       server = launch('npm start launcher', [path.join(ROOT, 'scripts', 'start.mjs')], env)
-      await until(server, 'an answer on /api/health', 100_000, answers(port, 200))
+      await untilHealth(server, 100_000, 200, () => get(port, '/api/health'))
       expect(server.log()).not.toContain('does not work with "output: standalone"')
       expect(server.log()).toContain(`127.0.0.1:${port}`)
       expect(server.log()).not.toContain(`0.0.0.0:${port}`)

@@ -23,12 +23,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { encodeSegment } from '../lib/links'
 import { buildReadPool, type ReadPool } from './load/read-pool'
+import { freePort, waitForHealth } from './bench/server'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -53,14 +53,6 @@ const DATA_DIR = (() => {
 const POOL_RUNS = arg('pool-runs', 1200)
 /** Steps over the limit before stopping (a single noisy step does not end the run). */
 const FAILED_STEPS_TO_STOP = 2
-
-async function freePort(): Promise<number> {
-  const s = net.createServer()
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()))
-  const port = (s.address() as net.AddressInfo).port
-  await new Promise((r) => s.close(r))
-  return port
-}
 
 /** Resident memory of a process and its descendants, in MB. */
 function rssMb(pid: number): number {
@@ -213,15 +205,7 @@ async function main() {
   })
   try {
     process.stderr.write(DATA_DIR ? `starting the server on ${DATA_DIR}…\n` : 'starting the server and seeding demo data…\n')
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) break
-      } catch {
-        // not listening yet
-      }
-      if (i > 240) throw new Error('server did not become ready')
-      await new Promise((r) => setTimeout(r, 500))
-    }
+    await waitForHealth(base, 240)
     const rssStart = rssMb(server.pid!)
     const pool = await buildReadPool(base, Date.now(), DATA_DIR ? POOL_RUNS : Infinity)
     process.stderr.write(`read pool: ${pool.size} different requests over ${pool.runs} runs (${JSON.stringify(pool.byKind)})\n`)

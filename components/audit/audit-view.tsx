@@ -13,6 +13,8 @@ import { Button, buttonClass } from '../ui/button'
 import { ErrorBanner } from '../ui/error-banner'
 import { Skeleton } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
+import { ValueOptions } from '../ui/value-options'
+import { BatchTags } from './batch-tags'
 import styles from './audit-view.module.css'
 
 const ACTIONS = ['edit', 'clear', 'restore'] as const
@@ -93,12 +95,7 @@ export function AuditView() {
         <label className={styles.field}>
           <span>Action</span>
           <select name="action" defaultValue={f.action ?? ''}>
-            <option value="">any</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
+            <ValueOptions none="any" values={ACTIONS} />
           </select>
         </label>
         <label className={styles.field}>
@@ -156,16 +153,7 @@ export function AuditView() {
                   <span>
                     {e.blockKey}: {actionText(e)}
                   </span>
-                  {e.batchId ? (
-                    <Link className="tag" href={links.audit({ batchId: e.batchId })} prefetch={false} title={`Every write of batch ${e.batchId}`}>
-                      batch <span className="mono">{e.batchId.slice(0, 8)}</span>
-                    </Link>
-                  ) : null}
-                  {e.undoes ? (
-                    <Link className="tag" href={links.audit({ batchId: e.undoes })} prefetch={false} title={`This write undid batch ${e.undoes}: its writes`}>
-                      undo of batch <span className="mono">{e.undoes.slice(0, 8)}</span>
-                    </Link>
-                  ) : null}
+                  <BatchTags batchId={e.batchId} undoes={e.undoes} />
                   <span className="spacer" />
                   <span className="small muted" title={absoluteTime(e.at)}>
                     <TimeAgo iso={e.at} />

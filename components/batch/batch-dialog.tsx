@@ -7,10 +7,11 @@ import { runKeys } from '@/lib/api-client/keys'
 import type { BatchPreview, BatchResult } from '@/lib/batch/types'
 import type { RunsFilters } from '@/lib/runs-search'
 import { RefusalBanner } from '../editor/refusal-banner'
-import { ReasonField, WriteDialog } from '../editor/write-dialog'
+import { WriteDialog } from '../editor/write-dialog'
 import { Button } from '../ui/button'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
-import { BATCH_STATE_CLASS, PreviewTable, ResultsTable } from './batch-tables'
+import { PreviewTable, ResultsTable } from './batch-tables'
+import { ConfirmByCount, IncludeRunning, OutcomeCounts, useCountConfirm } from './batch-steps'
 import styles from './batch.module.css'
 
 /** `datetime-local` value of a time, in the browser's time zone. */
@@ -40,8 +41,6 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
   const [asOf, setAsOf] = useState(() => localInputValue(new Date(Date.now() - 3600_000)))
   // A clear needs nothing more than the filter; a restore waits for its time.
   const [request, setRequest] = useState<BatchRequest | null>(() => (action === 'clear' ? { filters, action } : null))
-  const [reason, setReason] = useState('')
-  const [typed, setTyped] = useState('')
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
   const [result, setResult] = useState<BatchResult | null>(null)
   const hintId = useId()
@@ -66,7 +65,7 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
   const startPreview = (r: BatchRequest) => {
     setRequest(r)
     setResult(null)
-    setTyped('')
+    confirm.setTyped('')
     preview.mutate(r)
   }
 
@@ -82,22 +81,17 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
   const runningSkipped = items.filter((i) => i.why === 'running').length
   const forced = request?.force === true
   const warned = items.filter((i) => i.action !== 'skip' && i.warnings.length > 0).length
-  const countText = String(toWrite)
-  const ready = !!preview.data && toWrite > 0 && reason.trim() !== '' && typed.trim() === countText && !run.isPending
-  const missing = [
-    reason.trim() === '' && 'give a reason',
-    typed.trim() !== countText && (typed === '' ? `type ${countText} to confirm` : 'the typed number does not match yet'),
-  ].filter((m): m is string => typeof m === 'string')
+  const confirm = useCountConfirm(toWrite, { sayMismatch: true })
+  const ready = !!preview.data && toWrite > 0 && confirm.confirmed && !run.isPending
   const conflicted = result?.items.filter((i) => i.outcome === 'conflict') ?? []
-  const outcomes = result ? (['done', 'conflict', 'skipped', 'error'] as const).map((o) => [o, result.items.filter((i) => i.outcome === o).length] as const) : []
 
   const hint = result
     ? conflicted.length
       ? `${conflicted.length} run${conflicted.length === 1 ? '' : 's'} moved on since the preview and ${conflicted.length === 1 ? 'was' : 'were'} not written.`
       : 'Done.'
     : preview.data && toWrite > 0
-      ? missing.length
-        ? `To ${action}: ${missing.join(' and ')}.`
+      ? confirm.missing.length
+        ? `To ${action}: ${confirm.missing.join(' and ')}.`
         : `Ready to ${action} ${toWrite} run${toWrite === 1 ? '' : 's'}.`
       : ''
 
@@ -169,7 +163,7 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
               label: run.isPending ? `${verb.doing}…` : `${verb.button} ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`,
               variant: 'danger',
               disabled: !ready,
-              onConfirm: () => request && run.mutate({ r: request, token: preview.data.token, reason: reason.trim() }),
+              onConfirm: () => request && run.mutate({ r: request, token: preview.data.token, reason: confirm.reason.trim() }),
             }
           : undefined
       }
@@ -197,28 +191,15 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
             ) : null}
           </p>
           {runningSkipped || forced ? (
-            <label className={`small ${styles.force}`}>
-              <input
-                type="checkbox"
-                checked={forced}
-                disabled={preview.isPending || run.isPending}
-                onChange={(e) => request && startPreview({ ...request, force: e.target.checked })}
-              />{' '}
-              Include runs that are still running (their next checkpoint may overwrite what the batch writes)
-            </label>
+            <IncludeRunning
+              checked={forced}
+              disabled={preview.isPending || run.isPending}
+              onChange={(force) => request && startPreview({ ...request, force })}
+              overwrites="what the batch writes"
+            />
           ) : null}
           {items.length ? <PreviewTable items={items} caption="Dry run: nothing has been written yet." /> : null}
-          {toWrite > 0 ? (
-            <>
-              <ReasonField value={reason} onChange={setReason} label="Reason (recorded in the audit log of every run)" />
-              <label className="field">
-                Type the number of runs to {action} to confirm: <strong>{countText}</strong>
-                <input value={typed} onChange={(e) => setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
-              </label>
-            </>
-          ) : (
-            <p className="small muted">Nothing to write: every matched run is skipped.</p>
-          )}
+          <ConfirmByCount toWrite={toWrite} verb={action} confirm={confirm} nothing="Nothing to write: every matched run is skipped." />
         </>
       ) : null}
 
@@ -233,14 +214,9 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
 
       {result ? (
         <>
-          <ul className={styles.counts} aria-label="Outcomes" role="status">
-            {outcomes.map(([o, n]) => (
-              <li key={o}>
-                <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {n}
-              </li>
-            ))}
+          <OutcomeCounts items={result.items}>
             {result.notMatched ? <li className="muted">{result.notMatched} previewed run(s) no longer match the filter and were left alone</li> : null}
-          </ul>
+          </OutcomeCounts>
           <ResultsTable items={result.items} />
           <p className={`small muted ${styles.lead}`}>
             Batch <span className="mono">{result.batchId}</span>: every write is in its run&apos;s audit log with this id.

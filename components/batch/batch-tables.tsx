@@ -11,15 +11,15 @@ import styles from './batch.module.css'
 
 const v = (x: string | null | undefined) => (x ? `v${x}` : '—')
 
-// Whole class names per action and outcome, so each one's users can be found.
+// Whole class names per action and outcome (the shared tag tones), so each one's users can be found.
 export const BATCH_STATE_CLASS: Record<BatchItem['action'] | BatchResultItem['outcome'], string> = {
-  clear: styles.write,
-  restore: styles.write,
-  skip: styles.skip,
-  done: styles.done,
-  conflict: styles.conflict,
-  skipped: styles.skipped,
-  error: styles.error,
+  clear: 'tag-accent',
+  restore: 'tag-accent',
+  skip: 'tag-unknown',
+  done: 'tag-ok',
+  conflict: 'tag-warn',
+  skipped: 'tag-unknown',
+  error: 'tag-bad',
 }
 
 /**

@@ -9,10 +9,11 @@ import { links } from '@/lib/links'
 import { RefusalBanner } from '../editor/refusal-banner'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { usePermissions } from '../editor/use-permissions'
-import { ReasonField, WriteDialog } from '../editor/write-dialog'
+import { WriteDialog } from '../editor/write-dialog'
 import { Button } from '../ui/button'
 import { TimeAgo } from '../ui/time-ago'
-import { BATCH_STATE_CLASS, PreviewTable, ResultsTable } from './batch-tables'
+import { PreviewTable, ResultsTable } from './batch-tables'
+import { ConfirmByCount, IncludeRunning, OutcomeCounts, useCountConfirm } from './batch-steps'
 import styles from './batch.module.css'
 
 const short = (id: string) => id.slice(0, 8)
@@ -77,8 +78,6 @@ export function RecentBatches() {
 function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => void }) {
   const qc = useQueryClient()
   const [force, setForce] = useState(false)
-  const [reason, setReason] = useState('')
-  const [typed, setTyped] = useState('')
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
   const [result, setResult] = useState<UndoResult | null>(null)
   const hintId = useId()
@@ -102,13 +101,9 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
   const toWrite = items.filter((i) => i.action !== 'skip').length
   const moved = items.filter((i) => i.why?.startsWith('moved')).length
   const running = items.filter((i) => i.why === 'running').length
-  const countText = String(toWrite)
-  const ready = !!preview.data && toWrite > 0 && reason.trim() !== '' && typed.trim() === countText && !run.isPending
-  const missing = [reason.trim() === '' && 'give a reason', typed.trim() !== countText && `type ${countText} to confirm`].filter(
-    (m): m is string => typeof m === 'string',
-  )
-  const outcomes = result ? (['done', 'conflict', 'skipped', 'error'] as const).map((o) => [o, result.items.filter((i) => i.outcome === o).length] as const) : []
-  const hint = result ? 'Done.' : preview.data && toWrite > 0 ? (missing.length ? `To undo: ${missing.join(' and ')}.` : `Ready to undo ${toWrite} run${toWrite === 1 ? '' : 's'}.`) : ''
+  const confirm = useCountConfirm(toWrite)
+  const ready = !!preview.data && toWrite > 0 && confirm.confirmed && !run.isPending
+  const hint = result ? 'Done.' : preview.data && toWrite > 0 ? (confirm.missing.length ? `To undo: ${confirm.missing.join(' and ')}.` : `Ready to undo ${toWrite} run${toWrite === 1 ? '' : 's'}.`) : ''
   return (
     <WriteDialog
       title={`Undo batch ${short(batch.batchId)}`}
@@ -130,7 +125,7 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
               label: run.isPending ? 'Undoing…' : `Undo ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`,
               variant: 'danger',
               disabled: !ready,
-              onConfirm: () => preview.data && run.mutate({ token: preview.data.token, reason: reason.trim() }),
+              onConfirm: () => preview.data && run.mutate({ token: preview.data.token, reason: confirm.reason.trim() }),
             }
           : undefined
       }
@@ -149,32 +144,24 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
             {items.length - toWrite - moved - running > 0 ? `; ${items.length - toWrite - moved - running} the batch did not write` : ''}.
           </p>
           {running || force ? (
-            <label className={`small ${styles.force}`}>
-              <input
-                type="checkbox"
-                checked={force}
-                disabled={preview.isPending || run.isPending}
-                onChange={(e) => {
-                  setForce(e.target.checked)
-                  setTyped('')
-                  preview.mutate(e.target.checked)
-                }}
-              />{' '}
-              Include runs that are still running (their next checkpoint may overwrite the undo)
-            </label>
+            <IncludeRunning
+              checked={force}
+              disabled={preview.isPending || run.isPending}
+              onChange={(checked) => {
+                setForce(checked)
+                confirm.setTyped('')
+                preview.mutate(checked)
+              }}
+              overwrites="the undo"
+            />
           ) : null}
           {items.length ? <PreviewTable items={items} caption="Dry run of the undo: nothing has been written yet." /> : null}
-          {toWrite > 0 ? (
-            <>
-              <ReasonField value={reason} onChange={setReason} label="Reason (recorded in the audit log of every run)" />
-              <label className="field">
-                Type the number of runs to undo to confirm: <strong>{countText}</strong>
-                <input value={typed} onChange={(e) => setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
-              </label>
-            </>
-          ) : (
-            <p className="small muted">Nothing to take back: every block this batch wrote has moved on, or it wrote none.</p>
-          )}
+          <ConfirmByCount
+            toWrite={toWrite}
+            verb="undo"
+            confirm={confirm}
+            nothing="Nothing to take back: every block this batch wrote has moved on, or it wrote none."
+          />
         </>
       ) : null}
       {run.isPending && !result ? (
@@ -184,13 +171,7 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
       ) : null}
       {result ? (
         <>
-          <ul className={styles.counts} aria-label="Outcomes" role="status">
-            {outcomes.map(([o, n]) => (
-              <li key={o}>
-                <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {n}
-              </li>
-            ))}
-          </ul>
+          <OutcomeCounts items={result.items} />
           <ResultsTable items={result.items} />
           <p className={`small muted ${styles.lead}`}>
             Undo <span className="mono">{result.batchId}</span> of batch <span className="mono">{result.undoes}</span>: every write is in its run&apos;s

@@ -1,11 +1,10 @@
 'use client'
 
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef } from 'react'
+import { useEffect } from 'react'
 import type { BlockSummary } from '@/lib/api/types'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
-import { listHeight, rowOffset } from '../ui/virtual-list'
+import { useVirtualRows } from '../ui/use-virtual-rows'
 import virtual from '../ui/virtual-list.module.css'
 import styles from './block-picker.module.css'
 import { groupByIdentity, idValue, sameChoice, type BlockChoice } from './block-choice'
@@ -60,12 +59,8 @@ type ListProps = { blocks: readonly BlockSummary[]; selected: BlockChoice; onSel
 
 /** Thousands of blocks under one identity: only the buttons in view are in the DOM; the selected one is scrolled to. */
 function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const { scrollRef, virtualizer, rows, listStyle, rowProps } = useVirtualRows({
     count: blocks.length,
-    getScrollElement: () => scrollRef.current,
     estimateSize: () => PICK_ESTIMATE,
     getItemKey: (i) => blocks[i].blockKey,
     overscan: 6,
@@ -77,17 +72,9 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
   }, [selectedAt, virtualizer])
   return (
     <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`}>
-      <ul className={virtual.list} style={listHeight(virtualizer.getTotalSize())} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
-        {virtualizer.getVirtualItems().map((it) => (
-          <li
-            key={it.key}
-            ref={virtualizer.measureElement}
-            data-index={it.index}
-            className={virtual.row}
-            aria-posinset={it.index + 1}
-            aria-setsize={blocks.length}
-            style={rowOffset(it.start)}
-          >
+      <ul className={virtual.list} style={listStyle} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+        {rows.map((it) => (
+          <li key={it.key} {...rowProps(it)} className={virtual.row} aria-posinset={it.index + 1} aria-setsize={blocks.length}>
             <PickButton b={blocks[it.index]} selected={selected} onSelect={onSelect} />
           </li>
         ))}

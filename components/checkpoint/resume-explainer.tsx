@@ -14,9 +14,9 @@ import ck from './explainer.module.css'
 import { Button } from '../ui/button'
 
 const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {
-  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: ck.reasonBegin },
-  'new-process': { label: 'new process', title: 'source_trace changed between consecutive versions', cls: ck.reasonProcess },
-  'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: ck.reasonGap },
+  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: 'tag-run' },
+  'new-process': { label: 'new process', title: 'source_trace changed between consecutive versions', cls: 'tag-accent' },
+  'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: 'tag-warn' },
   'operator-edit': { label: 'operator edit', title: 'A console edit', cls: ck.reasonOperator },
   'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: ck.reasonOperator },
   'operator-restore': { label: 'operator restore', title: 'A console restore: an earlier version put back as a new one', cls: ck.reasonOperator },

@@ -8,8 +8,18 @@ import { isOperatorActor } from '@/lib/resume/rows'
 import { sourceLabel, sourceTitle, type VersionEntry, type VersionSource } from './version-rows'
 import ck from './versions.module.css'
 import { buttonClass } from '../ui/button'
+import { TableHead, type Column } from '../ui/table-head'
 
-const SOURCE_CLASS: Record<VersionSource, string> = { history: ck.srcHistory, physical: ck.srcPhysical, both: ck.srcBoth }
+const SOURCE_CLASS: Record<VersionSource, string> = { history: 'tag-accent', physical: 'tag-warn', both: 'tag-ok' }
+
+const COLUMNS: readonly Column[] = [
+  { label: 'A', title: 'Compare from (A)' },
+  { label: 'B', title: 'Compare to (B)' },
+  ...['version', 'updated', 'actor', 'source_trace', 'part'],
+  { label: 'source', title: 'Where the version was found: the captured history, the physical rows, or both' },
+  { label: 'chars', className: 'num' },
+  'change',
+]
 
 const ROW_HEIGHT = 38
 const MAX_HEIGHT = 460
@@ -40,7 +50,7 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
         <span className={ck.ver}>
           <strong>v{e.id}</strong>
           {e.isFinal ? (
-            <span className={`tag ${ck.final}`} title="The row SELECT … FINAL returns: what a resume reads">
+            <span className={`tag tag-ok ${ck.final}`} title="The row SELECT … FINAL returns: what a resume reads">
               FINAL
             </span>
           ) : null}
@@ -147,32 +157,11 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
       >
         <table className={`data ${ck.versions}`} aria-label="Versions" aria-rowcount={entries.length + 1}>
           <colgroup className={ck.columns}>
-            {Array.from({ length: 10 }, (_, i) => (
+            {COLUMNS.map((_, i) => (
               <col key={i} />
             ))}
           </colgroup>
-          <thead>
-            <tr style={{ height: HEADER_HEIGHT }}>
-              <th scope="col" title="Compare from (A)">
-                A
-              </th>
-              <th scope="col" title="Compare to (B)">
-                B
-              </th>
-              <th scope="col">version</th>
-              <th scope="col">updated</th>
-              <th scope="col">actor</th>
-              <th scope="col">source_trace</th>
-              <th scope="col">part</th>
-              <th scope="col" title="Where the version was found: the captured history, the physical rows, or both">
-                source
-              </th>
-              <th scope="col" className="num">
-                chars
-              </th>
-              <th scope="col">change</th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} style={{ height: HEADER_HEIGHT }} />
           <tbody>
             {top > 0 ? <tr aria-hidden style={{ height: top }} /> : null}
             {items.map((it) => (

@@ -1,6 +1,5 @@
 'use client'
 
-import Link from 'next/link'
 import { useQuery } from '@tanstack/react-query'
 import type { RunRef } from '@/lib/loom/identity'
 import { runAuditQueryOptions } from '@/lib/api-client/run-tabs'
@@ -11,8 +10,8 @@ import { QueryState } from '../ui/query-state'
 import { Skeleton } from '../ui/skeleton'
 import { Tag } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
+import { BatchTags } from '../audit/batch-tags'
 import styles from './audit-log.module.css'
-import { links } from '@/lib/links'
 
 /** Every operator action on the run: who, when, why, and what it changed. */
 export function AuditLog({ runRef }: { runRef: RunRef }) {
@@ -47,16 +46,7 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
                       user {e.userId || '∅'} · session {e.sessionId || '∅'}
                     </span>
                   ) : null}
-                  {e.batchId ? (
-                    <Link className="tag" href={links.audit({ batchId: e.batchId })} prefetch={false} title={`Every write of batch ${e.batchId}`}>
-                      batch <span className="mono">{e.batchId.slice(0, 8)}</span>
-                    </Link>
-                  ) : null}
-                  {e.undoes ? (
-                    <Link className="tag" href={links.audit({ batchId: e.undoes })} prefetch={false} title={`This write undid batch ${e.undoes}: its writes`}>
-                      undo of batch <span className="mono">{e.undoes.slice(0, 8)}</span>
-                    </Link>
-                  ) : null}
+                  <BatchTags batchId={e.batchId} undoes={e.undoes} />
                   <span className="spacer" />
                   <span className="small muted">
                     <TimeAgo iso={e.at} />

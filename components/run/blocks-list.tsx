@@ -1,13 +1,11 @@
 'use client'
 
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useRef } from 'react'
 import type { Block } from '@/lib/api/types'
 import { count } from '@/lib/format'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { ContentView } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
-import { listHeight, rowOffset } from '../ui/virtual-list'
+import { useVirtualRows } from '../ui/use-virtual-rows'
 import virtual from '../ui/virtual-list.module.css'
 import styles from './blocks-list.module.css'
 
@@ -49,12 +47,8 @@ function BlockBody({ b }: { b: Block }) {
 
 /** Thousands of blocks under one identity: only those in view are in the DOM, measured as they render. */
 function VirtualBlocks({ blocks }: { blocks: Block[] }) {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const { scrollRef, rows, listStyle, rowProps } = useVirtualRows({
     count: blocks.length,
-    getScrollElement: () => scrollRef.current,
     estimateSize: () => BLOCK_ESTIMATE,
     getItemKey: (i) => blocks[i].blockKey,
     overscan: 4,
@@ -62,18 +56,11 @@ function VirtualBlocks({ blocks }: { blocks: Block[] }) {
   })
   return (
     <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
-      <div className={virtual.list} style={listHeight(virtualizer.getTotalSize())}>
-        {virtualizer.getVirtualItems().map((it) => {
+      <div className={virtual.list} style={listStyle}>
+        {rows.map((it) => {
           const b = blocks[it.index]
           return (
-            <article
-              key={it.key}
-              ref={virtualizer.measureElement}
-              data-index={it.index}
-              className={`block ${virtual.row}`}
-              data-block-key={b.blockKey}
-              style={rowOffset(it.start)}
-            >
+            <article key={it.key} {...rowProps(it)} className={`block ${virtual.row}`} data-block-key={b.blockKey}>
               <BlockBody b={b} />
             </article>
           )

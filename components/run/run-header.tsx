@@ -6,6 +6,7 @@ import { links } from '@/lib/links'
 import { StatusBadge } from '../ui/badge'
 import { buttonClass } from '../ui/button'
 import { TimeAgo } from '../ui/time-ago'
+import { Stat } from '../ui/stat'
 import { ReflectionView } from './reflection-view'
 import { CopyIncident } from './copy-incident'
 
@@ -48,66 +49,36 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         </div>
       ) : null}
       <dl className="kv run-figures">
-        <div>
-          <dt>Attempts (resumes)</dt>
-          <dd>
-            {run.attempt || '—'}
-            {run.attempt > 1 ? <span className="small muted"> · resumed {run.attempt - 1}×</span> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Started</dt>
-          <dd title={absoluteTime(run.startedAt)}>
-            <TimeAgo iso={run.startedAt} />
-          </dd>
-        </div>
-        <div>
-          <dt>Last begin</dt>
-          <dd>
-            <TimeAgo iso={run.lastBeginAt} />
-          </dd>
-        </div>
-        <div>
-          <dt>Completed</dt>
-          <dd>
-            <TimeAgo iso={run.completedAt} />
-          </dd>
-        </div>
-        <div>
-          <dt>Duration</dt>
-          <dd>{duration(run.durationMs)}</dd>
-        </div>
-        <div>
-          <dt>Turns</dt>
-          <dd>
-            {/* Two sources that need not agree: the counter the agent reports, and the transcripts bound to the run_id. */}
-            <span title="loom.runs.turns: the turn counter the agent reported with its run">{run.hasRunRow ? `${count(run.turns)} counted by the run` : '—'}</span>
-            <br />
-            <span className="small muted">
-              {detail.counts.turns === 0 ? 'no transcript bound' : `${count(detail.counts.turns)} in bound transcripts`}
-            </span>
-          </dd>
-        </div>
-        <div>
-          <dt>Tokens in / out</dt>
-          <dd>
-            {count(detail.inputTokens)} / {count(detail.outputTokens)}
-          </dd>
-        </div>
-        <div>
-          <dt>Cost</dt>
-          <dd>{cost(run.costUsd)}</dd>
-        </div>
-        <div>
-          <dt>Model</dt>
-          <dd>{detail.model || '—'}</dd>
-        </div>
-        <div>
-          <dt>User / session</dt>
-          <dd className="mono">
-            {run.userId || '∅'} / {run.sessionId || '∅'}
-          </dd>
-        </div>
+        <Stat term="Attempts (resumes)">
+          {run.attempt || '—'}
+          {run.attempt > 1 ? <span className="small muted"> · resumed {run.attempt - 1}×</span> : null}
+        </Stat>
+        <Stat term="Started" title={absoluteTime(run.startedAt)}>
+          <TimeAgo iso={run.startedAt} />
+        </Stat>
+        <Stat term="Last begin">
+          <TimeAgo iso={run.lastBeginAt} />
+        </Stat>
+        <Stat term="Completed">
+          <TimeAgo iso={run.completedAt} />
+        </Stat>
+        <Stat term="Duration">{duration(run.durationMs)}</Stat>
+        <Stat term="Turns">
+          {/* Two sources that need not agree: the counter the agent reports, and the transcripts bound to the run_id. */}
+          <span title="loom.runs.turns: the turn counter the agent reported with its run">{run.hasRunRow ? `${count(run.turns)} counted by the run` : '—'}</span>
+          <br />
+          <span className="small muted">
+            {detail.counts.turns === 0 ? 'no transcript bound' : `${count(detail.counts.turns)} in bound transcripts`}
+          </span>
+        </Stat>
+        <Stat term="Tokens in / out">
+          {count(detail.inputTokens)} / {count(detail.outputTokens)}
+        </Stat>
+        <Stat term="Cost">{cost(run.costUsd)}</Stat>
+        <Stat term="Model">{detail.model || '—'}</Stat>
+        <Stat term="User / session" className="mono">
+          {run.userId || '∅'} / {run.sessionId || '∅'}
+        </Stat>
       </dl>
       {run.outcome ? (
         <div className="run-head-note">

@@ -1,6 +1,6 @@
 'use client'
 
-import { useId, type ReactNode } from 'react'
+import { useId, type ComponentProps, type ReactNode } from 'react'
 import {
   Bar,
   BarChart,
@@ -14,6 +14,7 @@ import {
   YAxis,
   type BarShapeProps,
   type TooltipContentProps,
+  type XAxisProps,
 } from 'recharts'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
@@ -31,7 +32,7 @@ const MARGIN = { top: 6, right: 6, bottom: 0, left: -14 }
 
 function TooltipBox({ title, rows }: { title: string; rows: { label: string; value: string; color?: string }[] }) {
   return (
-    <div className={styles.tooltip}>
+    <div className={`chart-tooltip ${styles.tooltip}`}>
       <div className={styles.tooltipTitle}>{title}</div>
       {rows.map((r) => (
         <div key={r.label} className={styles.tooltipRow}>
@@ -48,9 +49,11 @@ function TooltipBox({ title, rows }: { title: string; rows: { label: string; val
  * A titled card holding one chart. The drawing is an image named by `label`, described by `summary`
  * in words (the figures a screen reader cannot get from the bars, since the tooltip needs a mouse).
  */
-export function ChartCard({ title, legend, note, label, summary, children, className }: {
+export function ChartCard({ title, legend, legendLabel, note, label, summary, children, className }: {
   title: string
+  /** The legend's items (`li`s), and what the legend lists when it needs saying. */
   legend?: ReactNode
+  legendLabel?: string
   /** A line under the legend (what changed in the chart's period). */
   note?: ReactNode
   label: string
@@ -63,7 +66,11 @@ export function ChartCard({ title, legend, note, label, summary, children, class
     <figure className={className ? `${styles.card} ${className}` : styles.card}>
       <figcaption className={styles.cardHead}>
         <h3>{title}</h3>
-        {legend}
+        {legend ? (
+          <ul className={styles.legend} aria-label={legendLabel}>
+            {legend}
+          </ul>
+        ) : null}
         {note}
       </figcaption>
       <div role="img" aria-label={label} aria-describedby={summaryId}>
@@ -73,6 +80,51 @@ export function ChartCard({ title, legend, note, label, summary, children, class
         {summary}
       </p>
     </figure>
+  )
+}
+
+/**
+ * A chart card drawing a bar chart of `data`, with the grid, count axis and tooltip every bar chart
+ * here shares: `x` is its category axis, `layout` the chart's bar spacing, the children its bars.
+ */
+function BarChartCard({
+  data,
+  layout,
+  x,
+  tooltip,
+  children,
+  ...card
+}: Omit<ComponentProps<typeof ChartCard>, 'children'> & {
+  data: ComponentProps<typeof BarChart>['data']
+  layout: Pick<ComponentProps<typeof BarChart>, 'barGap' | 'barCategoryGap'>
+  x: XAxisProps
+  tooltip: ComponentProps<typeof Tooltip>['content']
+  children: ReactNode
+}) {
+  return (
+    <ChartCard {...card}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+        <BarChart data={data} margin={MARGIN} accessibilityLayer={false} {...layout}>
+          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis {...x} {...AXIS} />
+          <YAxis {...AXIS} allowDecimals={false} width={42} />
+          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
+          {children}
+        </BarChart>
+      </ResponsiveContainer>
+    </ChartCard>
+  )
+}
+
+/** A legend item: the series' colour and its count, linked to the runs it counts. */
+function LegendLink({ color, href, title, children }: { color: string; href: string; title?: string; children: ReactNode }) {
+  return (
+    <li>
+      <span className={styles.dot} style={dotColor(color)} aria-hidden />
+      <CountLink href={href} title={title}>
+        {children}
+      </CountLink>
+    </li>
   )
 }
 
@@ -115,23 +167,17 @@ export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAna
     changed.length ? `Marked: ${eventsText(changed)} by operators or setup in this period.` : '',
   ].join(' ')
   return (
-    <ChartCard
+    <BarChartCard
       className={styles.cardWide}
       title={`Runs per ${unit}`}
       label={`Runs per ${unit} of their start time, stacked by run state`}
       summary={summary}
-      legend={
-        <ul className={styles.legend} aria-label="Run counts by state">
-          {statuses.map((s) => (
-            <li key={s}>
-              <span className={styles.dot} style={dotColor(statusColor(s))} aria-hidden />
-              <CountLink href={links.runsList({ ...filters, status: s })}>
-                {s} <strong>{count(data.totals.byStatus[s])}</strong>
-              </CountLink>
-            </li>
-          ))}
-        </ul>
-      }
+      legendLabel="Run counts by state"
+      legend={statuses.map((s) => (
+        <LegendLink key={s} color={statusColor(s)} href={links.runsList({ ...filters, status: s })}>
+          {s} <strong>{count(data.totals.byStatus[s])}</strong>
+        </LegendLink>
+      ))}
       note={
         changed.length ? (
           <p className={`small flush ${styles.changes}`} data-testid="chart-changes" title={changed.slice(0, 10).map((e) => `${e.at.slice(0, 16).replace('T', ' ')} ${e.summary}`).join('\n')}>
@@ -142,24 +188,20 @@ export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAna
           </p>
         ) : null
       }
+      data={rows}
+      layout={{ barCategoryGap: rows.length > 40 ? 1 : '18%' }}
+      x={{ dataKey: 'start', tickFormatter: (v: string) => bucketTick(v, unit), minTickGap: 18 }}
+      tooltip={tooltip}
     >
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={rows} margin={MARGIN} accessibilityLayer={false} barCategoryGap={rows.length > 40 ? 1 : '18%'}>
-          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="start" {...AXIS} tickFormatter={(v: string) => bucketTick(v, unit)} minTickGap={18} />
-          <YAxis {...AXIS} allowDecimals={false} width={42} />
-          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
-          <BarStack radius={[3, 3, 0, 0]}>
-            {statuses.map((s) => (
-              <Bar key={s} dataKey={s} name={s} fill={statusColor(s)} isAnimationActive={false} />
-            ))}
-          </BarStack>
-          {[...changes.keys()].map((start) => (
-            <ReferenceLine key={start} x={start} stroke="var(--accent)" strokeDasharray="3 3" ifOverflow="extendDomain" />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
-    </ChartCard>
+      <BarStack radius={[3, 3, 0, 0]}>
+        {statuses.map((s) => (
+          <Bar key={s} dataKey={s} name={s} fill={statusColor(s)} isAnimationActive={false} />
+        ))}
+      </BarStack>
+      {[...changes.keys()].map((start) => (
+        <ReferenceLine key={start} x={start} stroke="var(--accent)" strokeDasharray="3 3" ifOverflow="extendDomain" />
+      ))}
+    </BarChartCard>
   )
 }
 
@@ -192,38 +234,28 @@ export function ResumesChart({ data, filters = {} }: { data: RunsAnalytics; filt
       : '',
   ].join(' ')
   return (
-    <ChartCard
+    <BarChartCard
       title="Resumes per day"
       label="Runs resumed per day of their latest begin, and their extra attempts"
       summary={summary}
       legend={
-        <ul className={styles.legend}>
-          <li>
-            <span className={styles.dot} style={dotColor('var(--warn)')} aria-hidden />
-            <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>
-              resumed <strong>{count(resumedRuns)}</strong>
-            </CountLink>
-          </li>
-          <li>
-            <span className={styles.dot} style={dotColor('var(--accent)')} aria-hidden />
-            <CountLink href={links.runsList(withFlag(filters, 'resumed'))} title="The resumed runs, whose later attempts these are">
-              extra attempts <strong>{count(extraAttempts)}</strong>
-            </CountLink>
-          </li>
-        </ul>
+        <>
+          <LegendLink color="var(--warn)" href={links.runsList(withFlag(filters, 'resumed'))}>
+            resumed <strong>{count(resumedRuns)}</strong>
+          </LegendLink>
+          <LegendLink color="var(--accent)" href={links.runsList(withFlag(filters, 'resumed'))} title="The resumed runs, whose later attempts these are">
+            extra attempts <strong>{count(extraAttempts)}</strong>
+          </LegendLink>
+        </>
       }
+      data={days}
+      layout={{ barGap: 1, barCategoryGap: '22%' }}
+      x={{ dataKey: 'day', tickFormatter: dayTick, minTickGap: 18 }}
+      tooltip={tooltip}
     >
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={days} margin={MARGIN} accessibilityLayer={false} barGap={1} barCategoryGap="22%">
-          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="day" {...AXIS} tickFormatter={dayTick} minTickGap={18} />
-          <YAxis {...AXIS} allowDecimals={false} width={42} />
-          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
-          <Bar dataKey="resumedRuns" fill="var(--warn)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
-          <Bar dataKey="extraAttempts" fill="var(--accent)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
-    </ChartCard>
+      <Bar dataKey="resumedRuns" fill="var(--warn)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
+      <Bar dataKey="extraAttempts" fill="var(--accent)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
+    </BarChartCard>
   )
 }
 
@@ -247,12 +279,12 @@ export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filter
     s.cleared ? `${count(s.cleared)} cleared.` : '',
   ].join(' ')
   return (
-    <ChartCard
+    <BarChartCard
       title="Checkpoint size vs char_limit"
       label="Runs by the size of their latest checkpoint, in tenths of its char_limit"
       summary={summary}
       legend={
-        <ul className={styles.legend}>
+        <>
           <li>
             <strong>{count(s.runs)}</strong> checkpoints
           </li>
@@ -275,18 +307,14 @@ export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filter
               <strong>{count(s.cleared)}</strong> cleared
             </li>
           ) : null}
-        </ul>
+        </>
       }
+      data={s.buckets}
+      layout={{ barCategoryGap: '12%' }}
+      x={{ dataKey: 'fromPct', tickFormatter: (v: number) => `${v}%`, interval: 1 }}
+      tooltip={tooltip}
     >
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-        <BarChart data={s.buckets} margin={MARGIN} accessibilityLayer={false} barCategoryGap="12%">
-          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis dataKey="fromPct" {...AXIS} tickFormatter={(v: number) => `${v}%`} interval={1} />
-          <YAxis {...AXIS} allowDecimals={false} width={42} />
-          <Tooltip content={tooltip} cursor={{ fill: 'var(--panel-2)' }} isAnimationActive={false} />
-          <Bar dataKey="runs" radius={[3, 3, 0, 0]} isAnimationActive={false} shape={sizeBar} />
-        </BarChart>
-      </ResponsiveContainer>
-    </ChartCard>
+      <Bar dataKey="runs" radius={[3, 3, 0, 0]} isAnimationActive={false} shape={sizeBar} />
+    </BarChartCard>
   )
 }

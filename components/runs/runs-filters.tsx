@@ -11,6 +11,7 @@ import { FlagFilter } from './flag-filter'
 import { STATUSES, useRunsFilters } from './use-runs-filters'
 import { useHydrated } from '../ui/use-hydrated'
 import { buttonClass } from '../ui/button'
+import { ValueOptions } from '../ui/value-options'
 
 /** A text filter applies this long after the last key (short enough that the list narrows as one types). */
 const TYPING_PAUSE_MS = 100
@@ -159,12 +160,7 @@ export function RunsFilters() {
             value={f.status ?? ''}
             onChange={(e) => setF({ status: (e.target.value || null) as (typeof STATUSES)[number] | null })}
           >
-            <option value="">All</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <ValueOptions none="All" values={STATUSES} />
           </select>
         </label>
         <label className="field">

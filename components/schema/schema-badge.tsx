@@ -1,5 +1,4 @@
 import type { TableReport } from '@/lib/schema/types'
-import styles from './schema.module.css'
 import { TONE_CLASS, type Tone } from './schema-tone'
 
 /** The card's badge: what the operator should make of this table at a glance. */
@@ -15,7 +14,7 @@ export function tableBadge(t: Pick<TableReport, 'present' | 'status' | 'group'>)
 
 export function SchemaBadge({ label, tone }: { label: string; tone: Tone }) {
   return (
-    <span className={`badge ${styles.badge} ${TONE_CLASS[tone]}`} data-testid="schema-badge">
+    <span className={`badge ${TONE_CLASS[tone]}`} data-testid="schema-badge">
       {label}
     </span>
   )

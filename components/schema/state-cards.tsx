@@ -1,6 +1,7 @@
 import { absoluteTime, count } from '@/lib/format'
 import type { HistoryState, RunIndexState, SchemaReport, WorkingMemoryState } from '@/lib/schema/types'
 import { TimeAgo } from '../ui/time-ago'
+import { Stat } from '../ui/stat'
 import { SchemaBadge } from './schema-badge'
 import styles from './schema.module.css'
 
@@ -17,24 +18,12 @@ export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
       ) : (
         <>
           <dl className={styles.stats}>
-            <div>
-              <dt>Active parts</dt>
-              <dd data-testid="wm-parts">{count(wm.activeParts)}</dd>
-            </div>
-            <div>
-              <dt>Physical rows</dt>
-              <dd>{count(wm.physicalRows)}</dd>
-            </div>
-            <div>
-              <dt>Blocks</dt>
-              <dd>{count(wm.blocks)}</dd>
-            </div>
-            <div>
-              <dt>Unmerged versions</dt>
-              <dd data-testid="wm-unmerged" className={wm.unmergedVersions ? styles.accent : undefined}>
-                {count(wm.unmergedVersions)}
-              </dd>
-            </div>
+            <Stat term="Active parts" data-testid="wm-parts">{count(wm.activeParts)}</Stat>
+            <Stat term="Physical rows">{count(wm.physicalRows)}</Stat>
+            <Stat term="Blocks">{count(wm.blocks)}</Stat>
+            <Stat term="Unmerged versions" data-testid="wm-unmerged" className={wm.unmergedVersions ? styles.accent : undefined}>
+              {count(wm.unmergedVersions)}
+            </Stat>
           </dl>
           <p className={`small muted ${styles.explain}`}>
             {wm.note ? `Duplicates ${wm.note}. ` : null}
@@ -64,24 +53,12 @@ export function HistoryCard({ h }: { h: HistoryState }) {
         <span className="mono small muted">{h.table}</span>
       </header>
       <dl className={styles.stats}>
-        <div>
-          <dt>Installed</dt>
-          <dd data-testid="history-installed">{h.installed ? 'yes' : 'no'}</dd>
-        </div>
-        <div>
-          <dt>Captured rows</dt>
-          <dd>{count(h.rows)}</dd>
-        </div>
-        <div>
-          <dt>Oldest capture</dt>
-          <dd className={styles.statText} title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}>
-            {h.oldestCapturedAt ? <TimeAgo iso={h.oldestCapturedAt} /> : '—'}
-          </dd>
-        </div>
-        <div>
-          <dt>Retention</dt>
-          <dd>{h.retentionDays ? `${h.retentionDays} days` : '—'}</dd>
-        </div>
+        <Stat term="Installed" data-testid="history-installed">{h.installed ? 'yes' : 'no'}</Stat>
+        <Stat term="Captured rows">{count(h.rows)}</Stat>
+        <Stat term="Oldest capture" className={styles.statText} title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}>
+          {h.oldestCapturedAt ? <TimeAgo iso={h.oldestCapturedAt} /> : '—'}
+        </Stat>
+        <Stat term="Retention">{h.retentionDays ? `${h.retentionDays} days` : '—'}</Stat>
       </dl>
       <p className={`small muted ${styles.explain}`}>{h.summary}</p>
     </section>
@@ -102,12 +79,9 @@ export function RunIndexCard({ ix }: { ix: RunIndexState }) {
         <SchemaBadge {...badge} />
       </header>
       <dl className={styles.stats}>
-        <div>
-          <dt>Objects present</dt>
-          <dd>
-            {ix.present} / {ix.expected}
-          </dd>
-        </div>
+        <Stat term="Objects present">
+          {ix.present} / {ix.expected}
+        </Stat>
       </dl>
       <p className={`small muted ${styles.explain}`}>{ix.summary}</p>
     </section>

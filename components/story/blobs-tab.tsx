@@ -13,6 +13,7 @@ import { QueryState } from '../ui/query-state'
 import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
+import { TableHead } from '../ui/table-head'
 import tables from './story-tables.module.css'
 
 type BlockVersionRef = RunBlob['referencedBy'][number]
@@ -133,16 +134,7 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
                 </h2>
                 <div className="table-wrap">
                   <table className={`data ${tables.blTable}`} aria-label="Context blobs">
-                    <thead>
-                      <tr>
-                        <th scope="col">blob_key</th>
-                        <th scope="col">summary</th>
-                        <th scope="col" className="num">size</th>
-                        <th scope="col">created</th>
-                        <th scope="col">expires</th>
-                        <th scope="col">pointed at by</th>
-                      </tr>
-                    </thead>
+                    <TableHead columns={['blob_key', 'summary', { label: 'size', className: 'num' }, 'created', 'expires', 'pointed at by']} />
                     <tbody>
                       {blobs.map((b) => (
                         <tr key={b.blobKey} data-blob-key={b.blobKey} className={b.expired ? tables.isExpired : undefined}>

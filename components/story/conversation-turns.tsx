@@ -1,12 +1,10 @@
 'use client'
 
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useRef } from 'react'
 import { absoluteTime, cost, count } from '@/lib/format'
 import type { Turn } from '@/lib/api/types'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
-import { listHeight, rowOffset } from '../ui/virtual-list'
+import { useVirtualRows } from '../ui/use-virtual-rows'
 import virtual from '../ui/virtual-list.module.css'
 import styles from './conversation-turns.module.css'
 import { Highlight } from './highlight'
@@ -108,12 +106,8 @@ function PlainTurns({ turns, shown, query }: Props) {
 
 /** A long conversation: only the turns in view (and a few around) are in the DOM, measured as they render. */
 function VirtualTurns({ turns, shown, query }: Props) {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const { scrollRef, rows, listStyle, rowProps } = useVirtualRows({
     count: shown.length,
-    getScrollElement: () => scrollRef.current,
     estimateSize: () => TURN_ESTIMATE,
     getItemKey: (i) => `${turns[shown[i]].turnIndex}-${turns[shown[i]].createdAt}`,
     gap: TURN_GAP,
@@ -123,19 +117,17 @@ function VirtualTurns({ turns, shown, query }: Props) {
   })
   return (
     <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
-      <ol className={`${styles.turns} ${virtual.list}`} aria-label="Turns in order" style={listHeight(virtualizer.getTotalSize())}>
-        {virtualizer.getVirtualItems().map((it) => {
+      <ol className={`${styles.turns} ${virtual.list}`} aria-label="Turns in order" style={listStyle}>
+        {rows.map((it) => {
           const turn = turns[shown[it.index]]
           return (
             <li
               key={it.key}
-              ref={virtualizer.measureElement}
-              data-index={it.index}
+              {...rowProps(it)}
               aria-posinset={it.index + 1}
               aria-setsize={shown.length}
               {...turnProps(turn)}
               className={`${turnProps(turn).className} ${virtual.row}`}
-              style={rowOffset(it.start)}
             >
               <TurnContent turn={turn} query={query} />
             </li>

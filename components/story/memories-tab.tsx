@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
 import { parseAsString, useQueryState } from 'nuqs'
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { count } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
@@ -17,6 +17,7 @@ import { SkeletonPanel } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
 import { ShowMore, useShownCount } from '../ui/show-more'
+import { TableHead, type Column } from '../ui/table-head'
 import tables from './story-tables.module.css'
 
 /** A memory value: one line folded, pretty JSON when opened. */
@@ -36,7 +37,7 @@ export function FoldedValue({ value, label }: { value: string; label: string }) 
 }
 
 function StatusTag({ status }: { status: string }) {
-  const cls = status === 'live' || status === 'active' ? tables.memStatusOk : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
+  const cls = status === 'live' || status === 'active' ? 'tag-ok' : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
   return <span className={`tag ${cls}`}>{status || '—'}</span>
 }
 
@@ -82,125 +83,138 @@ function StoredVersions({ m }: { m: WrittenMemory }) {
 /** Rows each memories table shows at first, and adds per "Show more" (the row a link names always shows). */
 const ROWS_STEP = 50
 
-function WrittenTable({ runRef, rows: all, target }: { runRef: RunRef; rows: WrittenMemory[]; target: string | null }) {
+type TableProps<M> = { runRef: RunRef; rows: M[]; target: string | null }
+
+/**
+ * One table of memories, a row per key (its first cell links to it), the row a link names marked
+ * and always shown, the rest by `ROWS_STEP` per "Show more"; `cells` gives a row's other cells.
+ */
+function MemoryTable<M extends { memoryKey: string }>({
+  runRef,
+  rows: all,
+  target,
+  label,
+  noun,
+  columns,
+  cells,
+}: TableProps<M> & {
+  label: string
+  noun: string
+  columns: readonly Column[]
+  cells: (m: M) => ReactNode
+}) {
   const { shown, showMore } = useShownCount(all.length, ROWS_STEP, all.findIndex((m) => m.memoryKey === target))
-  const rows = all.slice(0, shown)
   return (
     <>
       <div className="table-wrap">
-        <table className={`data ${tables.memTable}`} aria-label="Memories written by this run">
-          <thead>
-            <tr>
-              <th scope="col">memory_key</th>
-              <th scope="col" title="The version number counts every write to this key, by any run">latest version</th>
-              <th scope="col" title="Rows of this run still stored for the key: older versions disappear when ClickHouse merges parts">
-                versions stored
-              </th>
-              <th scope="col">status</th>
-              <th scope="col">confidence</th>
-              <th scope="col">type</th>
-              <th scope="col">updated</th>
-              <th scope="col">value</th>
-            </tr>
-          </thead>
+        <table className={`data ${tables.memTable}`} aria-label={label}>
+          <TableHead columns={columns} />
           <tbody>
-            {rows.map((m) => (
+            {all.slice(0, shown).map((m) => (
               <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
                 <td>{keyLink(runRef, m.memoryKey)}</td>
-                <td className="mono">v{m.version}</td>
-                <td>
-                  <StoredVersions m={m} />
-                </td>
-                <td>
-                  <StatusTag status={m.status} />
-                </td>
-                <td>
-                  <Confidence value={m.confidence} />
-                </td>
-                <td className="small">{m.memoryType || '—'}</td>
-                <td className="small">
-                  <TimeAgo iso={m.updatedAt} />
-                </td>
-                <td className={tables.memValueCell}>
-                  <FoldedValue value={m.value} label={`Value of ${m.memoryKey}`} />
-                </td>
+                {cells(m)}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      <ShowMore shown={shown} total={all.length} step={ROWS_STEP} noun="memories written" onMore={showMore} />
+      <ShowMore shown={shown} total={all.length} step={ROWS_STEP} noun={noun} onMore={showMore} />
     </>
   )
 }
 
-function ReliedTable({ runRef, rows: all, target }: { runRef: RunRef; rows: UsedMemory[]; target: string | null }) {
-  const { shown, showMore } = useShownCount(all.length, ROWS_STEP, all.findIndex((m) => m.memoryKey === target))
-  const rows = all.slice(0, shown)
+const WRITTEN_COLUMNS: readonly Column[] = [
+  'memory_key',
+  { label: 'latest version', title: 'The version number counts every write to this key, by any run' },
+  { label: 'versions stored', title: 'Rows of this run still stored for the key: older versions disappear when ClickHouse merges parts' },
+  ...['status', 'confidence', 'type', 'updated', 'value'],
+]
+
+function WrittenTable(props: TableProps<WrittenMemory>) {
   return (
-    <>
-      <div className="table-wrap">
-        <table className={`data ${tables.memTable}`} aria-label="Memories this run relied on">
-          <thead>
-            <tr>
-              <th scope="col">memory_key</th>
-              <th scope="col">how</th>
-              <th scope="col">written by</th>
-              <th scope="col">latest version</th>
-              <th scope="col">status</th>
-              <th scope="col">value</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((m) => {
-              const w = m.writtenBy
-              const self = w?.runId === runRef.runId && w.agent === runRef.agent
-              return (
-                <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
-                  <td>{keyLink(runRef, m.memoryKey)}</td>
-                  <td>
-                    <span className="row gap-4">
-                      {m.used ? (
-                        <span className={`tag ${tables.memUsed}`} title="Listed in memories_used at run.complete">
-                          used
-                        </span>
-                      ) : null}
-                      {m.recalled ? (
-                        <span className={`tag ${tables.memRecalled}`} title="Returned by a recall (recalled_keys)">
-                          recalled
-                        </span>
-                      ) : null}
-                    </span>
-                  </td>
-                  <td>
-                    {w ? (
-                      self ? (
-                        <span className="small muted">this run</span>
-                      ) : (
-                        <Link prefetch={false}
-                          href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
-                          aria-label={`Writer run ${w.runId} (${w.agent})`}
-                        >
-                          <span className="mono">{w.runId}</span> <span className="small muted">{w.agent}</span>
-                        </Link>
-                      )
-                    ) : (
-                      <span className="small muted" title="No memory row with this key in the namespace: it was deleted, or written outside Loom">
-                        unknown
-                      </span>
-                    )}
-                  </td>
-                  <td className="mono">{w ? `v${w.version}` : '—'}</td>
-                  <td>{w ? <StatusTag status={w.status} /> : '—'}</td>
-                  <td className={tables.memValueCell}>{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </div>
-      <ShowMore shown={shown} total={all.length} step={ROWS_STEP} noun="memories relied on" onMore={showMore} />
-    </>
+    <MemoryTable
+      {...props}
+      label="Memories written by this run"
+      noun="memories written"
+      columns={WRITTEN_COLUMNS}
+      cells={(m) => (
+        <>
+          <td className="mono">v{m.version}</td>
+          <td>
+            <StoredVersions m={m} />
+          </td>
+          <td>
+            <StatusTag status={m.status} />
+          </td>
+          <td>
+            <Confidence value={m.confidence} />
+          </td>
+          <td className="small">{m.memoryType || '—'}</td>
+          <td className="small">
+            <TimeAgo iso={m.updatedAt} />
+          </td>
+          <td className={tables.memValueCell}>
+            <FoldedValue value={m.value} label={`Value of ${m.memoryKey}`} />
+          </td>
+        </>
+      )}
+    />
+  )
+}
+
+function ReliedTable(props: TableProps<UsedMemory>) {
+  const { runRef } = props
+  return (
+    <MemoryTable
+      {...props}
+      label="Memories this run relied on"
+      noun="memories relied on"
+      columns={['memory_key', 'how', 'written by', 'latest version', 'status', 'value']}
+      cells={(m) => {
+        const w = m.writtenBy
+        const self = w?.runId === runRef.runId && w.agent === runRef.agent
+        return (
+          <>
+            <td>
+              <span className="row gap-4">
+                {m.used ? (
+                  <span className={`tag tag-ok ${tables.memUsed}`} title="Listed in memories_used at run.complete">
+                    used
+                  </span>
+                ) : null}
+                {m.recalled ? (
+                  <span className="tag tag-accent" title="Returned by a recall (recalled_keys)">
+                    recalled
+                  </span>
+                ) : null}
+              </span>
+            </td>
+            <td>
+              {w ? (
+                self ? (
+                  <span className="small muted">this run</span>
+                ) : (
+                  <Link prefetch={false}
+                    href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
+                    aria-label={`Writer run ${w.runId} (${w.agent})`}
+                  >
+                    <span className="mono">{w.runId}</span> <span className="small muted">{w.agent}</span>
+                  </Link>
+                )
+              ) : (
+                <span className="small muted" title="No memory row with this key in the namespace: it was deleted, or written outside Loom">
+                  unknown
+                </span>
+              )}
+            </td>
+            <td className="mono">{w ? `v${w.version}` : '—'}</td>
+            <td>{w ? <StatusTag status={w.status} /> : '—'}</td>
+            <td className={tables.memValueCell}>{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
+          </>
+        )
+      }}
+    />
   )
 }
 

@@ -106,7 +106,7 @@ function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at
               <td className="num mono">{h.score.toFixed(3)}</td>
               <td>
                 {h.usedByRun ? (
-                  <span className={`tag ${tables.memUsed}`} title="The run listed this memory in memories_used">
+                  <span className={`tag tag-ok ${tables.memUsed}`} title="The run listed this memory in memories_used">
                     used
                   </span>
                 ) : (

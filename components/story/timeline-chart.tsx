@@ -95,7 +95,7 @@ function MarkTooltip({ active, payload }: TooltipContentProps) {
   const m = active ? (payload?.[0]?.payload as Mark | undefined) : undefined
   if (!m) return null
   return (
-    <div className={styles.tooltip}>
+    <div className={`chart-tooltip ${styles.tooltip}`}>
       <div className={styles.tooltipKind}>
         <span className={styles.dot} style={{ background: kindColor(m.kind) }} aria-hidden /> {m.kind}
         <span className="muted"> · {rowTime(m.at, true)} UTC</span>

@@ -116,6 +116,27 @@ export function findIdleGaps(sortedTimes: number[]): { median: number; gaps: { s
   return { median, gaps }
 }
 
+type Span = readonly [start: number, end: number]
+const timeSpan = (g: Gap): Span => [g.start, g.end]
+const xSpan = (g: Gap): Span => [g.x0, g.x1]
+
+/**
+ * Carries a point from one axis to the other: inside a gap's span on the first axis it falls at the
+ * same fraction of the gap's span on the other; elsewhere it moves by `origin` (from one axis's
+ * origin to the other's) and by how much longer the gaps before it are on the other axis.
+ */
+function acrossGaps(gaps: Gap[], from: (g: Gap) => Span, to: (g: Gap) => Span, v: number, origin: number): number {
+  let shift = 0
+  for (const g of gaps) {
+    const [a0, a1] = from(g)
+    const [b0, b1] = to(g)
+    if (v >= a1) shift += b1 - b0 - (a1 - a0)
+    else if (v > a0) return b0 + ((v - a0) / (a1 - a0)) * (b1 - b0)
+    else break
+  }
+  return v + origin + shift
+}
+
 export function buildTimeAxis(sortedTimes: number[], compress: boolean): TimeAxis {
   const t0 = sortedTimes.length ? sortedTimes[0] : 0
   const t1 = sortedTimes.length ? sortedTimes[sortedTimes.length - 1] : 0
@@ -135,24 +156,8 @@ export function buildTimeAxis(sortedTimes: number[], compress: boolean): TimeAxi
     const ms = g.end - g.start
     gaps.push({ start: g.start, end: g.end, x0, x1: x0 + width, ms, label: `no events for ${duration(ms)}` })
   }
-  const toX = (t: number) => {
-    let shift = 0
-    for (const g of gaps) {
-      if (t >= g.end) shift += g.end - g.start - (g.x1 - g.x0)
-      else if (t > g.start) return g.x0 + ((t - g.start) / (g.end - g.start)) * (g.x1 - g.x0)
-      else break
-    }
-    return t - t0 - shift
-  }
-  const fromX = (x: number) => {
-    let shift = 0
-    for (const g of gaps) {
-      if (x >= g.x1) shift += g.end - g.start - (g.x1 - g.x0)
-      else if (x > g.x0) return g.start + ((x - g.x0) / (g.x1 - g.x0)) * (g.end - g.start)
-      else break
-    }
-    return x + t0 + shift
-  }
+  const toX = (t: number) => acrossGaps(gaps, timeSpan, xSpan, t, -t0)
+  const fromX = (x: number) => acrossGaps(gaps, xSpan, timeSpan, x, t0)
   return { t0, t1, compressed: true, gaps, domain: [0, Math.max(toX(t1), 1)], toX, fromX }
 }
 

@@ -1,16 +1,12 @@
-import { queryOptions } from '@tanstack/react-query'
 import type { Me } from '../api/types'
 import { links } from '../links'
 import { fetchJson, sendJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 import { authKeys } from './keys'
 
 /** Who the browser is signed in as, and what the console lets them do. */
 export function meQueryOptions() {
-  return queryOptions({
-    queryKey: authKeys.me(),
-    queryFn: ({ signal }) => fetchJson<Me>(links.api.me(), { signal }),
-    staleTime: 60_000,
-  })
+  return jsonQuery<Me>(authKeys.me(), () => links.api.me(), { staleTime: 60_000 })
 }
 
 export function loginRequest(body: { name: unknown; password: unknown }) {

@@ -1,9 +1,9 @@
-import { queryOptions } from '@tanstack/react-query'
 import type { BatchPreview, BatchRecord, BatchResult, UndoPreview, UndoResult } from '../batch/types'
 import { runKeys } from './keys'
 import type { RunsFilters } from '../runs-search'
 import { links } from '../links'
-import { fetchJson, sendJson } from './fetch-json'
+import { sendJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 
 export type BatchAction = 'clear' | 'restore'
 export type BatchRunKey = { org: string; namespace: string; agent: string; runId: string }
@@ -45,10 +45,7 @@ export function runBatchRequest(r: BatchRequest, token: string, reason: string) 
 
 /** The newest batches and undos (the runs page lists a few). */
 export function recentBatchesQueryOptions(limit = 5) {
-  return queryOptions({
-    queryKey: [...runKeys.batches(), limit],
-    queryFn: ({ signal }) => fetchJson<{ batches: BatchRecord[] }>(`${links.api.batches()}?limit=${limit}`, { signal }),
-  })
+  return jsonQuery<{ batches: BatchRecord[] }>([...runKeys.batches(), limit], () => `${links.api.batches()}?limit=${limit}`)
 }
 
 export function previewUndoRequest(batchId: string, force: boolean, signal?: AbortSignal) {

@@ -2,14 +2,11 @@ import { queryOptions } from '@tanstack/react-query'
 import type { HealthResponse } from '../api/types'
 import { links } from '../links'
 import { fetchJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 import { healthKeys } from './keys'
 
 export function healthQueryOptions() {
-  return queryOptions({
-    queryKey: healthKeys.all,
-    queryFn: ({ signal }) => fetchJson<HealthResponse>(links.api.health(), { signal }),
-    staleTime: 60_000,
-  })
+  return jsonQuery<HealthResponse>(healthKeys.all, () => links.api.health(), { staleTime: 60_000 })
 }
 
 /** How old the derived data is (the same health read, polled while a page shows derived data). */

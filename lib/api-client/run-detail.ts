@@ -1,14 +1,11 @@
-import { queryOptions } from '@tanstack/react-query'
 import type { BlockDetail, BlockSummariesResponse, BlocksResponse, ReplayPreview, RunDetail } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { links } from '../links'
-import { fetchJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 import { runKeys } from './keys'
 
 export function runDetailQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.detail(run),
-    queryFn: ({ signal }) => fetchJson<RunDetail>(links.api.run(run), { signal }),
+  return jsonQuery<RunDetail>(runKeys.detail(run), () => links.api.run(run), {
     // While the run cannot be loaded because ClickHouse is away (5xx, no answer), ask again every
     // 10 s: the page heals by itself. A 4xx (unknown run, bad id) will not change by waiting.
     refetchInterval: (query) => {
@@ -19,33 +16,21 @@ export function runDetailQueryOptions(run: RunRef) {
 }
 
 export function runBlocksQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.blocks(run),
-    queryFn: ({ signal }) => fetchJson<BlocksResponse>(links.api.blocks(run), { signal }),
-  })
+  return jsonQuery<BlocksResponse>(runKeys.blocks(run), () => links.api.blocks(run))
 }
 
 /** Every block without its content: names, versions, sizes and writers, for the Checkpoint tab's picker. */
 export function runBlockSummariesQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.blockSummaries(run),
-    queryFn: ({ signal }) => fetchJson<BlockSummariesResponse>(links.api.blocks(run, { content: 'none' }), { signal }),
-  })
+  return jsonQuery<BlockSummariesResponse>(runKeys.blockSummaries(run), () => links.api.blocks(run, { content: 'none' }))
 }
 
 export type BlockSelector = { blockKey: string; userId: string; sessionId: string }
 
 export function blockDetailQueryOptions(run: RunRef, sel: BlockSelector) {
-  return queryOptions({
-    queryKey: runKeys.block(run, sel.blockKey, sel.userId, sel.sessionId),
-    queryFn: ({ signal }) => fetchJson<BlockDetail>(links.api.block(run, sel.blockKey, sel.userId, sel.sessionId), { signal }),
-  })
+  return jsonQuery<BlockDetail>(runKeys.block(run, sel.blockKey, sel.userId, sel.sessionId), () => links.api.block(run, sel.blockKey, sel.userId, sel.sessionId))
 }
 
 /** What going back to `toVersion` (null: a clear) makes the agent redo; asked when a write dialog opens. */
 export function replayQueryOptions(run: RunRef, sel: BlockSelector, toVersion: string | null) {
-  return queryOptions({
-    queryKey: runKeys.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion),
-    queryFn: ({ signal }) => fetchJson<ReplayPreview>(links.api.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion), { signal }),
-  })
+  return jsonQuery<ReplayPreview>(runKeys.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion), () => links.api.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion))
 }

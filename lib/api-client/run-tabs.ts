@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query'
 import type {
   AuditResponse,
   BlobsResponse,
@@ -9,7 +8,7 @@ import type {
 } from '../api/types'
 import type { RunRef } from '../loom/identity'
 import { links } from '../links'
-import { fetchJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 import { runKeys } from './keys'
 import { runBlocksQueryOptions, runBlockSummariesQueryOptions } from './run-detail'
 import type { RunTab } from './tab-names'
@@ -17,10 +16,7 @@ import type { RunTab } from './tab-names'
 /* Run story tabs: each reads one run-scoped route. */
 
 export function runTimelineQueryOptions(run: RunRef, limit?: number) {
-  return queryOptions({
-    queryKey: runKeys.timeline(run, limit),
-    queryFn: ({ signal }) => fetchJson<TimelineResponse>(links.api.timeline(run, limit), { signal }),
-  })
+  return jsonQuery<TimelineResponse>(runKeys.timeline(run, limit), () => links.api.timeline(run, limit))
 }
 
 /**
@@ -37,38 +33,23 @@ export function runTimelinePreviewQueryOptions(run: RunRef) {
 export const CONVERSATION_PREVIEW_TURNS = 300
 
 export function runConversationsQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.conversations(run),
-    queryFn: ({ signal }) => fetchJson<ConversationsResponse>(links.api.conversations(run), { signal }),
-  })
+  return jsonQuery<ConversationsResponse>(runKeys.conversations(run), () => links.api.conversations(run))
 }
 
 export function runMemoriesQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.memories(run),
-    queryFn: ({ signal }) => fetchJson<MemoriesResponse>(links.api.memories(run), { signal }),
-  })
+  return jsonQuery<MemoriesResponse>(runKeys.memories(run), () => links.api.memories(run))
 }
 
 export function runSearchesQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.searches(run),
-    queryFn: ({ signal }) => fetchJson<SearchesResponse>(links.api.searches(run), { signal }),
-  })
+  return jsonQuery<SearchesResponse>(runKeys.searches(run), () => links.api.searches(run))
 }
 
 export function runBlobsQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.blobs(run),
-    queryFn: ({ signal }) => fetchJson<BlobsResponse>(links.api.blobs(run), { signal }),
-  })
+  return jsonQuery<BlobsResponse>(runKeys.blobs(run), () => links.api.blobs(run))
 }
 
 export function runAuditQueryOptions(run: RunRef) {
-  return queryOptions({
-    queryKey: runKeys.audit(run),
-    queryFn: ({ signal }) => fetchJson<AuditResponse>(links.api.audit(run), { signal }),
-  })
+  return jsonQuery<AuditResponse>(runKeys.audit(run), () => links.api.audit(run))
 }
 
 /**

@@ -3,12 +3,11 @@ import type { ConsoleEvent, FacetsParams, FacetsResponse, RunChanges, RunsAnalyt
 import { links } from '../links'
 import { runsSearch, type RunsFilters, type RunsListParams } from '../runs-search'
 import { fetchJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 import { runKeys } from './keys'
 
 export function runsListQueryOptions(params: RunsListParams) {
-  return queryOptions({
-    queryKey: runKeys.list(params),
-    queryFn: ({ signal }) => fetchJson<RunsPage>(links.api.runs(runsSearch(params)), { signal }),
+  return jsonQuery<RunsPage>(runKeys.list(params), () => links.api.runs(runsSearch(params)), {
     // The live poll (use-live-runs) refetches a list as soon as a run in it changes, so a page
     // rendered on the server stays good while a slow device hydrates it: no second fetch then.
     staleTime: 30_000,
@@ -18,20 +17,12 @@ export function runsListQueryOptions(params: RunsListParams) {
 /* Runs page summary and live refresh: the list's filters without cursor or limit. */
 
 export function runsAnalyticsQueryOptions(filters: RunsFilters) {
-  return queryOptions({
-    queryKey: runKeys.analytics(filters),
-    queryFn: ({ signal }) => fetchJson<RunsAnalytics>(links.api.runsAnalytics(filters), { signal }),
-    staleTime: 30_000,
-  })
+  return jsonQuery<RunsAnalytics>(runKeys.analytics(filters), () => links.api.runsAnalytics(filters), { staleTime: 30_000 })
 }
 
 /** Operator and setup changes in a time range, under the list's org, namespace and agent. */
 export function eventsQueryOptions(q: { from?: string; to?: string; org?: string; namespace?: string; agent?: string }) {
-  return queryOptions({
-    queryKey: runKeys.events(q),
-    queryFn: ({ signal }) => fetchJson<{ events: ConsoleEvent[] }>(links.api.events(q), { signal }),
-    staleTime: 30_000,
-  })
+  return jsonQuery<{ events: ConsoleEvent[] }>(runKeys.events(q), () => links.api.events(q), { staleTime: 30_000 })
 }
 
 /**
@@ -51,9 +42,5 @@ export function runChangesQueryOptions(filters: RunsFilters) {
 
 /** Values of one filter field that start with what the operator typed, most runs first. */
 export function runFacetsQueryOptions(params: FacetsParams) {
-  return queryOptions({
-    queryKey: runKeys.facets(params),
-    queryFn: ({ signal }) => fetchJson<FacetsResponse>(links.api.runFacets(params), { signal }),
-    staleTime: 60_000,
-  })
+  return jsonQuery<FacetsResponse>(runKeys.facets(params), () => links.api.runFacets(params), { staleTime: 60_000 })
 }

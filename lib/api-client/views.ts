@@ -1,18 +1,15 @@
-import { queryOptions } from '@tanstack/react-query'
 import type { AlertDelivery, SavedView } from '../views/types'
 import { links } from '../links'
-import { fetchJson, sendJson } from './fetch-json'
+import { sendJson } from './fetch-json'
+import { jsonQuery } from './json-query'
 import { viewKeys } from './keys'
 
 export function viewsQueryOptions() {
-  return queryOptions({ queryKey: viewKeys.all, queryFn: ({ signal }) => fetchJson<{ views: SavedView[] }>(links.api.views(), { signal }) })
+  return jsonQuery<{ views: SavedView[] }>(viewKeys.all, () => links.api.views())
 }
 
 export function deliveriesQueryOptions(id: string) {
-  return queryOptions({
-    queryKey: viewKeys.deliveries(id),
-    queryFn: ({ signal }) => fetchJson<{ deliveries: AlertDelivery[] }>(links.api.viewDeliveries(id), { signal }),
-  })
+  return jsonQuery<{ deliveries: AlertDelivery[] }>(viewKeys.deliveries(id), () => links.api.viewDeliveries(id))
 }
 
 export type ViewInput = { name: string; filter: Record<string, unknown>; shared: boolean; alert: SavedView['alert'] }

@@ -107,24 +107,18 @@ export async function nearMissStory(w: World, run: DemoRun) {
   const clock = w.clock(5 * D + 4 * H + rng.int(0, H))
   const items = itemIds(NEAR_MISS.itemCount)
   const goal = `Write the ${NEAR_MISS.itemCount} sections of the monthly account report for u-7`
-  const first = w.process(run, {
-    sourceTrace: sourceTrace(rng, ['host-c']),
-    clock,
-    rng,
-    sessionId: NEAR_MISS.firstSessionId,
-  })
-  await first.begin({ goal, environment: 'k8s/prod-us-2', userRequest: 'Generate my monthly report' })
+  // Each attempt is a process on its own host, begun under its own chat session.
+  const attempt = async (host: string, sessionId: string, userRequest: string) => {
+    const p = w.process(run, { sourceTrace: sourceTrace(rng, [host]), clock, rng, sessionId })
+    await p.begin({ goal, environment: 'k8s/prod-us-2', userRequest })
+    return p
+  }
+  const first = await attempt('host-c', NEAR_MISS.firstSessionId, 'Generate my monthly report')
   await itemWorker(first, items, { itemS: [4, 15], crashOn: items[NEAR_MISS.crashAfter] })
 
   clock.advance(rng, 2 * 3600, 4 * 3600)
   // The retry came in through a new chat session: same user, same run_id, session s2.
-  const second = w.process(run, {
-    sourceTrace: sourceTrace(rng, ['host-d']),
-    clock,
-    rng,
-    sessionId: NEAR_MISS.secondSessionId,
-  })
-  await second.begin({ goal, environment: 'k8s/prod-us-2', userRequest: 'Retry: generate my monthly report' })
+  const second = await attempt('host-d', NEAR_MISS.secondSessionId, 'Retry: generate my monthly report')
   const result = await itemWorker(second, items, { itemS: [4, 15] })
   await second.complete({
     status: 'succeeded',
@@ -430,19 +424,36 @@ export async function operatorClearedStory(w: World, run: DemoRun) {
   )
 }
 
+/**
+ * A research run in the user's notebook: its process begins with the user's request, and opens a
+ * conversation with the system prompt and that request as its first two turns.
+ */
+async function notebookChat(
+  w: World,
+  run: DemoRun,
+  rng: Rng,
+  clock: SimClock,
+  chat: { goal: string; userRequest: string; title: string; system: string; systemTurn?: Parameters<AgentProcess['turn']>[3] },
+) {
+  const p = w.process(run, { sourceTrace: sourceTrace(rng, ['notebook-7']), clock, rng })
+  await p.begin({ goal: chat.goal, userRequest: chat.userRequest, environment: 'web' })
+  const conv = await p.conversation(chat.title)
+  await p.turn(conv, 'system', chat.system, chat.systemTurn)
+  await p.turn(conv, 'user', chat.userRequest)
+  return { p, conv }
+}
+
 /** f) A research run with a conversation, searches and memory writes. */
 export async function researchWriterStory(w: World, run: DemoRun) {
   const rng = w.rng('research-writer')
   const clock = w.clock(3 * D + 2 * H + rng.int(0, H))
-  const p = w.process(run, { sourceTrace: sourceTrace(rng, ['notebook-7']), clock, rng })
-  await p.begin({
+  const { p, conv } = await notebookChat(w, run, rng, clock, {
     goal: 'Compare tier-2 pricing of Northwind, Contoso and Fabrikam for the Q3 procurement memo',
     userRequest: 'Which vendor is cheapest for 200 seats on tier 2?',
-    environment: 'web',
+    title: 'Q3 vendor pricing comparison',
+    system: 'You are a procurement research assistant. Cite a source for every price.',
+    systemTurn: { inputTokens: 0 },
   })
-  const conv = await p.conversation('Q3 vendor pricing comparison')
-  await p.turn(conv, 'system', 'You are a procurement research assistant. Cite a source for every price.', { inputTokens: 0 })
-  await p.turn(conv, 'user', 'Which vendor is cheapest for 200 seats on tier 2?')
   await p.search('tier-2 price per seat', [], { topK: 5 })
   await p.turn(conv, 'assistant', 'No prior notes on this. Fetching the three pricing pages.', {
     inputTokens: 1850,
@@ -483,15 +494,12 @@ export async function researchWriterStory(w: World, run: DemoRun) {
 export async function researchReaderStory(w: World, run: DemoRun) {
   const rng = w.rng('research-reader')
   const clock = w.clock(D + 5 * H + rng.int(0, H))
-  const p = w.process(run, { sourceTrace: sourceTrace(rng, ['notebook-7']), clock, rng })
-  await p.begin({
+  const { p, conv } = await notebookChat(w, run, rng, clock, {
     goal: 'Draft the Q3 procurement memo recommendation',
     userRequest: 'Draft the memo: which vendor and why, within budget?',
-    environment: 'web',
+    title: 'Q3 procurement memo',
+    system: 'You draft procurement memos. Use stored research; do not re-fetch prices.',
   })
-  const conv = await p.conversation('Q3 procurement memo')
-  await p.turn(conv, 'system', 'You draft procurement memos. Use stored research; do not re-fetch prices.')
-  await p.turn(conv, 'user', 'Draft the memo: which vendor and why, within budget?')
   const hits1 = [
     { memoryKey: 'vendor.northwind.tier-2.price', score: 0.912 },
     { memoryKey: 'vendor.contoso.tier-2.price', score: 0.874 },

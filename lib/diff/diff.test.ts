@@ -14,6 +14,11 @@ function expectKind<K extends ContentDiff['kind']>(d: ContentDiff, kind: K): Ext
   return d as Extract<ContentDiff, { kind: K }>
 }
 
+/** The changes of a JSON diff between two texts, as [type, path] pairs. */
+function jsonChanges(before: string, after: string): [string, string][] {
+  return expectKind(diffContents(before, after), 'json').changes.map((c) => [c.type, c.path])
+}
+
 describe('parseIdList', () => {
   test('space-separated ids (the seed checkpoint)', () => {
     assert.deepEqual(parseIdList('item-001 item-002'), ['item-001', 'item-002'])
@@ -141,14 +146,10 @@ describe('diffContents: json', () => {
   })
 
   test('an element replaced in place is a change inside it; nested paths; odd keys are quoted', () => {
-    const d = expectKind(diffContents('[{"id":1},{"id":2},{"id":3}]', '[{"id":1},{"id":5}]'), 'json')
-    assert.deepEqual(
-      d.changes.map((c) => [c.type, c.path]),
-      [
-        ['changed', '$[1].id'],
-        ['removed', '$[2]'],
-      ],
-    )
+    assert.deepEqual(jsonChanges('[{"id":1},{"id":2},{"id":3}]', '[{"id":1},{"id":5}]'), [
+      ['changed', '$[1].id'],
+      ['removed', '$[2]'],
+    ])
     const odd = expectKind(diffContents('{"a b": 1, "x": {"y-z": [0]}}', '{"a b": 2, "x": {"y-z": [0, 1]}}'), 'json')
     assert.deepEqual(
       odd.changes.map((c) => c.path),
@@ -158,11 +159,7 @@ describe('diffContents: json', () => {
 
   test('a type change is one change at that path', () => {
     assert.deepEqual(diffJsonValues({ a: [1] }, { a: { 0: 1 } }), [{ path: '$.a', type: 'changed', before: [1], after: { 0: 1 } }])
-    const root = expectKind(diffContents('[1]', '{"a":1}'), 'json')
-    assert.deepEqual(
-      root.changes.map((c) => [c.type, c.path]),
-      [['changed', '$']],
-    )
+    assert.deepEqual(jsonChanges('[1]', '{"a":1}'), [['changed', '$']])
     assert.deepEqual(diffJsonValues({ a: 1 }, { a: '1' }), [{ path: '$.a', type: 'changed', before: 1, after: '1' }])
   })
 
@@ -204,14 +201,10 @@ describe('diffContents: JSON arrays are sequences', () => {
   })
 
   test('objects inside arrays match whatever their key order; a replaced one is walked into', () => {
-    const d = expectKind(diffContents('[{"id":1,"n":"a"},{"id":2,"n":"b"}]', '[{"id":0},{"n":"a","id":1},{"id":2,"n":"B"}]'), 'json')
-    assert.deepEqual(
-      d.changes.map((c) => [c.type, c.path]),
-      [
-        ['added', '$[0]'],
-        ['changed', '$[2].n'],
-      ],
-    )
+    assert.deepEqual(jsonChanges('[{"id":1,"n":"a"},{"id":2,"n":"b"}]', '[{"id":0},{"n":"a","id":1},{"id":2,"n":"B"}]'), [
+      ['added', '$[0]'],
+      ['changed', '$[2].n'],
+    ])
   })
 
   test('several inserts into one array read as one sentence', () => {

@@ -72,6 +72,13 @@ function toolDefs(): ToolDef[] {
   const tool = <S extends z.ZodRawShape>(name: ToolDef['name'], description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
     defs.push({ name, description, shape, run: run as ToolDef['run'] })
   }
+  /** A tool over one block (see blockOf), with the run's and the identity's arguments and any of its own. */
+  const blockTool = <S extends z.ZodRawShape>(
+    name: ToolDef['name'],
+    description: string,
+    shape: S,
+    read: (block: Awaited<ReturnType<typeof blockOf>>, args: z.infer<z.ZodObject<typeof runShape & typeof identityShape & S>>) => unknown,
+  ) => tool(name, description, { ...runShape, ...identityShape, ...shape }, async (args) => read(await blockOf(args), args))
 
   tool(
     'list_runs',
@@ -96,32 +103,29 @@ function toolDefs(): ToolDef[] {
   tool('get_run', 'One run: status, attempts, timings, cost, flags, its checkpoint and counts (GET /api/runs/{org}/{namespace}/{agent}/{runId}).', runShape, async (args) =>
     getRunDetail(parseWith(runPathSchema, args, 'arguments')),
   )
-  tool(
+  blockTool(
     'explain_resume',
     'Why the run resumed where it did: what resume() returns now, from which version, every resume point with the units done, and the explanation the console shows.',
-    { ...runShape, ...identityShape },
-    async (args) => {
-      const { run, userId, sessionId, blockKey, detail } = await blockOf(args)
+    {},
+    ({ detail, ...block }) => {
       const r = detail.resume
-      return { run, userId, sessionId, blockKey, value: r.value, fromVersion: r.fromVersion, explanation: r.explanation, points: r.points, attemptsText: r.attemptsText, flags: detail.flags }
+      return { ...block, value: r.value, fromVersion: r.fromVersion, explanation: r.explanation, points: r.points, attemptsText: r.attemptsText, flags: detail.flags }
     },
   )
-  tool(
+  blockTool(
     'list_checkpoint_versions',
     'Every captured version of a block (default: the run’s checkpoint), newest first, with who wrote it and its size; contents are cut to 2,000 characters.',
-    { ...runShape, ...identityShape },
-    async (args) => {
-      const { run, userId, sessionId, blockKey, detail } = await blockOf(args)
+    {},
+    ({ detail, ...block }) => {
       const versions = (detail.history ?? detail.versions).map((v) => ({ version: v.version, updatedAt: v.updatedAt, actor: v.actor, sourceTrace: v.sourceTrace, isDeleted: v.isDeleted, chars: v.chars, content: v.content.slice(0, 2000) }))
-      return { run, userId, sessionId, blockKey, source: detail.history ? 'history' : 'physical', versions }
+      return { ...block, source: detail.history ? 'history' : 'physical', versions }
     },
   )
-  tool(
+  blockTool(
     'diff_versions',
     'What changed between two versions of a block (default: the run’s checkpoint): a one-line summary and the set, JSON or line diff.',
-    { ...runShape, ...identityShape, a: text('the earlier version'), b: text('the later version') },
-    async (args) => {
-      const { run, blockKey, detail } = await blockOf(args)
+    { a: text('the earlier version'), b: text('the later version') },
+    ({ run, blockKey, detail }, args) => {
       const all = detail.history ?? detail.versions
       const find = (field: 'a' | 'b') => {
         const v = all.find((x) => x.version === args[field])

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium'
 import { quantile } from './routes'
-import { freePort } from './server'
+import { freePort, waitForHealth } from './server'
 
 const SEARCH = 'form[aria-label="Filter runs"] input[type="search"]'
 const ROWS = 'table[aria-label="Runs"] tbody tr'
@@ -77,15 +77,7 @@ async function main() {
   })
   try {
     process.stderr.write('starting the server and seeding demo data…\n')
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) break
-      } catch {
-        // not listening yet
-      }
-      if (i > 360) throw new Error('server did not become ready')
-      await new Promise((r) => setTimeout(r, 500))
-    }
+    await waitForHealth(base, 360)
     // A run id from the middle of the first page: typing it must narrow 50+ runs to one.
     const listed = (await (await fetch(`${base}/api/runs?limit=50`)).json()) as { runs: { runId: string }[] }
     const term = listed.runs[Math.floor(listed.runs.length / 2)].runId

@@ -73,6 +73,19 @@ export async function ensureBuild(mode: BuildMode, log: (s: string) => void): Pr
   return { built: true, ms: Date.now() - started, hash }
 }
 
+/** Waits for the server at `base` to answer its health check, asking every 500 ms, and gives up after `tries` more asks. */
+export async function waitForHealth(base: string, tries: number): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    if (i > tries) throw new Error('server did not become ready')
+    await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer()

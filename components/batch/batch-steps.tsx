@@ -1,0 +1,75 @@
+'use client'
+
+import { useState, type ReactNode } from 'react'
+import type { BatchOutcome } from '@/lib/batch/types'
+import { ReasonField } from '../editor/write-dialog'
+import { BATCH_STATE_CLASS } from './batch-tables'
+import styles from './batch.module.css'
+
+const OUTCOMES: readonly BatchOutcome[] = ['done', 'conflict', 'skipped', 'error']
+
+/** The box that lets a batch or an undo write runs that are still running too, saying what it risks. */
+export function IncludeRunning({
+  checked,
+  disabled,
+  onChange,
+  overwrites,
+}: {
+  checked: boolean
+  disabled: boolean
+  onChange: (checked: boolean) => void
+  /** What a still-running run's next checkpoint may overwrite. */
+  overwrites: string
+}) {
+  return (
+    <label className={`small ${styles.force}`}>
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />{' '}
+      Include runs that are still running (their next checkpoint may overwrite {overwrites})
+    </label>
+  )
+}
+
+/**
+ * The reason and the typed number of runs that confirm a write of `toWrite` runs, and what is still
+ * missing, in the words of the dialog's hint (`sayMismatch`: a wrong number is named as such).
+ */
+export function useCountConfirm(toWrite: number, { sayMismatch = false } = {}) {
+  const [reason, setReason] = useState('')
+  const [typed, setTyped] = useState('')
+  const countText = String(toWrite)
+  const missing = [
+    reason.trim() === '' && 'give a reason',
+    typed.trim() !== countText && (sayMismatch && typed !== '' ? 'the typed number does not match yet' : `type ${countText} to confirm`),
+  ].filter((m): m is string => typeof m === 'string')
+  return { reason, setReason, typed, setTyped, missing, confirmed: missing.length === 0 }
+}
+
+export type CountConfirm = ReturnType<typeof useCountConfirm>
+
+/** The fields of a count confirmation for a write of `toWrite` runs; `nothing` when there are none. */
+export function ConfirmByCount({ toWrite, verb, confirm, nothing }: { toWrite: number; verb: string; confirm: CountConfirm; nothing: string }) {
+  if (toWrite === 0) return <p className="small muted">{nothing}</p>
+  return (
+    <>
+      <ReasonField value={confirm.reason} onChange={confirm.setReason} label="Reason (recorded in the audit log of every run)" />
+      <label className="field">
+        Type the number of runs to {verb} to confirm: <strong>{String(toWrite)}</strong>
+        <input value={confirm.typed} onChange={(e) => confirm.setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
+      </label>
+    </>
+  )
+}
+
+/** How many writes of a batch or an undo ended in each outcome, and anything more to say of them. */
+export function OutcomeCounts({ items, children }: { items: { outcome: BatchOutcome }[]; children?: ReactNode }) {
+  return (
+    <ul className={styles.counts} aria-label="Outcomes" role="status">
+      {OUTCOMES.map((o) => (
+        <li key={o}>
+          <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {items.filter((i) => i.outcome === o).length}
+        </li>
+      ))}
+      {children}
+    </ul>
+  )
+}
