@@ -15,7 +15,8 @@ function clientFilesUnder(dir) {
   return out
 }
 
-const serverOnly = 'A server module (ClickHouse, sessions, configuration): client code reaches it through the API, with lib/api-client and the types in lib/api/types'
+const serverOnly =
+  'A server module (ClickHouse, sessions, configuration): client code reaches it through the API, with lib/api-client and the types in lib/api/types'
 
 /** Modules that read ClickHouse, the environment or the session; client code must not pull them into a bundle. */
 const serverModules = [
@@ -48,10 +49,22 @@ const config = [
         'error',
         {
           zones: [
-            { target: './lib', from: './components', message: 'lib holds no UI: move the shared piece into lib, or keep it in components' },
+            {
+              target: './lib',
+              from: './components',
+              message: 'lib holds no UI: move the shared piece into lib, or keep it in components',
+            },
             { target: './lib', from: './app', message: 'lib must not depend on routes' },
-            { target: './components', from: './app', message: 'components must not depend on routes; move the piece into components or lib' },
-            ...serverModules.map((zone) => ({ target: ['./components', ...clientFilesUnder('app')], ...zone, message: serverOnly })),
+            {
+              target: './components',
+              from: './app',
+              message: 'components must not depend on routes; move the piece into components or lib',
+            },
+            ...serverModules.map((zone) => ({
+              target: ['./components', ...clientFilesUnder('app')],
+              ...zone,
+              message: serverOnly,
+            })),
           ],
         },
       ],
@@ -63,7 +76,16 @@ const config = [
       'no-restricted-imports': [
         'error',
         {
-          paths: ['react', 'react-dom', 'next/link', 'next/navigation', 'next/dynamic', 'next/image', 'sonner', 'nuqs'].map((name) => ({
+          paths: [
+            'react',
+            'react-dom',
+            'next/link',
+            'next/navigation',
+            'next/dynamic',
+            'next/image',
+            'sonner',
+            'nuqs',
+          ].map((name) => ({
             name,
             message: 'lib holds no React UI; components and app do',
           })),
@@ -71,7 +93,8 @@ const config = [
             {
               group: ['**/clickhouse/query'],
               importNames: ['queryRows', 'command', 'queryJsonArrayBytes'],
-              message: 'Use selectRows / runCommand / selectJsonArrayBytes with the sql tag, so a statement carries its own parameters',
+              message:
+                'Use selectRows / runCommand / selectJsonArrayBytes with the sql tag, so a statement carries its own parameters',
             },
           ],
         },
@@ -87,7 +110,8 @@ const config = [
         'error',
         {
           selector: "JSXOpeningElement[name.name='Link']:not(:has(JSXAttribute[name.name='prefetch']))",
-          message: 'Give <Link> prefetch={false}: prefetching renders the linked page on the server for every link in view',
+          message:
+            'Give <Link> prefetch={false}: prefetching renders the linked page on the server for every link in view',
         },
       ],
     },
@@ -98,7 +122,16 @@ const config = [
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
   {
-    ignores: ['node_modules/**', '.next/**', '.next-*/**', '.data/**', 'bench/data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    ignores: [
+      'node_modules/**',
+      '.next/**',
+      '.next-*/**',
+      '.data/**',
+      'bench/data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
   },
 ]
 

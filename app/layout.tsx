@@ -40,15 +40,16 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <div className="banner banner-error scripts-failed" role="alert">
-          This page&apos;s scripts did not load, so its filters, tabs and buttons do not work. Check the connection to the
-          console, then{' '}
+          This page&apos;s scripts did not load, so its filters, tabs and buttons do not work. Check the connection to
+          the console, then{' '}
           <a className="btn btn-small" href="">
             Reload the page
           </a>
         </div>
         <noscript>
           <div className="banner banner-error" role="alert">
-            JavaScript is off: the console shows what the server rendered, but its filters, tabs and buttons need scripts.
+            JavaScript is off: the console shows what the server rendered, but its filters, tabs and buttons need
+            scripts.
           </div>
         </noscript>
         <Providers me={me}>

@@ -12,7 +12,9 @@ export default function NotFound() {
         The console has no page here. A run&apos;s address is <code>/runs/org/namespace/agent/run_id</code>.
       </p>
       <p>
-        <Link prefetch={false} href="/">Back to all runs</Link>
+        <Link prefetch={false} href="/">
+          Back to all runs
+        </Link>
       </p>
     </div>
   )

@@ -24,7 +24,23 @@ test('the runs list and run routes answer with the contract fields', async ({ re
   const body = await res.json()
   expect(body.runs).toHaveLength(5)
   expect(typeof body.nextCursor).toBe('string')
-  for (const key of ['org', 'namespace', 'agent', 'runId', 'userId', 'sessionId', 'goal', 'status', 'attempt', 'startedAt', 'completedAt', 'durationMs', 'turns', 'costUsd', 'checkpoint']) {
+  for (const key of [
+    'org',
+    'namespace',
+    'agent',
+    'runId',
+    'userId',
+    'sessionId',
+    'goal',
+    'status',
+    'attempt',
+    'startedAt',
+    'completedAt',
+    'durationMs',
+    'turns',
+    'costUsd',
+    'checkpoint',
+  ]) {
     expect(body.runs[0]).toHaveProperty(key)
   }
   const batch = await (await request.get(runPath(DEMO_RUNS.batch))).json()

@@ -1,10 +1,21 @@
 import { expect, test } from '@playwright/test'
 import { screensAtWidths } from './screens'
 
-type Entry = { operator: string; action: string; runId: string; beforeVersion: string; afterVersion: string; href: string; reason: string }
+type Entry = {
+  operator: string
+  action: string
+  runId: string
+  beforeVersion: string
+  afterVersion: string
+  href: string
+  reason: string
+}
 type AuditPage = { entries: Entry[]; nextCursor: string | null; installed: boolean }
 
-test('the Audit page lists every console write, filters from the URL and links each entry to its run', async ({ page, request }) => {
+test('the Audit page lists every console write, filters from the URL and links each entry to its run', async ({
+  page,
+  request,
+}) => {
   // The demo's operator made two writes from the console: an edit and a clear.
   const res = await request.get('/api/audit?operator=alice')
   expect(res.status()).toBe(200)
@@ -58,5 +69,7 @@ test('the Audit page is reachable from the header and says when a filter is malf
   await expect(page.getByRole('heading', { name: 'Audit', level: 1 })).toBeVisible()
   // A cursor that was not made by the server is refused with the field named, not a blank page.
   await page.goto('/audit?cursor=not-a-cursor')
-  await expect(page.getByRole('alert').filter({ hasText: 'Could not load' })).toContainText('cursor is not a cursor issued by this server')
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not load' })).toContainText(
+    'cursor is not a cursor issued by this server',
+  )
 })

@@ -22,7 +22,10 @@ async function shots(page: Page, name: string) {
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'))
 }
 
-test('batch clear from the filtered runs list: preview, reason, typed count, results with links, retry of a conflict', async ({ page, request }) => {
+test('batch clear from the filtered runs list: preview, reason, typed count, results with links, retry of a conflict', async ({
+  page,
+  request,
+}) => {
   // A whole batch cycle (preview, run, conflict retry, audit, undo preview) with screenshots of each
   // state at two widths and in both themes: 35-45 s alone on 2 cores, past 60 s when the machine is busy.
   test.slow()
@@ -40,18 +43,25 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   for (const id of runIds) await expect(preview.getByRole('link', { name: id, exact: true })).toBeVisible()
   await expect(preview).toContainText('v2 → tombstone')
   // Each row says the run's status and what the clear replaces, with the version one click away.
-  const previewRow = (id: string) => preview.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) })
+  const previewRow = (id: string) =>
+    preview.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) })
   await expect(previewRow(runIds[0])).toContainText('failed')
   await expect(previewRow(runIds[0])).toContainText(`v2 live by ${agent}`)
   // And what the clear makes the agent redo, with what the run wrote after the point it goes back to.
-  await expect(previewRow(runIds[0]).getByTestId('batch-foresight')).toHaveText('redoes 2 units (row-001, row-002); after its first write: 1 checkpoint version')
+  await expect(previewRow(runIds[0]).getByTestId('batch-foresight')).toHaveText(
+    'redoes 2 units (row-001, row-002); after its first write: 1 checkpoint version',
+  )
   const diff = previewRow(runIds[0]).getByRole('link', { name: new RegExp(`^Open v2 → tombstone of ${runIds[0]}`) })
-  expect(await diff.getAttribute('href')).toBe(`/runs/${[org, namespace, agent, runIds[0]].map(encodeSegment).join('/')}?tab=checkpoint&block=checkpoint&a=2`)
+  expect(await diff.getAttribute('href')).toBe(
+    `/runs/${[org, namespace, agent, runIds[0]].map(encodeSegment).join('/')}?tab=checkpoint&block=checkpoint&a=2`,
+  )
   await expect(dialog.getByRole('status').first()).toContainText(`${runIds.length} runs matched`)
   await shots(page, 'batch-preview')
 
   // 2. Another writer moves one run on after the preview.
-  const moved = await request.put(blockApi(runIds[1]), { data: { content: 'row-001 row-002 row-003', expectedVersion: '2', reason: 'meanwhile, by hand' } })
+  const moved = await request.put(blockApi(runIds[1]), {
+    data: { content: 'row-001 row-002 row-003', expectedVersion: '2', reason: 'meanwhile, by hand' },
+  })
   expect(moved.status()).toBe(200)
 
   // 3. Reason and the number of runs typed to confirm (the keyboard reaches every control).
@@ -98,14 +108,19 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   // 6. The run page's audit log shows the batch write.
   await results.getByRole('link', { name: runIds[1] }).click()
   await expect(page).toHaveURL(new RegExp(`/runs/${org}/${namespace}/${agent}/${runIds[1]}`))
-  const audit = await (await request.get(`/api/runs/${[org, namespace, agent, runIds[1]].map(encodeSegment).join('/')}/audit`)).json()
+  const audit = await (
+    await request.get(`/api/runs/${[org, namespace, agent, runIds[1]].map(encodeSegment).join('/')}/audit`)
+  ).json()
   expect(audit.entries[0].batchId).toMatch(/^[0-9a-f-]{36}$/)
   expect(audit.entries[0].reason).toBe('e2e: retry the one that moved')
 
   // 7. The run's Audit tab names the batch; its badge opens every write of that batch, console-wide.
   await page.getByRole('tab', { name: /Audit/ }).click()
   const batchId: string = audit.entries[0].batchId
-  await page.getByRole('link', { name: `batch ${batchId.slice(0, 8)}` }).first().click()
+  await page
+    .getByRole('link', { name: `batch ${batchId.slice(0, 8)}` })
+    .first()
+    .click()
   await expect(page).toHaveURL(new RegExp(`/audit\\?batchId=${batchId}$`))
   const entries = page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem')
   await expect(entries).toHaveCount(1)
@@ -131,8 +146,13 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await shots(page, 'batch-undo-preview')
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme)
-    const axe = await new AxeBuilder({ page }).include('dialog[open]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-    const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+    const axe = await new AxeBuilder({ page })
+      .include('dialog[open]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze()
+    const bad = axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)
     expect(bad, `${theme}: ${bad.join('; ')}`).toEqual([])
   }
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'))
@@ -140,9 +160,15 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await undo.getByLabel(/Type the number of runs to undo to confirm/).fill('1')
   await undo.getByRole('button', { name: 'Undo 1 checkpoint' }).click()
   const undone = undo.getByRole('region', { name: 'Results of the batch' })
-  await expect(undone.getByRole('row').filter({ has: page.getByRole('link', { name: runIds[1] }) })).toContainText('v4 → v5')
+  await expect(undone.getByRole('row').filter({ has: page.getByRole('link', { name: runIds[1] }) })).toContainText(
+    'v4 → v5',
+  )
   const back = await (await request.get(blockApi(runIds[1]))).json()
-  expect([back.block.version, back.block.content, back.block.isDeleted]).toEqual(['5', 'row-001 row-002 row-003', false])
+  expect([back.block.version, back.block.content, back.block.isDeleted]).toEqual([
+    '5',
+    'row-001 row-002 row-003',
+    false,
+  ])
   await undo.getByRole('button', { name: 'Close', exact: true }).last().click()
   // The list now names the undo, and the batch it took back says so.
   await expect(recent.locator('li').first()).toContainText(`undo of batch ${batchId.slice(0, 8)}`)
@@ -154,14 +180,21 @@ test('batch clear from the filtered runs list: preview, reason, typed count, res
   await page.goto(`/?org=${org}&namespace=${namespace}&from=${encodeURIComponent(since)}`)
   await expect(page.getByTestId('chart-changes')).toContainText(/changed: 2 batches, 1 undo, 1 single write/)
   const events = await (await request.get(`/api/events?org=${org}&namespace=${namespace}`)).json()
-  expect(events.events.filter((e: { kind: string }) => e.kind !== 'setup').map((e: { kind: string }) => e.kind)).toEqual(['undo', 'batch', 'batch', 'write'])
+  expect(
+    events.events.filter((e: { kind: string }) => e.kind !== 'setup').map((e: { kind: string }) => e.kind),
+  ).toEqual(['undo', 'batch', 'batch', 'write'])
   await shots(page, 'runs-changes')
 
   // 10. The run's timeline names what operators changed while it ran: the batches and the undo.
   await page.goto(`/runs/${[org, namespace, agent, runIds[1]].map(encodeSegment).join('/')}?tab=timeline`)
   const during = page.getByTestId('changes-during')
   await expect(during).toContainText('Changed by operators or setup while this run ran')
-  await expect(during.locator('li').filter({ hasText: /^.*undo/ }).first()).toContainText(`undid batch ${batchId.slice(0, 8)}`)
+  await expect(
+    during
+      .locator('li')
+      .filter({ hasText: /^.*undo/ })
+      .first(),
+  ).toContainText(`undid batch ${batchId.slice(0, 8)}`)
   await expect(during).toContainText('cleared checkpoint in a batch')
   // 11. Its Audit tab names the undo together with the batch it took back.
   await page.getByRole('tab', { name: /Audit/ }).click()

@@ -52,7 +52,9 @@ test('blocks tab of a run with 2,500 blocks: few DOM nodes, every block reachabl
   expect(await domNodes(page)).toBeLessThan(MAX_DOM_NODES)
 })
 
-test("checkpoint tab of a run with 2,500 blocks: the picker comes from the content-free list and stays small", async ({ page }) => {
+test('checkpoint tab of a run with 2,500 blocks: the picker comes from the content-free list and stays small', async ({
+  page,
+}) => {
   const seen = apiRequests(page, MANY_BLOCKS_RUN)
   await page.goto(tabUrl(MANY_BLOCKS_RUN, 'checkpoint'))
   const picker = page.getByRole('navigation', { name: 'Blocks of this run' })
@@ -62,7 +64,9 @@ test("checkpoint tab of a run with 2,500 blocks: the picker comes from the conte
   // Neither the server nor the client loads every block with its content for the picker.
   expect(seen.filter((p) => p === '/blocks' || (p.startsWith('/blocks?') && !p.includes('content=none')))).toEqual([])
   await picker.locator('button[data-block-key="note-0007"]').click()
-  await expect(page.getByRole('region', { name: 'Resume explainer' }).getByRole('heading', { name: /note-0007/ })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Resume explainer' }).getByRole('heading', { name: /note-0007/ }),
+  ).toBeVisible()
 })
 
 test.describe('the open tab renders on the server', () => {
@@ -72,7 +76,12 @@ test.describe('the open tab renders on the server', () => {
     const timeline = await (await request.get(links.api.timeline(run))).json()
     const first: string = timeline.events[0].label
     const html = await (await request.get(tabUrl(run, 'timeline'))).text()
-    const escaped = first.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;')
+    const escaped = first
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#x27;')
     // Rendered as a row of the list, not only carried in the page's data.
     expect(html).toContain(`data-testid="timeline-label" title="${escaped}"`)
     expect(html).toContain(run.runId)
@@ -85,13 +94,21 @@ test.describe('the open tab renders on the server', () => {
   test('the client takes over without asking for the tab again', async ({ page }) => {
     const seen = apiRequests(page, run)
     await page.goto(tabUrl(run, 'timeline'))
-    await expect(page.getByRole('listbox', { name: /Timeline events/ }).getByRole('option').first()).toBeVisible()
+    await expect(
+      page
+        .getByRole('listbox', { name: /Timeline events/ })
+        .getByRole('option')
+        .first(),
+    ).toBeVisible()
     await page.waitForLoadState('networkidle')
     expect(seen.filter((p) => p.startsWith('/timeline'))).toEqual([])
     expect(seen.filter((p) => p === '' || p.startsWith('?'))).toEqual([])
   })
 
-  test("a timeline too long to inline: the HTML holds its first events, and the whole replaces them", async ({ page, request }) => {
+  test('a timeline too long to inline: the HTML holds its first events, and the whole replaces them', async ({
+    page,
+    request,
+  }) => {
     const preview = await (await request.get(links.api.timeline(BIG_RUN, 300))).json()
     expect(preview.events).toHaveLength(300)
     // React separates adjacent text in the HTML with empty comments.
@@ -107,7 +124,10 @@ test.describe('the open tab renders on the server', () => {
     expect(seen.filter((p) => p.startsWith('/timeline'))).toEqual(['/timeline'])
   })
 
-  test('a transcript too long to inline: the HTML holds its first turns, and the whole replaces them', async ({ page, request }) => {
+  test('a transcript too long to inline: the HTML holds its first turns, and the whole replaces them', async ({
+    page,
+    request,
+  }) => {
     const html = (await (await request.get(tabUrl(BIG_RUN, 'conversation'))).text()).replaceAll('<!-- -->', '')
     expect(html).toContain('data-turn-index="0"')
     expect(html).toContain('Showing the first 300 turns while the rest loads')

@@ -27,7 +27,9 @@ test('the batch run: why it resumed at v120, its 301 versions and what v121 adde
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
   await expect(explainer).toContainText('returns None (cleared by a tombstone at v301)')
   await expect(explainer).toContainText(
-    new RegExp(`Process ${secondProcess} resumed at .* from v${BATCH.crashAfter} \\(${BATCH.crashAfter} items done\\); its first write v121 added item-121`),
+    new RegExp(
+      `Process ${secondProcess} resumed at .* from v${BATCH.crashAfter} \\(${BATCH.crashAfter} items done\\); its first write v121 added item-121`,
+    ),
   )
   await expect(explainer).toContainText(`new source_trace (was ${firstProcess})`)
   await expect(explainer.getByText('run.begin', { exact: true })).toBeVisible()
@@ -70,13 +72,17 @@ test('the batch run: why it resumed at v120, its 301 versions and what v121 adde
 
   // The selection is a link: reloading keeps the comparison.
   await page.reload()
-  await expect(page.getByRole('region', { name: 'Compare versions' }).getByText(/v120 → v121: added item-121/)).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Compare versions' }).getByText(/v120 → v121: added item-121/),
+  ).toBeVisible()
 })
 
 test('the near-miss run warns that a checkpoint sits under session s1 and can switch to it', async ({ page }) => {
   await page.goto(links.run(DEMO_RUNS.nearMiss))
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
-  await expect(explainer).toContainText(`as user ${NEAR_MISS.userId} / session ${NEAR_MISS.secondSessionId} returns v100 (100 items done)`)
+  await expect(explainer).toContainText(
+    `as user ${NEAR_MISS.userId} / session ${NEAR_MISS.secondSessionId} returns v100 (100 items done)`,
+  )
 
   // What happened (the s2 process started from nothing while v40 existed under s1), then what is true today,
   // then what the operator can do about it.
@@ -86,19 +92,25 @@ test('the near-miss run warns that a checkpoint sits under session s1 and can sw
       `The process that resumed as session ${NEAR_MISS.secondSessionId} at [0-9-]+ [0-9:]+ UTC started from nothing, though v${NEAR_MISS.crashAfter} under session ${NEAR_MISS.firstSessionId} existed: ${NEAR_MISS.crashAfter} items redone\\.`,
     ),
   )
-  await expect(warning).toContainText(`Today session ${NEAR_MISS.secondSessionId} is at v100; session ${NEAR_MISS.firstSessionId}'s latest is v${NEAR_MISS.crashAfter},`)
+  await expect(warning).toContainText(
+    `Today session ${NEAR_MISS.secondSessionId} is at v100; session ${NEAR_MISS.firstSessionId}'s latest is v${NEAR_MISS.crashAfter},`,
+  )
   await expect(warning).toContainText(
     `Next step: to continue from v${NEAR_MISS.crashAfter} rather than start over, resume the agent as session ${NEAR_MISS.firstSessionId}, or copy v${NEAR_MISS.crashAfter} into session ${NEAR_MISS.secondSessionId} (an audited write).`,
   )
   // The diagram draws both identities: s1's checkpoint, dotted into the segment that started over.
-  await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).toContainText(`checkpoint v${NEAR_MISS.crashAfter}`)
+  await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).toContainText(
+    `checkpoint v${NEAR_MISS.crashAfter}`,
+  )
   await expect(page.getByRole('figure', { name: 'Resume flow diagram' })).toContainText('not seen by this resume')
   await expect(page.getByRole('figure', { name: 'Resume flow diagram' }).locator('svg').first()).toBeVisible()
   await shot(page, 'near-miss')
 
   await warning.getByRole('button', { name: `Show session ${NEAR_MISS.firstSessionId}` }).click()
   await expect(page).toHaveURL(new RegExp(`[?&]session=${NEAR_MISS.firstSessionId}`))
-  await expect(explainer).toContainText(`session ${NEAR_MISS.firstSessionId} returns v${NEAR_MISS.crashAfter} (${NEAR_MISS.crashAfter} items done)`)
+  await expect(explainer).toContainText(
+    `session ${NEAR_MISS.firstSessionId} returns v${NEAR_MISS.crashAfter} (${NEAR_MISS.crashAfter} items done)`,
+  )
   await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText(
     `session ${NEAR_MISS.secondSessionId} has a checkpoint that a resume as session ${NEAR_MISS.firstSessionId} does not see. Today session ${NEAR_MISS.firstSessionId} is at v${NEAR_MISS.crashAfter};`,
   )
@@ -130,5 +142,7 @@ test('a text checkpoint shows a line diff; an unknown identity says resume finds
   await page.goto(links.run(DEMO_RUNS.batch, { block: 'checkpoint', session: 'nobody' }))
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
   await expect(explainer).toContainText('returns None: no checkpoint under this identity')
-  await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText('session (unset) has a cleared checkpoint (tombstone) that a resume as session nobody does not see.')
+  await expect(page.getByRole('alert', { name: 'Near miss' })).toContainText(
+    'session (unset) has a cleared checkpoint (tombstone) that a resume as session nobody does not see.',
+  )
 })

@@ -2,7 +2,11 @@ import { expect, test, type APIRequestContext } from '@playwright/test'
 import { links } from '../lib/links'
 import { hydrated } from './hydrated'
 
-type Side = { run: { org: string; namespace: string; agent: string; runId: string; attempt: number; goal: string }; resumes: unknown[]; checkpoints: unknown[] }
+type Side = {
+  run: { org: string; namespace: string; agent: string; runId: string; attempt: number; goal: string }
+  resumes: unknown[]
+  checkpoints: unknown[]
+}
 type Compare = { a: Side; b: Side | null; why?: string }
 
 const keyOf = (r: Side['run']) => [r.org, r.namespace, r.agent, r.runId].map(encodeURIComponent).join('/')
@@ -19,7 +23,10 @@ async function failedWithEarlierSuccess(request: APIRequestContext): Promise<Com
   throw new Error('the demo has no failed run whose agent succeeded before it')
 }
 
-test('compare a failed run with its agent\'s last success: reached from the run page by keyboard, figures side by side, on a phone too', async ({ page, request }) => {
+test("compare a failed run with its agent's last success: reached from the run page by keyboard, figures side by side, on a phone too", async ({
+  page,
+  request,
+}) => {
   const data = await failedWithEarlierSuccess(request)
   const { a, b } = data as { a: Side; b: Side }
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
@@ -41,10 +48,14 @@ test('compare a failed run with its agent\'s last success: reached from the run 
   await expect(page.getByRole('link', { name: a.run.goal || a.run.runId })).toBeVisible()
   await expect(page.getByRole('link', { name: b.run.goal || b.run.runId }).first()).toBeVisible()
   const facts = page.getByRole('table', { name: 'The two runs side by side' })
-  const row = (label: string) => facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) })
+  const row = (label: string) =>
+    facts.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) })
   await expect(row('Attempts').getByRole('cell')).toHaveText([String(a.run.attempt), String(b.run.attempt)])
   await expect(row('Resumes').getByRole('cell')).toHaveText([String(a.resumes.length), String(b.resumes.length)])
-  await expect(row('Checkpoint versions').getByRole('cell')).toHaveText([String(a.checkpoints.length), String(b.checkpoints.length)])
+  await expect(row('Checkpoint versions').getByRole('cell')).toHaveText([
+    String(a.checkpoints.length),
+    String(b.checkpoints.length),
+  ])
   await expect(page.getByRole('heading', { name: 'Checkpoint growth' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Checkpoints now: B → A' })).toBeVisible()
   await expect(page.locator('[aria-busy="true"], .skeleton')).toHaveCount(0)
@@ -57,11 +68,16 @@ test('compare a failed run with its agent\'s last success: reached from the run 
     }
   }
   // No sideways scrolling of the page on a phone (the figures table scrolls in its own box if it must).
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
   expect(overflow).toBeLessThanOrEqual(0)
 })
 
-test('a run without an earlier success says why; an unknown run shows the error with a retry', async ({ page, request }) => {
+test('a run without an earlier success says why; an unknown run shows the error with a retry', async ({
+  page,
+  request,
+}) => {
   const { runs } = await (await request.get('/api/runs?limit=200')).json()
   let lonely: Compare | null = null
   for (const r of runs) {

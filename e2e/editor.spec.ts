@@ -61,7 +61,9 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
 
   // 2. Someone else writes while the operator is editing: 409, then re-apply on top. (The editor
   // reads the block again on opening: wait for that, so the write below lands after it.)
-  const reread = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/blocks/checkpoint'))
+  const reread = page.waitForResponse(
+    (r) => r.request().method() === 'GET' && new URL(r.url()).pathname.endsWith('/blocks/checkpoint'),
+  )
   await page.getByRole('button', { name: 'Edit', exact: true }).click()
   await reread
   await dialog.getByLabel('New content').fill('e2e-item-001 e2e-item-002 e2e-item-003')
@@ -125,7 +127,9 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   const why = `Restore is off: B is v${v(4)}, a tombstone. Pick an earlier version as B in the Versions table to put it back.`
   await expect(page.getByText(why)).toBeVisible()
   await expect(restoreOff).toHaveAccessibleDescription(why)
-  await expect(page.getByRole('button', { name: 'Clear', exact: true })).toHaveAccessibleDescription(`Clear is off: the block is already cleared (v${v(4)} is a tombstone).`)
+  await expect(page.getByRole('button', { name: 'Clear', exact: true })).toHaveAccessibleDescription(
+    `Clear is off: the block is already cleared (v${v(4)} is a tombstone).`,
+  )
   await shots(page, 'restore-off', page.getByText(why))
 
   // 4. Restore the first edit from the version table.
@@ -150,7 +154,9 @@ test('edit in the browser, meet a conflict, re-apply on top, clear, restore', as
   await page.goto(links.run(run, { tab: 'audit' }))
   const audit = page.getByRole('list', { name: 'Audit log' })
   await expect(audit.getByRole('listitem')).toHaveCount(5)
-  await expect(audit.getByRole('listitem').first()).toContainText(`checkpoint: restore v${v(1)} as v${v(5)} (replacing v${v(4)})`)
+  await expect(audit.getByRole('listitem').first()).toContainText(
+    `checkpoint: restore v${v(1)} as v${v(5)} (replacing v${v(4)})`,
+  )
   await page.screenshot({ path: 'test-results/screens/editor-audit.png', fullPage: true })
 
   // 5. A stale page: the block moved after the page loaded. The editor says so on opening, before any 409.

@@ -52,7 +52,10 @@ test('a click on Older right after load, on a slow CPU, pages the list', async (
   await expect(rows.first()).not.toHaveAttribute('data-run-id', first!)
 })
 
-test('the runs filters take input before the page’s scripts run: what was typed is kept and applied, and Enter loads the filtered page', async ({ page, request }) => {
+test('the runs filters take input before the page’s scripts run: what was typed is kept and applied, and Enter loads the filtered page', async ({
+  page,
+  request,
+}) => {
   const crawl = (await (await request.get('/api/runs?q=crawl&limit=50')).json()) as { runs: { runId: string }[] }
   expect(crawl.runs.length).toBeGreaterThan(0)
   // The page's scripts are held back 2.5 s: the server's form is all there is meanwhile.

@@ -52,7 +52,9 @@ test('Home and End move to the first and the last tab', async ({ page }) => {
   expect(await page.getByRole('tab').count()).toBe(RUN_TABS.length)
 })
 
-test('the edit dialog opens on its first field, the id list is one tab stop, and focus returns to Edit', async ({ page }) => {
+test('the edit dialog opens on its first field, the id list is one tab stop, and focus returns to Edit', async ({
+  page,
+}) => {
   const { button: edit, dialog } = await openWriteDialog(page, 'Edit')
   const content = dialog.getByLabel('New content')
   await expect(content).toBeFocused()
@@ -119,11 +121,17 @@ test('Escape closes the timeline payload and focus goes back to the list', async
 
 test('the runs page charts are labelled images with a summary in words', async ({ page }) => {
   await page.goto(links.runs())
-  for (const name of [/^Runs per (hour|day) of their start time/, /^Runs resumed per day/, /^Runs by the size of their latest checkpoint/]) {
+  for (const name of [
+    /^Runs per (hour|day) of their start time/,
+    /^Runs resumed per day/,
+    /^Runs by the size of their latest checkpoint/,
+  ]) {
     const chart = page.getByRole('img', { name })
     // The summary's charts load after the table.
     await expect(chart).toBeVisible({ timeout: 45_000 })
     await expect(chart).toHaveAccessibleDescription(/\d/)
   }
-  await expect(page.getByRole('img', { name: /^Runs per (hour|day)/ })).toHaveAccessibleDescription(/\d+ runs over \d+ (hours|days): \d+ succeeded/)
+  await expect(page.getByRole('img', { name: /^Runs per (hour|day)/ })).toHaveAccessibleDescription(
+    /\d+ runs over \d+ (hours|days): \d+ succeeded/,
+  )
 })

@@ -16,12 +16,24 @@ let base = ''
 ownServer('loom-runs-e2e-login-', 180_000, async (s) => {
   base = `http://127.0.0.1:${s.port}`
   const users = `olga:operator:${await hashPassword('op-secret')}`
-  s.server = launch('next start (users)', [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(s.port)], childEnv({ LOOM_RUNS_DATA_DIR: s.dataDir, LOOM_RUNS_USERS: users }))
+  s.server = launch(
+    'next start (users)',
+    [NEXT_BIN, 'start', '-H', '127.0.0.1', '-p', String(s.port)],
+    childEnv({ LOOM_RUNS_DATA_DIR: s.dataDir, LOOM_RUNS_USERS: users }),
+  )
   // Everything but the login needs a session here: a 401 means the server is up.
   await untilHealth(s.server, 150_000, 401, () => fetch(`${base}/api/health`))
 })
 
-for (const next of ['/\\evil.example', '/\t/evil.example', '//evil.example/x', '/.//evil.example/x', '/%2F%2Fevil.example', '/%5Cevil.example', '/\n/evil.example']) {
+for (const next of [
+  '/\\evil.example',
+  '/\t/evil.example',
+  '//evil.example/x',
+  '/.//evil.example/x',
+  '/%2F%2Fevil.example',
+  '/%5Cevil.example',
+  '/\n/evil.example',
+]) {
   test(`after a real login, next=${JSON.stringify(next)} stays on the console`, async ({ page }) => {
     await page.goto(`${base}/login?next=${encodeURIComponent(next)}`)
     await page.getByLabel('Name').fill('olga')

@@ -32,7 +32,11 @@ async function edit(dialog: Locator, state: State, reason: string) {
   await dialog.getByLabel('Reason (recorded in the audit log)').fill(reason)
 }
 
-test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overlapping ones are resolved before saving', async ({ page, context, request }) => {
+test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overlapping ones are resolved before saving', async ({
+  page,
+  context,
+  request,
+}) => {
   await page.emulateMedia({ colorScheme: 'light' })
   const start = await readBack(request)
   expect(start.version).toBe('3')
@@ -65,7 +69,9 @@ test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overl
   const preview = editor2.getByLabel('Diff preview')
   await expect(preview).toContainText('changed $.processed')
   await expect(preview).not.toContainText('$.cursor')
-  await expect(editor2.getByLabel('Merged content')).toHaveValue(JSON.stringify({ ...base, cursor: 'inv-0421', processed: 21 }))
+  await expect(editor2.getByLabel('Merged content')).toHaveValue(
+    JSON.stringify({ ...base, cursor: 'inv-0421', processed: 21 }),
+  )
   await editor2.getByRole('button', { name: 'Save as v5' }).click()
   await expect(editor2).toBeHidden()
 
@@ -77,7 +83,11 @@ test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overl
   const v5 = saved.state
   const again1 = await openEditor(tab1, '5')
   const again2 = await openEditor(tab2, '5')
-  await edit(again1, { ...v5, cursor: 'inv-0430', options: { ...v5.options, dry_run: true } }, 'e2e tab 1: jump to inv-0430, dry run')
+  await edit(
+    again1,
+    { ...v5, cursor: 'inv-0430', options: { ...v5.options, dry_run: true } },
+    'e2e tab 1: jump to inv-0430, dry run',
+  )
   await again1.getByRole('button', { name: 'Save as v6' }).click()
   await expect(again1).toBeHidden()
 
@@ -131,5 +141,10 @@ test('two tabs edit one JSON checkpoint: re-apply merges both changes, and overl
   expect(saved.version).toBe('7')
   expect(saved.actor).toBe('operator:local')
   // Mine for the conflict, both tabs' other changes kept.
-  expect(saved.state).toEqual({ cursor: 'inv-0425', processed: 21, skipped: ['inv-0412', 'inv-0424'], options: { currency: 'EUR', dry_run: true } })
+  expect(saved.state).toEqual({
+    cursor: 'inv-0425',
+    processed: 21,
+    skipped: ['inv-0412', 'inv-0424'],
+    options: { currency: 'EUR', dry_run: true },
+  })
 })

@@ -21,10 +21,24 @@ const runApi = `/api/runs/${[EDGE_CASE.org, EDGE_CASE.namespace, EDGE_CASE.agent
 type Answer = { status: number; body: string }
 
 /** One raw HTTP request with exactly the headers given (Host included). */
-function raw(opts: { port?: number; address?: string; method?: string; path: string; headers: Record<string, string>; body?: string }): Promise<Answer> {
+function raw(opts: {
+  port?: number
+  address?: string
+  method?: string
+  path: string
+  headers: Record<string, string>
+  body?: string
+}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: opts.address ?? '127.0.0.1', port: opts.port ?? PORT, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, setHost: false },
+      {
+        host: opts.address ?? '127.0.0.1',
+        port: opts.port ?? PORT,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: opts.headers,
+        setHost: false,
+      },
       (res) => {
         let body = ''
         res.setEncoding('utf8')
@@ -40,7 +54,9 @@ function raw(opts: { port?: number; address?: string; method?: string; path: str
 async function checkpointVersion(): Promise<string> {
   const res = await raw({ path: `${runApi}/blocks`, headers: { host: `127.0.0.1:${PORT}` } })
   expect(res.status).toBe(200)
-  const cp = (JSON.parse(res.body).blocks as { blockKey: string; version: string }[]).find((b) => b.blockKey === 'checkpoint')
+  const cp = (JSON.parse(res.body).blocks as { blockKey: string; version: string }[]).find(
+    (b) => b.blockKey === 'checkpoint',
+  )
   return cp?.version ?? '0'
 }
 
@@ -48,7 +64,14 @@ test.describe('DNS rebinding', () => {
   const rebound = `rebind.example:${PORT}`
 
   test('a page, a read route, a static file and an unknown path under a foreign Host are refused', async () => {
-    for (const p of ['/', links.run(EDGE_CASE), '/api/runs?limit=1', `${runApi}/blocks`, '/_next/static/chunks/none.js', '/no-such-page']) {
+    for (const p of [
+      '/',
+      links.run(EDGE_CASE),
+      '/api/runs?limit=1',
+      `${runApi}/blocks`,
+      '/_next/static/chunks/none.js',
+      '/no-such-page',
+    ]) {
       const res = await raw({ path: p, headers: { host: rebound } })
       expect(res.status, p).toBe(421)
       expect(res.body, p).not.toContain(EDGE_CASE.runId)
@@ -61,7 +84,12 @@ test.describe('DNS rebinding', () => {
     const res = await raw({
       method: 'PUT',
       path: `${runApi}/blocks/checkpoint`,
-      headers: { host: rebound, origin: `http://${rebound}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      headers: {
+        host: rebound,
+        origin: `http://${rebound}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
       body,
     })
     expect(res.status).toBe(421)
@@ -69,7 +97,12 @@ test.describe('DNS rebinding', () => {
     const crossOrigin = await raw({
       method: 'PUT',
       path: `${runApi}/blocks/checkpoint`,
-      headers: { host: `127.0.0.1:${PORT}`, origin: `http://${rebound}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      headers: {
+        host: `127.0.0.1:${PORT}`,
+        origin: `http://${rebound}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
       body,
     })
     expect(crossOrigin.status).toBe(403)
@@ -88,8 +121,14 @@ test.describe('DNS rebinding', () => {
 test.describe('no users: loopback clients only, however the server was started', () => {
   const own = ownServer('loom-runs-e2e-bind-all-', 180_000, async (s) => {
     // A plain `next start` bound to every interface, no HOST variable, no users.
-    s.server = launch('next start -H 0.0.0.0', [NEXT_BIN, 'start', '-H', '0.0.0.0', '-p', String(s.port)], childEnv({ LOOM_RUNS_DATA_DIR: s.dataDir }))
-    await untilHealth(s.server, 150_000, 200, () => raw({ port: s.port, path: '/api/health', headers: { host: `127.0.0.1:${s.port}` } }))
+    s.server = launch(
+      'next start -H 0.0.0.0',
+      [NEXT_BIN, 'start', '-H', '0.0.0.0', '-p', String(s.port)],
+      childEnv({ LOOM_RUNS_DATA_DIR: s.dataDir }),
+    )
+    await untilHealth(s.server, 150_000, 200, () =>
+      raw({ port: s.port, path: '/api/health', headers: { host: `127.0.0.1:${s.port}` } }),
+    )
   })
 
   test('a loopback client is served; one that came through a proxy or tunnel (a forwarding header) is refused', async () => {
@@ -98,7 +137,11 @@ test.describe('no users: loopback clients only, however the server was started',
     expect(res.status).toBe(200)
     expect(JSON.parse(res.body).user).toEqual({ name: 'local', role: 'operator' })
     for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
-      const forwarded = await raw({ port, path: '/api/auth/me', headers: { host: `127.0.0.1:${port}`, [header]: header === 'forwarded' ? 'for=203.0.113.7' : '203.0.113.7' } })
+      const forwarded = await raw({
+        port,
+        path: '/api/auth/me',
+        headers: { host: `127.0.0.1:${port}`, [header]: header === 'forwarded' ? 'for=203.0.113.7' : '203.0.113.7' },
+      })
       expect(forwarded.status, header).toBe(403)
       expect(JSON.parse(forwarded.body).error.message).toMatch(/proxy or tunnel needs users/)
     }
@@ -130,7 +173,10 @@ test.describe('no users: loopback clients only, however the server was started',
       sh(['netns', 'exec', ns, 'ip', 'link', 'set', nsIf, 'up'])
       const probe = (p: string) => {
         const script = `require('http').get({host:'10.231.7.1',port:${port},path:${JSON.stringify(p)},headers:{host:'127.0.0.1:${port}'}},r=>{let b='';r.on('data',d=>b+=d);r.on('end',()=>console.log(r.statusCode+' '+b.slice(0,200)))}).on('error',e=>console.log('ERR '+e.code))`
-        const r = spawnSync('ip', ['netns', 'exec', ns, process.execPath, '-e', script], { encoding: 'utf8', timeout: 20_000 })
+        const r = spawnSync('ip', ['netns', 'exec', ns, process.execPath, '-e', script], {
+          encoding: 'utf8',
+          timeout: 20_000,
+        })
         return r.stdout.trim()
       }
       for (const p of ['/api/health', '/api/runs?limit=1', '/']) {

@@ -29,7 +29,9 @@ test('searches: a memory written after the search is labelled later, not "this r
 
 test('memories: the latest version number and the versions still stored are told apart', async ({ page }) => {
   await page.goto(links.run(DEMO_RUNS.researchReader, { tab: 'memories' }))
-  const row = page.getByRole('table', { name: 'Memories written by this run' }).locator('tr[data-memory-key="vendor.contoso.tier-2.price"]')
+  const row = page
+    .getByRole('table', { name: 'Memories written by this run' })
+    .locator('tr[data-memory-key="vendor.contoso.tier-2.price"]')
   await expect(row.locator('td').nth(1)).toHaveText('v2')
   await expect(row.locator('td').nth(2)).toContainText('1 stored (v2)')
   await expect(row.locator('td').nth(2)).toContainText('v1 is not stored: merged away, or written by another run')
@@ -55,7 +57,13 @@ test('a timeline that spans days shows dates in its rows', async ({ page, reques
   // A run whose events all fall on one UTC day shows times of day only. The demo is seeded
   // relative to now, so which run that is depends on the hour: ask the API.
   let oneDay: (typeof DEMO_RUNS)[keyof typeof DEMO_RUNS] | null = null
-  for (const run of [DEMO_RUNS.batch, DEMO_RUNS.support, DEMO_RUNS.nearMiss, DEMO_RUNS.tooLarge, DEMO_RUNS.operatorEdited]) {
+  for (const run of [
+    DEMO_RUNS.batch,
+    DEMO_RUNS.support,
+    DEMO_RUNS.nearMiss,
+    DEMO_RUNS.tooLarge,
+    DEMO_RUNS.operatorEdited,
+  ]) {
     const { events } = (await (await request.get(links.api.timeline(run))).json()) as { events: { at: string }[] }
     if (events.length > 0 && new Set(events.map((e) => e.at.slice(0, 10))).size === 1) {
       oneDay = run
@@ -64,7 +72,12 @@ test('a timeline that spans days shows dates in its rows', async ({ page, reques
   }
   expect(oneDay, 'some demo run lies within one UTC day').not.toBeNull()
   await page.goto(links.run(oneDay!, { tab: 'timeline' }))
-  await expect(page.getByRole('listbox', { name: /Timeline events/ }).getByTestId('timeline-time').first()).toHaveText(/^\d{2}:\d{2}:\d{2}\.\d{3}$/)
+  await expect(
+    page
+      .getByRole('listbox', { name: /Timeline events/ })
+      .getByTestId('timeline-time')
+      .first(),
+  ).toHaveText(/^\d{2}:\d{2}:\d{2}\.\d{3}$/)
   await page.goto(links.run(DEMO_RUNS.expiredBlob, { tab: 'timeline' }))
   await expect(page.getByRole('listbox', { name: /Timeline events/ })).toBeVisible()
   await screens(page, 'timeline-days')

@@ -37,7 +37,8 @@ test.beforeAll(async () => {
   const spec = { ...RUN, goal: GOAL, checkpoints: CHECKPOINTS, memoryKey: MEMORY_KEY }
   await stack.runScript('seed', 'scripts/e2e-outage-seed.ts', [JSON.stringify(spec)])
   const mode = await stack.startApp()
-  if (mode !== 'remote') throw new Error(`the second server runs in ${String(mode)} mode, not remote:\n${stack.server?.log()}`)
+  if (mode !== 'remote')
+    throw new Error(`the second server runs in ${String(mode)} mode, not remote:\n${stack.server?.log()}`)
 })
 
 test.afterAll(async () => {
@@ -51,7 +52,8 @@ test.afterEach(async ({}, testInfo) => {
 
 // --- The test ----------------------------------------------------------------------------------
 
-const isCall = (apiPath: string) => (r: Response) => new URL(r.url()).pathname === apiPath && r.request().method() === 'GET'
+const isCall = (apiPath: string) => (r: Response) =>
+  new URL(r.url()).pathname === apiPath && r.request().method() === 'GET'
 
 /** Clicks, and returns the status of the first answer to `apiPath` the click causes. */
 async function statusAfter(page: Page, apiPath: string, click: () => Promise<void>) {
@@ -60,7 +62,10 @@ async function statusAfter(page: Page, apiPath: string, click: () => Promise<voi
   return (await answer).status()
 }
 
-test('ClickHouse stops mid-session: error banners with Retry, what was shown is kept; once it is back, Retry shows the data', async ({ page, request }) => {
+test('ClickHouse stops mid-session: error banners with Retry, what was shown is kept; once it is back, Retry shows the data', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000)
   const summary = page.getByRole('region', { name: 'Run summary' })
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
@@ -115,7 +120,11 @@ test('ClickHouse stops mid-session: error banners with Retry, what was shown is 
     await expect(written).toHaveCount(0)
 
     // Retry while ClickHouse is still down: asked again, refused again, the same banner.
-    expect(await statusAfter(page, links.api.memories(RUN), () => panelBanners.getByRole('button', { name: 'Retry' }).click())).toBe(503)
+    expect(
+      await statusAfter(page, links.api.memories(RUN), () =>
+        panelBanners.getByRole('button', { name: 'Retry' }).click(),
+      ),
+    ).toBe(503)
     await expect(panelBanners).toContainText(UNAVAILABLE)
     await expectRunKept()
     await page.evaluate(() => window.scrollTo(0, 0))
@@ -160,7 +169,11 @@ test('ClickHouse stops mid-session: error banners with Retry, what was shown is 
   })
 
   await test.step('Retry shows the tab’s data and its banner goes away; the run’s banner clears by itself', async () => {
-    expect(await statusAfter(page, links.api.memories(RUN), () => panelBanners.getByRole('button', { name: 'Retry' }).click())).toBe(200)
+    expect(
+      await statusAfter(page, links.api.memories(RUN), () =>
+        panelBanners.getByRole('button', { name: 'Retry' }).click(),
+      ),
+    ).toBe(200)
     await expect(written.locator(`tr[data-memory-key="${MEMORY_KEY}"]`)).toContainText('v1')
     await expect(written.locator(`tr[data-memory-key="${MEMORY_KEY}"]`)).toContainText('live')
     await expect(panelBanners).toHaveCount(0)

@@ -19,7 +19,10 @@ export const PAGES: { name: string; path: string }[] = [
   { name: 'schema', path: links.schema() },
   { name: 'login', path: '/login' },
   { name: 'not-found', path: '/no-such-page' },
-  { name: 'run-not-found', path: links.run({ org: 'acme', namespace: 'prod', agent: 'batch-indexer', runId: 'no-such-run' }) },
+  {
+    name: 'run-not-found',
+    path: links.run({ org: 'acme', namespace: 'prod', agent: 'batch-indexer', runId: 'no-such-run' }),
+  },
 ]
 
 /** Opens a page and waits until its data has replaced the loading placeholders. */

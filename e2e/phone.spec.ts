@@ -19,7 +19,9 @@ for (const { name, path } of PAGES) {
   })
 }
 
-test('run page: the tabs start within the first screen, and every tab is in view (the strip wraps)', async ({ page }) => {
+test('run page: the tabs start within the first screen, and every tab is in view (the strip wraps)', async ({
+  page,
+}) => {
   await openSettled(page, links.run(RICH_RUN, { tab: 'checkpoint' }))
   const tablist = page.getByRole('tablist', { name: 'Run views' })
   const first = await tablist.getByRole('tab').first().boundingBox()
@@ -39,7 +41,9 @@ test('run page: the tabs start within the first screen, and every tab is in view
   expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width)
 })
 
-test('timeline at 390 px: labels wrap instead of being cut off, and each row names its user and session', async ({ page }) => {
+test('timeline at 390 px: labels wrap instead of being cut off, and each row names its user and session', async ({
+  page,
+}) => {
   await openSettled(page, links.run(DEMO_RUNS.nearMiss, { tab: 'timeline' }))
   const rows = page.getByRole('listbox', { name: /Timeline events/ }).getByRole('option')
   await expect(rows.first()).toBeVisible()
@@ -70,10 +74,13 @@ test('every demo run: the tabs start within the first screen and nothing scrolls
     await expect(tablist).toBeVisible()
     // The header may be drawn again as the page's data streams in: measure until it holds.
     await expect
-      .poll(async () => {
-        const box = await tablist.getByRole('tab').first().boundingBox()
-        return box ? box.y + box.height : Infinity
-      }, { message: run.runId })
+      .poll(
+        async () => {
+          const box = await tablist.getByRole('tab').first().boundingBox()
+          return box ? box.y + box.height : Infinity
+        },
+        { message: run.runId },
+      )
       .toBeLessThanOrEqual(PHONE.height)
     expect(await pageWidth(page), run.runId).toBeLessThanOrEqual(PHONE.width)
   }

@@ -13,7 +13,8 @@ export function freePort(): number {
   const env = { ...process.env, FORCE_COLOR: '0' }
   const out = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'free-port.mjs')], { encoding: 'utf8', env })
   const port = Number(out.stdout.trim())
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`free-port.mjs printed ${JSON.stringify(out.stdout)}: ${out.stderr}`)
+  if (!Number.isInteger(port) || port <= 0)
+    throw new Error(`free-port.mjs printed ${JSON.stringify(out.stdout)}: ${out.stderr}`)
   return port
 }
 
@@ -32,7 +33,8 @@ process.once('exit', () => {
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   // NEXT_DIST_DIR passes through: next.config.mjs reads it to find the build.
   const env = { ...process.env }
-  for (const key of Object.keys(env)) if (/^(CLICKHOUSE_|LOOM_|PEER_)/.test(key) || key === 'HOST' || key === 'PORT') delete env[key]
+  for (const key of Object.keys(env))
+    if (/^(CLICKHOUSE_|LOOM_|PEER_)/.test(key) || key === 'HOST' || key === 'PORT') delete env[key]
   return Object.assign(env, { NEXT_TELEMETRY_DISABLED: '1', LOOM_RUNS_DEMO: '0', FORCE_COLOR: '0' }, extra)
 }
 
@@ -59,7 +61,8 @@ export async function until(p: Proc, what: string, ms: number, ready: () => bool
   const deadline = Date.now() + ms
   for (;;) {
     if (await ready()) return
-    if (!running(p)) throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}) before ${what}:\n${p.log()}`)
+    if (!running(p))
+      throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}) before ${what}:\n${p.log()}`)
     if (Date.now() > deadline) throw new Error(`${p.name}: no ${what} within ${ms} ms:\n${p.log()}`)
     await new Promise((r) => setTimeout(r, 200))
   }
@@ -89,7 +92,6 @@ export async function stop(p: Proc | undefined, ms = 30_000): Promise<Exit | nul
   await p.exited
   return null
 }
-
 
 /** A server of a suite's own: its port, its data folder, and the process once launched. */
 export type OwnServer = { port: number; dataDir: string; server?: Proc }

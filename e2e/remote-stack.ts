@@ -50,7 +50,11 @@ export class RemoteStack {
 
   /** Starts the peer (again, after a stop: same port, same data). */
   async startPeer(): Promise<Proc> {
-    const p = launch('clickhouse-http-peer', [...SERVER_NODE_ARGS, PEER_SCRIPT, this.peerData, String(this.peerPort)], childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: this.password }))
+    const p = launch(
+      'clickhouse-http-peer',
+      [...SERVER_NODE_ARGS, PEER_SCRIPT, this.peerData, String(this.peerPort)],
+      childEnv({ PEER_USER: CH_USER, PEER_PASSWORD: this.password }),
+    )
     await until(p, `"listening ${this.peerPort}"`, 120_000, () => p.log().includes(`listening ${this.peerPort}\n`))
     this.peer = p
     return p
@@ -97,6 +101,7 @@ export class RemoteStack {
   async attachLogs(testInfo: TestInfo): Promise<void> {
     if (testInfo.status === testInfo.expectedStatus) return
     if (this.server) await testInfo.attach('next-start.log', { body: this.server.log(), contentType: 'text/plain' })
-    if (this.peer) await testInfo.attach('clickhouse-http-peer.log', { body: this.peer.log(), contentType: 'text/plain' })
+    if (this.peer)
+      await testInfo.attach('clickhouse-http-peer.log', { body: this.peer.log(), contentType: 'text/plain' })
   }
 }

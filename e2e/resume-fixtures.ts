@@ -12,7 +12,12 @@ export const LONG_RESUME_RUN = {
 } as const
 
 /** 16 processes: past a dozen nodes, shown as a list of the same steps. */
-export const CRASH_LOOP_RUN = { ...LONG_RESUME_RUN, agent: 'crash-looper', runId: 'run-crash-loop', processes: 16 } as const
+export const CRASH_LOOP_RUN = {
+  ...LONG_RESUME_RUN,
+  agent: 'crash-looper',
+  runId: 'run-crash-loop',
+  processes: 16,
+} as const
 
 /**
  * A near miss caught while it happens: session a1 wrote v1–v6 and died; the retry began as session a2
@@ -30,4 +35,10 @@ export const NEAR_MISS_NOW_RUN = {
 } as const
 
 /** The same moment one step earlier: the retry as session b2 has begun and written nothing yet. */
-export const NEAR_MISS_BEGUN_RUN = { ...NEAR_MISS_NOW_RUN, agent: 'digest-writer-2', sessionId: 'b2', firstSessionId: 'b1', runId: 'run-near-miss-begun' } as const
+export const NEAR_MISS_BEGUN_RUN = {
+  ...NEAR_MISS_NOW_RUN,
+  agent: 'digest-writer-2',
+  sessionId: 'b2',
+  firstSessionId: 'b1',
+  runId: 'run-near-miss-begun',
+} as const

@@ -41,7 +41,9 @@ async function smallestText(elements: Locator): Promise<number> {
   })
 }
 
-test('a run resumed 9 times: the 10-node diagram keeps its text at 11 px or more, and every ending says why', async ({ page }) => {
+test('a run resumed 9 times: the 10-node diagram keeps its text at 11 px or more, and every ending says why', async ({
+  page,
+}) => {
   await page.goto(links.run(runRef(LONG_RESUME_RUN)))
   const figure = page.getByRole('figure', { name: 'Resume flow diagram' })
   const svg = figure.locator('svg').first()
@@ -75,7 +77,9 @@ test('past a dozen steps the flow is a list with the same content, text at 11 px
   await shots(page, 'crash-loop')
 })
 
-test('the near miss in the run’s history: the explainer and the timeline say what the resume could not see', async ({ page }) => {
+test('the near miss in the run’s history: the explainer and the timeline say what the resume could not see', async ({
+  page,
+}) => {
   await page.goto(links.run(runRef(DEMO_RUNS.nearMiss)))
   const explainer = page.getByRole('region', { name: 'Resume explainer' })
   await expect(explainer).toContainText(
@@ -92,9 +96,14 @@ test('the near miss in the run’s history: the explainer and the timeline say w
   await expect(chart.getByText('resume · attempt 2 from nothing; v40 under session s1 existed')).toBeVisible()
   await expect(chart).toContainText('2 attempts: attempt 1 (began')
   const tl = await (await page.request.get(links.api.timeline(runRef(DEMO_RUNS.nearMiss)))).json()
-  const first = tl.events.find((e: { kind: string; version: string; sessionId: string }) => e.kind === 'checkpoint' && e.version === '1' && e.sessionId === 's2')
+  const first = tl.events.find(
+    (e: { kind: string; version: string; sessionId: string }) =>
+      e.kind === 'checkpoint' && e.version === '1' && e.sessionId === 's2',
+  )
   await page.goto(links.run(runRef(DEMO_RUNS.nearMiss), { tab: 'timeline', event: first.id }))
-  await expect(page.getByText('resume · from nothing; v40 under session s1 existed: 40 items redone').first()).toBeVisible()
+  await expect(
+    page.getByText('resume · from nothing; v40 under session s1 existed: 40 items redone').first(),
+  ).toBeVisible()
 
   // The first session's own diagram: abandoned, not "run succeeded".
   await page.goto(links.run(runRef(DEMO_RUNS.nearMiss), { block: 'checkpoint', user: 'u-7', session: 's1' }))
@@ -104,7 +113,9 @@ test('the near miss in the run’s history: the explainer and the timeline say w
   await expect(svg).not.toContainText('run succeeded')
 })
 
-test('the operator runs: the failed migration ends with the run, the clear is named; the invoice run accounts for attempt 2 and the gap after the edit', async ({ page }) => {
+test('the operator runs: the failed migration ends with the run, the clear is named; the invoice run accounts for attempt 2 and the gap after the edit', async ({
+  page,
+}) => {
   await page.goto(links.run(runRef(DEMO_RUNS.operatorCleared)))
   const svg = page.getByRole('figure', { name: 'Resume flow diagram' }).locator('svg').first()
   await expect(svg).toContainText('ended: run failed')
@@ -114,7 +125,10 @@ test('the operator runs: the failed migration ends with the run, the clear is na
   const figure = page.getByRole('figure', { name: 'Resume flow diagram' })
   await expect(figure.locator('[data-fits]')).toHaveText('The whole diagram fits the box.')
   const box = figure.getByRole('region', { name: 'Resume flow, scrollable' })
-  const overflow = await box.evaluate((el) => ({ h: el.scrollHeight - el.clientHeight, w: el.scrollWidth - el.clientWidth }))
+  const overflow = await box.evaluate((el) => ({
+    h: el.scrollHeight - el.clientHeight,
+    w: el.scrollWidth - el.clientWidth,
+  }))
   expect(overflow.h).toBeLessThanOrEqual(1)
   expect(overflow.w).toBeLessThanOrEqual(1)
 
@@ -131,19 +145,26 @@ test('the operator runs: the failed migration ends with the run, the clear is na
   await expect(points).toHaveCount(2)
   await expect(points.nth(1)).toContainText('Attempt 2 (run.begin time not kept) wrote no checkpoint here')
   await expect(explainer.getByRole('heading', { name: /^Operator actions/ })).toHaveText('Operator actions 1')
-  await expect(explainer.getByRole('region', { name: /^Operator actions/ })).toContainText('operator:alice edited the block')
+  await expect(explainer.getByRole('region', { name: /^Operator actions/ })).toContainText(
+    'operator:alice edited the block',
+  )
   await expect(svg).toContainText('run.begin attempt 3')
   await expect(svg).toContainText('attempt 2')
   await expect(svg).toContainText('wrote no checkpoint here')
 })
 
-test('a near miss caught while it happens: the callout says what happened and what is true now, and copies the missed checkpoint in as an audited write', async ({ page, request }) => {
+test('a near miss caught while it happens: the callout says what happened and what is true now, and copies the missed checkpoint in as an audited write', async ({
+  page,
+  request,
+}) => {
   const run = runRef(NEAR_MISS_NOW_RUN)
   const { firstSessionId: s1, sessionId: s2, userId, firstItems } = NEAR_MISS_NOW_RUN
   await page.goto(links.run(run, { tab: 'checkpoint' }))
   const warning = page.getByRole('alert', { name: 'Near miss' })
   await expect(warning).toContainText(
-    new RegExp(`The process that resumed as session ${s2} at [0-9-]+ [0-9:]+ UTC started from nothing, though v${firstItems} under session ${s1} existed: 1 item redone\\.`),
+    new RegExp(
+      `The process that resumed as session ${s2} at [0-9-]+ [0-9:]+ UTC started from nothing, though v${firstItems} under session ${s1} existed: 1 item redone\\.`,
+    ),
   )
   await expect(warning).toContainText(`Today session ${s2} is at v1; session ${s1}'s latest is v${firstItems},`)
   // The diagram shows both sessions' work.
@@ -151,8 +172,12 @@ test('a near miss caught while it happens: the callout says what happened and wh
 
   await warning.getByRole('button', { name: `Copy v${firstItems} here…` }).click()
   const dialog = page.getByRole('dialog', { name: `Copy v${firstItems} from session ${s1}` })
-  await expect(dialog).toContainText(`Writes the content of v${firstItems} under session ${s1} as version 2 under session ${s2}`)
-  await expect(dialog.getByLabel('Reason (recorded in the audit log)')).toHaveValue(`Copy v${firstItems} from session ${s1} after a near miss`)
+  await expect(dialog).toContainText(
+    `Writes the content of v${firstItems} under session ${s1} as version 2 under session ${s2}`,
+  )
+  await expect(dialog.getByLabel('Reason (recorded in the audit log)')).toHaveValue(
+    `Copy v${firstItems} from session ${s1} after a near miss`,
+  )
   await dialog.getByRole('button', { name: 'Copy as v2' }).click()
   await expect(dialog).toBeHidden()
 
@@ -162,12 +187,20 @@ test('a near miss caught while it happens: the callout says what happened and wh
   expect(api.resume.value).toBe(Array.from({ length: firstItems }, (_, i) => `item-00${i + 1}`).join(' '))
   await page.goto(links.run(run, { tab: 'audit' }))
   const audit = page.getByRole('list', { name: 'Audit log' })
-  await expect(audit.getByRole('listitem').first()).toContainText(`Copy v${firstItems} from session ${s1} after a near miss`)
+  await expect(audit.getByRole('listitem').first()).toContainText(
+    `Copy v${firstItems} from session ${s1} after a near miss`,
+  )
 })
 
-test('a near miss seen at once: a retry that has begun and written nothing yet names, on the timeline, the checkpoint it cannot see', async ({ page }) => {
+test('a near miss seen at once: a retry that has begun and written nothing yet names, on the timeline, the checkpoint it cannot see', async ({
+  page,
+}) => {
   const { firstSessionId: s1, firstItems } = NEAR_MISS_BEGUN_RUN
   await page.goto(links.run(runRef(NEAR_MISS_BEGUN_RUN), { tab: 'timeline' }))
   const list = page.getByRole('listbox', { name: /Timeline events/ })
-  await expect(list.getByText(`resume · attempt 2 from nothing; v${firstItems} under session ${s1} existed (${firstItems} items done there); no checkpoint written yet`)).toBeVisible()
+  await expect(
+    list.getByText(
+      `resume · attempt 2 from nothing; v${firstItems} under session ${s1} existed (${firstItems} items done there); no checkpoint written yet`,
+    ),
+  ).toBeVisible()
 })

@@ -17,10 +17,14 @@ test('from the list to the resumed batch run: header and its cleared checkpoint'
   await expect(checkpoint.getByText(/cleared \(tombstone\)/)).toBeVisible()
   // The reflection reads as its summary and lists, not as one line of raw JSON.
   const reflection = summary.getByTestId('reflection')
-  await expect(reflection).toContainText('Finished the catalog after one crash; the resume skipped the 120 checkpointed items.')
+  await expect(reflection).toContainText(
+    'Finished the catalog after one crash; the resume skipped the 120 checkpointed items.',
+  )
   await reflection.getByText('Show went well (1), went wrong (1), lessons (1)').click()
   await expect(reflection.getByRole('heading', { name: 'Went wrong' })).toBeVisible()
-  await expect(reflection.getByRole('listitem').filter({ hasText: 'The first process was OOM-killed while embedding item-121.' })).toBeVisible()
+  await expect(
+    reflection.getByRole('listitem').filter({ hasText: 'The first process was OOM-killed while embedding item-121.' }),
+  ).toBeVisible()
   await expect(summary).not.toContainText('"went_well"')
   await page.screenshot({ path: 'test-results/screens/run-batch.png', fullPage: true })
 })
@@ -28,8 +32,12 @@ test('from the list to the resumed batch run: header and its cleared checkpoint'
 test('a run with blocks under two sessions warns that a resume sees only one', async ({ page }) => {
   await page.goto(links.run(DEMO_RUNS.nearMiss, { tab: 'blocks' }))
   await expect(page.getByText(/blocks under 2 different user\/session identities/)).toBeVisible()
-  await expect(page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.firstSessionId}` })).toBeVisible()
-  await expect(page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.secondSessionId}` })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.firstSessionId}` }),
+  ).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: `Blocks for user ${NEAR_MISS.userId}, session ${NEAR_MISS.secondSessionId}` }),
+  ).toBeVisible()
   await page.screenshot({ path: 'test-results/screens/run-near-miss.png', fullPage: true })
 })
 
@@ -40,7 +48,10 @@ test('a run id with awkward characters opens from its link and from the list', a
   await expect(page).toHaveTitle(`${EDGE_CASE.runId} · ${EDGE_CASE.agent} · Loom Runs`)
   await page.goto(`/?agent=${EDGE_CASE.agent}`)
   await hydrated(page)
-  await page.locator(`tr[data-run-id="${EDGE_CASE.runId.replace(/"/g, '\\"')}"] a`).first().click()
+  await page
+    .locator(`tr[data-run-id="${EDGE_CASE.runId.replace(/"/g, '\\"')}"] a`)
+    .first()
+    .click()
   await expect(runIdLine).toBeVisible()
 })
 
@@ -62,7 +73,10 @@ test("any unknown path gets the console's own 404 page", async ({ page }) => {
   }
 })
 
-test("a run page's HTML already holds the run's header; the client does not ask for it again", async ({ page, request }) => {
+test("a run page's HTML already holds the run's header; the client does not ask for it again", async ({
+  page,
+  request,
+}) => {
   const run = DEMO_RUNS.batch
   const detail = await (await request.get(links.api.run(run))).json()
   const html = await (await request.get(links.run(run))).text()
@@ -77,7 +91,9 @@ test("a run page's HTML already holds the run's header; the client does not ask 
   expect(asked).toEqual([])
 })
 
-test('neither the runs page nor a run page renders other pages in the background (no prefetch of the links in view)', async ({ page }) => {
+test('neither the runs page nor a run page renders other pages in the background (no prefetch of the links in view)', async ({
+  page,
+}) => {
   const background: string[] = []
   page.on('request', (r) => {
     // A prefetch is a request for a page's server payload (RSC) made without a click.
@@ -93,5 +109,7 @@ test('neither the runs page nor a run page renders other pages in the background
   // A click still opens the page it names (the breadcrumb to the agent's runs).
   await page.getByRole('link', { name: DEMO_RUNS.batch.agent, exact: true }).first().click()
   await expect(page).toHaveURL(new RegExp(`agent=${DEMO_RUNS.batch.agent}`))
-  await expect(page.getByRole('table', { name: 'Runs' }).locator(`tr[data-run-id="${DEMO_RUNS.batch.runId}"]`)).toBeVisible()
+  await expect(
+    page.getByRole('table', { name: 'Runs' }).locator(`tr[data-run-id="${DEMO_RUNS.batch.runId}"]`),
+  ).toBeVisible()
 })

@@ -16,7 +16,11 @@ async function openRuns(page: Page, url = '/') {
 test('the runs page shows the summary charts and the top-5 lists, linking to runs', async ({ page }) => {
   await openRuns(page)
   const panel = summary(page)
-  for (const name of [/Runs per (hour|day) of their start time, stacked by run state/, /Runs resumed per day/, /Runs by the size of their latest checkpoint/]) {
+  for (const name of [
+    /Runs per (hour|day) of their start time, stacked by run state/,
+    /Runs resumed per day/,
+    /Runs by the size of their latest checkpoint/,
+  ]) {
     // Each chart is a labelled image inside its figure.
     const figure = panel.getByRole('img', { name })
     await expect(figure.locator('svg.recharts-surface')).toBeVisible()
@@ -29,7 +33,8 @@ test('the runs page shows the summary charts and the top-5 lists, linking to run
   for (const title of ['Slowest runs', 'Costliest runs']) {
     const links = panel.getByRole('region', { name: title }).getByRole('link')
     await expect(links).toHaveCount(5)
-    for (const href of await links.evaluateAll((els) => els.map((e) => e.getAttribute('href')))) expect(href).toMatch(/^\/runs\/[^/]+\/[^/]+\/[^/]+\/[^/]+$/)
+    for (const href of await links.evaluateAll((els) => els.map((e) => e.getAttribute('href'))))
+      expect(href).toMatch(/^\/runs\/[^/]+\/[^/]+\/[^/]+\/[^/]+$/)
   }
   // A link opens the run page.
   const first = panel.getByRole('region', { name: 'Slowest runs' }).getByRole('link').first()
@@ -40,14 +45,19 @@ test('the runs page shows the summary charts and the top-5 lists, linking to run
 
 test('filtering by status narrows the charts and the lists', async ({ page }) => {
   await openRuns(page)
-  const answered = page.waitForResponse((r) => r.url().includes('/api/runs/analytics') && r.url().includes('status=failed'))
+  const answered = page.waitForResponse(
+    (r) => r.url().includes('/api/runs/analytics') && r.url().includes('status=failed'),
+  )
   await page.getByLabel('Status').selectOption('failed')
   expect((await answered).status()).toBe(200)
   const panel = summary(page)
   const legend = panel.getByRole('list', { name: 'Run counts by state' })
   await expect(legend.locator('li')).toHaveCount(1)
   await expect(legend).toContainText('failed')
-  const titles = await panel.getByRole('region', { name: 'Slowest runs' }).getByRole('link').evaluateAll((els) => els.map((e) => e.getAttribute('title')))
+  const titles = await panel
+    .getByRole('region', { name: 'Slowest runs' })
+    .getByRole('link')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('title')))
   expect(titles.length).toBeGreaterThan(0)
   for (const t of titles) expect(t).toMatch(/\(failed\)$/)
 })
@@ -65,7 +75,10 @@ test('the summary collapses, and stays collapsed after a reload', async ({ page 
   await expect(summary(page).locator('svg.recharts-surface').first()).toBeVisible()
 })
 
-test('live refresh: a checkpoint written elsewhere flashes its row, without reloading the list every poll', async ({ page, request }) => {
+test('live refresh: a checkpoint written elsewhere flashes its row, without reloading the list every poll', async ({
+  page,
+  request,
+}) => {
   const run = DEMO_RUNS.support
   const api = `/api/runs/${[run.org, run.namespace, run.agent, run.runId].map(encodeSegment).join('/')}`
   let listFetches = 0
@@ -81,23 +94,37 @@ test('live refresh: a checkpoint written elsewhere flashes its row, without relo
 
   // Two quiet polls: no list refetch.
   const before = listFetches
-  for (let i = 0; i < 2; i++) await page.waitForResponse((r) => r.url().includes('/api/runs/changes?') && r.url().includes('since='))
+  for (let i = 0; i < 2; i++)
+    await page.waitForResponse((r) => r.url().includes('/api/runs/changes?') && r.url().includes('since='))
   expect(listFetches).toBe(before)
 
   const blocks = await (await request.get(`${api}/blocks`)).json()
-  const cp = blocks.blocks.find((b: { blockKey: string; userId: string; sessionId: string }) => b.blockKey === 'checkpoint' && b.userId === run.userId && b.sessionId === run.sessionId)
+  const cp = blocks.blocks.find(
+    (b: { blockKey: string; userId: string; sessionId: string }) =>
+      b.blockKey === 'checkpoint' && b.userId === run.userId && b.sessionId === run.sessionId,
+  )
   const qs = new URLSearchParams({ userId: run.userId, sessionId: run.sessionId })
   const put = await request.put(`${api}/blocks/checkpoint?${qs}`, {
     headers: { 'content-type': 'application/json' },
-    data: { content: 'step-1 step-2 (edited by the live refresh spec)', expectedVersion: cp ? cp.version : '0', reason: 'e2e live refresh', force: true },
+    data: {
+      content: 'step-1 step-2 (edited by the live refresh spec)',
+      expectedVersion: cp ? cp.version : '0',
+      reason: 'e2e live refresh',
+      force: true,
+    },
   })
   expect(put.status(), await put.text()).toBe(200)
   const version = (await put.json()).block.version
   await expect(row).toHaveClass(/row-fresh/, { timeout: 15_000 })
   // Held at its flash colour, the row's text and links still have enough contrast (axe).
   await row.evaluate((tr) => tr.querySelectorAll('td').forEach((td) => (td.style.animationPlayState = 'paused')))
-  const contrast = await new AxeBuilder({ page }).include(`tr[data-run-id="${run.runId}"]`).withRules(['color-contrast']).analyze()
-  expect(contrast.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`))).toEqual([])
+  const contrast = await new AxeBuilder({ page })
+    .include(`tr[data-run-id="${run.runId}"]`)
+    .withRules(['color-contrast'])
+    .analyze()
+  expect(contrast.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`))).toEqual(
+    [],
+  )
   await expect(row).toContainText(`v${version}`)
   await row.screenshot({ path: 'test-results/screens/runs-analytics-fresh-row.png', animations: 'allow' })
   expect(listFetches).toBeGreaterThan(before)
@@ -124,6 +151,9 @@ for (const theme of ['light', 'dark'] as const) {
     await openRuns(page)
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
     await page.mouse.move(5, 5)
-    await page.screenshot({ path: `test-results/screens/runs-analytics${theme === 'dark' ? '-dark' : ''}.png`, fullPage: false })
+    await page.screenshot({
+      path: `test-results/screens/runs-analytics${theme === 'dark' ? '-dark' : ''}.png`,
+      fullPage: false,
+    })
   })
 }

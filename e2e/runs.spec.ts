@@ -24,9 +24,7 @@ test('filters live in the URL and narrow the table', async ({ page }) => {
   await expect(page).toHaveURL(/status=failed/)
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
   // The previous page stays on screen while the filtered one loads.
-  await expect
-    .poll(async () => [...new Set(await rows.locator('.badge').allTextContents())])
-    .toEqual(['failed'])
+  await expect.poll(async () => [...new Set(await rows.locator('.badge').allTextContents())]).toEqual(['failed'])
 
   // A shared link opens the same view.
   await page.goto(`/?agent=${DEMO_RUNS.nearMiss.agent}`)
@@ -41,7 +39,9 @@ test('filters live in the URL and narrow the table', async ({ page }) => {
   await expect(page.getByTestId('no-runs-match')).not.toContainText('time range')
 })
 
-test('a partial org matches nothing: the empty state names the filter, offers the org it may mean, and clears with a button', async ({ page }) => {
+test('a partial org matches nothing: the empty state names the filter, offers the org it may mean, and clears with a button', async ({
+  page,
+}) => {
   await page.goto('/?org=ac')
   await hydrated(page)
   const empty = page.getByTestId('no-runs-match')

@@ -20,13 +20,17 @@ async function realReport(page: Page): Promise<SchemaReport> {
   return (await res.json()) as SchemaReport
 }
 
-test('the demo schema: every table present, working-memory parts, history installed (light and dark)', async ({ page }) => {
+test('the demo schema: every table present, working-memory parts, history installed (light and dark)', async ({
+  page,
+}) => {
   const report = await realReport(page)
   expect(report.status).toBe('ok')
   await page.goto('/schema')
   await expect(page).toHaveTitle('Schema · Loom Runs')
   const summary = page.getByRole('status', { name: 'Schema summary' })
-  await expect(summary).toContainText(`Schema matches the contract: ${report.tables.length} of ${report.tables.length} tables and views present.`)
+  await expect(summary).toContainText(
+    `Schema matches the contract: ${report.tables.length} of ${report.tables.length} tables and views present.`,
+  )
   await expect(summary).toContainText('0 problems')
 
   for (const name of LOOM_TABLES) {
@@ -37,15 +41,21 @@ test('the demo schema: every table present, working-memory parts, history instal
   // The run index is folded while it is fine; unfolding shows its objects, all OK.
   await page.locator('summary', { hasText: 'Run index' }).click()
   for (const t of report.tables.filter((x) => x.group === 'runIndex')) {
-    await expect(page.getByRole('region', { name: t.fullName, exact: true }).getByTestId('schema-badge')).toHaveText('OK')
+    await expect(page.getByRole('region', { name: t.fullName, exact: true }).getByTestId('schema-badge')).toHaveText(
+      'OK',
+    )
   }
-  await expect(page.locator('[data-status]:not([data-status="ok"])').and(page.locator('section[data-table]'))).toHaveCount(0)
+  await expect(
+    page.locator('[data-status]:not([data-status="ok"])').and(page.locator('section[data-table]')),
+  ).toHaveCount(0)
 
   const wm = page.getByRole('region', { name: 'Working memory parts', exact: true })
   await expect(wm.getByTestId('wm-parts')).toHaveText(String(report.workingMemory!.activeParts))
   expect(report.workingMemory!.activeParts).toBeGreaterThan(0)
   await expect(wm.getByTestId('wm-unmerged')).toHaveText(report.workingMemory!.unmergedVersions!.toLocaleString('en'))
-  await expect(wm).toContainText('Unmerged versions: the Checkpoint tab can still show them; they disappear when ClickHouse merges parts.')
+  await expect(wm).toContainText(
+    'Unmerged versions: the Checkpoint tab can still show them; they disappear when ClickHouse merges parts.',
+  )
 
   const history = page.getByRole('region', { name: 'History capture', exact: true })
   await expect(history.getByTestId('history-installed')).toHaveText('yes')

@@ -8,7 +8,11 @@ export const SCREENS = process.env.SCREENS_DIR ?? 'test-results/screens'
  * `<name>-<width>-<theme>.png`; `ready` runs before each (e.g. wait for a redraw). Leaves the
  * page at 1400 px in light mode.
  */
-export async function screensAtWidths(page: Page, name: string, options: { fullPage?: boolean; ready?: () => Promise<void> } = {}) {
+export async function screensAtWidths(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; ready?: () => Promise<void> } = {},
+) {
   for (const width of [1400, 390]) {
     await page.setViewportSize({ width, height: 900 })
     for (const theme of ['light', 'dark'] as const) {

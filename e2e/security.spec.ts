@@ -6,7 +6,9 @@ import { encodeSegment, links } from '../lib/links'
 
 const runApi = `/api/runs/${[EDGE_CASE.org, EDGE_CASE.namespace, EDGE_CASE.agent, EDGE_CASE.runId].map(encodeSegment).join('/')}`
 
-test('pages and API answers carry the security headers; scripts need a fresh nonce, never unsafe-inline', async ({ request }) => {
+test('pages and API answers carry the security headers; scripts need a fresh nonce, never unsafe-inline', async ({
+  request,
+}) => {
   const nonces = new Set<string>()
   for (const url of ['/', '/', '/api/runs?limit=1']) {
     const res = await request.get(url)
@@ -14,7 +16,11 @@ test('pages and API answers carry the security headers; scripts need a fresh non
     const csp = h['content-security-policy'] ?? ''
     expect(csp).toContain("default-src 'self'")
     expect(csp).toContain("frame-ancestors 'none'")
-    const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? ''
+    const scriptSrc =
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('script-src')) ?? ''
     expect(scriptSrc).not.toContain("'unsafe-inline'")
     expect(scriptSrc).not.toContain("'unsafe-eval'")
     const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc)?.[1]
@@ -35,7 +41,9 @@ test('pages and API answers carry the security headers; scripts need a fresh non
   expect(nonces.size, 'a new nonce per request').toBe(3)
 })
 
-test('under that policy the pages still work: charts, the resume diagram, the theme toggle; nothing is blocked', async ({ page }) => {
+test('under that policy the pages still work: charts, the resume diagram, the theme toggle; nothing is blocked', async ({
+  page,
+}) => {
   const violations: string[] = []
   page.on('console', (m) => {
     if (/Content Security Policy|Content-Security-Policy/i.test(m.text())) violations.push(m.text())

@@ -47,7 +47,10 @@ async function reloadAndReadHealth(page: Page) {
 
 const notice = (page: Page) => page.getByRole('region', { name: /missing part of the console's setup/ })
 
-test('the runs page names the missing run index and history capture with the init command; dismissing is remembered; none after a full init', async ({ page, request }) => {
+test('the runs page names the missing run index and history capture with the init command; dismissing is remembered; none after a full init', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000)
   const health = await (await request.get(`${app}/api/health`)).json()
   expect(health.mode).toBe('remote')
@@ -85,7 +88,11 @@ test('the runs page names the missing run index and history capture with the ini
   // The full init installs both; the notice has nothing left to say, dismissed or not.
   const out = await dbInit([])
   expect(out).toContain('run index installed')
-  expect((await (await request.get(`${app}/api/health`)).json()).setup).toEqual({ runIndex: true, history: true, command: 'npm run db:init' })
+  expect((await (await request.get(`${app}/api/health`)).json()).setup).toEqual({
+    runIndex: true,
+    history: true,
+    command: 'npm run db:init',
+  })
   await page.evaluate(() => localStorage.clear())
   const answer = await reloadAndReadHealth(page)
   expect(answer.setup).toEqual({ runIndex: true, history: true, command: 'npm run db:init' })

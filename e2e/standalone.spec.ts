@@ -39,7 +39,11 @@ test.describe('standalone server outside the source tree', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-standalone-'))
     appDir = path.join(tmp, 'app')
     dataDir = path.join(tmp, 'data')
-    const made = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'standalone.mjs'), appDir], { cwd: ROOT, encoding: 'utf8', env: childEnv({}) })
+    const made = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'standalone.mjs'), appDir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: childEnv({}),
+    })
     expect(made.status, made.stderr).toBe(0)
     port = freePort()
     // Nothing points back at the source tree: no build-folder variable, its own folder and data.
@@ -93,7 +97,8 @@ test.describe('standalone server outside the source tree', () => {
     expect(fs.existsSync(path.join(appDir, cmd[1]))).toBe(true)
     const check = JSON.parse(/^HEALTHCHECK .*? CMD (\[.*\])$/m.exec(runtime)![1]) as string[]
     expect(check[0]).toBe('node')
-    const probe = (p: number) => spawnSync(process.execPath, check.slice(1), { env: { ...process.env, PORT: String(p) }, timeout: 20_000 }).status
+    const probe = (p: number) =>
+      spawnSync(process.execPath, check.slice(1), { env: { ...process.env, PORT: String(p) }, timeout: 20_000 }).status
     expect(probe(port)).toBe(0)
     expect(probe(freePort())).toBe(1)
   })
@@ -130,7 +135,11 @@ test.describe('npm start launcher', () => {
   test('refuses to listen off loopback without users', async () => {
     const port = freePort()
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-start-'))
-    const server = launch('npm start launcher', [path.join(ROOT, 'scripts', 'start.mjs')], childEnv({ HOST: '0.0.0.0', PORT: String(port), LOOM_RUNS_DATA_DIR: dataDir }))
+    const server = launch(
+      'npm start launcher',
+      [path.join(ROOT, 'scripts', 'start.mjs')],
+      childEnv({ HOST: '0.0.0.0', PORT: String(port), LOOM_RUNS_DATA_DIR: dataDir }),
+    )
     try {
       const exit = await Promise.race([server.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))])
       expect(exit?.code).toBe(1)

@@ -90,7 +90,10 @@ test.describe('timeline', () => {
     await expect(page.getByRole('complementary')).toContainText('host-a/pid-4242')
 
     // A chart mark selects its event too.
-    await page.getByRole('figure', { name: /Swimlane chart/ }).locator('[data-testid="timeline-mark"][data-kind="run.complete"]').click()
+    await page
+      .getByRole('figure', { name: /Swimlane chart/ })
+      .locator('[data-testid="timeline-mark"][data-kind="run.complete"]')
+      .click()
     await expect.poll(() => eventParam(page)).toBe('complete')
     await expect(page.getByRole('complementary', { name: /run.complete: succeeded/ })).toBeVisible()
     await screens(page, 'timeline-selected')
@@ -124,7 +127,10 @@ test.describe('timeline', () => {
     await page.goto(tabUrl(run, 'timeline'))
     await hydrated(page, page.getByRole('listbox', { name: /Timeline events/ }))
     await expect(page.getByText('Showing the first 10,000 of 12,347 events')).toBeVisible()
-    await expect(page.getByRole('link', { name: 'Download all as JSON' })).toHaveAttribute('href', links.api.export(run))
+    await expect(page.getByRole('link', { name: 'Download all as JSON' })).toHaveAttribute(
+      'href',
+      links.api.export(run),
+    )
     const list = page.getByRole('listbox', { name: /Timeline events/ })
     await expect(list.getByRole('option').first()).toBeVisible()
     expect(await list.getByRole('option').count()).toBeLessThan(60)
@@ -150,7 +156,9 @@ test('a request the server refuses shows an error banner with retry, not a blank
   await expect(page.getByRole('alert').filter({ hasText: /runId/ })).toBeVisible()
 })
 
-test('a page whose scripts fail to load says so, with a reload link; a page that hydrates shows nothing of it', async ({ page }) => {
+test('a page whose scripts fail to load says so, with a reload link; a page that hydrates shows nothing of it', async ({
+  page,
+}) => {
   await page.goto('/')
   await hydrated(page)
   await expect(page.locator('.scripts-failed')).toBeHidden()
@@ -173,8 +181,16 @@ test('conversation: turns in order, role-styled, searchable', async ({ page }) =
   await hydrated(page)
   const turns = page.locator('li[data-turn-index]')
   await expect(turns).toHaveCount(5)
-  expect(await turns.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-turn-index'))))).toEqual([0, 1, 2, 3, 4])
-  expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).toEqual(['system', 'user', 'tool', 'tool', 'assistant'])
+  expect(await turns.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-turn-index'))))).toEqual([
+    0, 1, 2, 3, 4,
+  ])
+  expect(await turns.evaluateAll((els) => els.map((e) => e.getAttribute('data-role')))).toEqual([
+    'system',
+    'user',
+    'tool',
+    'tool',
+    'assistant',
+  ])
   await expect(turns.nth(2).getByText('memory.search')).toBeVisible()
   await expect(turns.nth(4).getByText('3,400 in · 620 out')).toBeVisible()
   await screens(page, 'conversation')
@@ -200,7 +216,10 @@ test('memories: written and relied-on, the writer run linked, a memory highlight
   const target = relied.locator('tr[aria-current="true"]')
   await expect(target).toHaveAttribute('data-memory-key', 'procurement.q3.budget-cap')
   const writerLink = target.getByRole('link', { name: `Writer run ${writer.runId} (${writer.agent})` })
-  await expect(writerLink).toHaveAttribute('href', links.run(writer, { tab: 'memories', memory: 'procurement.q3.budget-cap' }))
+  await expect(writerLink).toHaveAttribute(
+    'href',
+    links.run(writer, { tab: 'memories', memory: 'procurement.q3.budget-cap' }),
+  )
   await expect(relied.locator('tr[data-memory-key="vendor.contoso.tier-2.price"]').getByText('this run')).toBeVisible()
   await screens(page, 'memories')
 })
@@ -219,7 +238,9 @@ test('searches: each search with ranked, scored hits; used hits and writers mark
   await expect(hits.getByRole('row').nth(1)).toContainText('vendor.northwind.tier-2.price')
   await expect(hits.getByRole('row').nth(1)).toContainText('0.912')
   await expect(hits.getByText('used', { exact: true })).toHaveCount(3)
-  await expect(hits.getByRole('link', { name: `Writer run ${DEMO_RUNS.researchWriter.runId} (research-assistant)` }).first()).toBeVisible()
+  await expect(
+    hits.getByRole('link', { name: `Writer run ${DEMO_RUNS.researchWriter.runId} (research-assistant)` }).first(),
+  ).toBeVisible()
   await expect(first.getByRole('img', { name: /Scores of 4 hits/ }).locator('.recharts-bar-rectangle')).toHaveCount(4)
   await screens(page, 'searches')
 

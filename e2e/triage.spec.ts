@@ -15,7 +15,10 @@ async function api<T>(request: APIRequestContext, url: string): Promise<T> {
   return (await res.json()) as T
 }
 
-test('the HTML of /?status=failed already holds the first page of failed runs, and the client does not fetch it again', async ({ page, request }) => {
+test('the HTML of /?status=failed already holds the first page of failed runs, and the client does not fetch it again', async ({
+  page,
+  request,
+}) => {
   const failed = await api<Page>(request, '/api/runs?status=failed&limit=50')
   expect(failed.runs.length).toBeGreaterThan(0)
   // Fetched as plain HTTP: no script runs.
@@ -35,12 +38,18 @@ test('the HTML of /?status=failed already holds the first page of failed runs, a
   expect(listRequests).toEqual([])
   // Run links are not prefetched in the background.
   const prefetches = await page.evaluate(() =>
-    performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.startsWith('/runs/')),
+    performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname)
+      .filter((p) => p.startsWith('/runs/')),
   )
   expect(prefetches).toEqual([])
 })
 
-test('the rows do not wait for their flags: the HTML streams them after the rows, and each row ends with the API\'s flags, without a second fetch', async ({ page, request }) => {
+test("the rows do not wait for their flags: the HTML streams them after the rows, and each row ends with the API's flags, without a second fetch", async ({
+  page,
+  request,
+}) => {
   const first = await api<Page>(request, '/api/runs?limit=50')
   const flagged = first.runs.filter((r) => r.flags.length > 0)
   expect(flagged.length).toBeGreaterThan(0)
@@ -63,12 +72,20 @@ test('the rows do not wait for their flags: the HTML streams them after the rows
   const shown = await page
     .getByRole('table', { name: 'Runs' })
     .locator('tbody tr')
-    .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-run-id'), [...tr.querySelectorAll('[data-flag]')].map((b) => b.getAttribute('data-flag'))]))
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.getAttribute('data-run-id'),
+        [...tr.querySelectorAll('[data-flag]')].map((b) => b.getAttribute('data-flag')),
+      ]),
+    )
   expect(shown).toEqual(first.runs.map((r) => [r.runId, r.flags]))
   expect(listRequests).toEqual([])
 })
 
-test('a flag in the URL narrows the list to the runs the API flags, with badges; the flag filter writes the URL', async ({ page, request }) => {
+test('a flag in the URL narrows the list to the runs the API flags, with badges; the flag filter writes the URL', async ({
+  page,
+  request,
+}) => {
   const all = await api<Page>(request, '/api/runs?limit=200')
   const resumed = await api<Page>(request, '/api/runs?flag=resumed&limit=50')
   expect(resumed.runs.length).toBeGreaterThan(0)
@@ -81,7 +98,9 @@ test('a flag in the URL narrows the list to the runs the API flags, with badges;
   expect(shown).toEqual(resumed.runs.map((r) => r.runId))
   // Every flag the API names is a badge on its row.
   for (const run of resumed.runs.slice(0, 5)) {
-    const badges = await page.locator(`tr[data-run-id="${run.runId}"] [data-flag]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-flag')))
+    const badges = await page
+      .locator(`tr[data-run-id="${run.runId}"] [data-flag]`)
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-flag')))
     expect(badges).toEqual(run.flags)
   }
 
@@ -91,32 +110,50 @@ test('a flag in the URL narrows the list to the runs the API flags, with badges;
   await page.getByRole('checkbox', { name: /^crash loop/ }).check()
   await expect(page).toHaveURL(/flag=resumed&flag=crash_loop|flag=crash_loop&flag=resumed/)
   const both = await api<Page>(request, '/api/runs?flag=resumed&flag=crash_loop&limit=50')
-  if (both.runs.length === 0) await expect(page.getByTestId('no-runs-match')).toContainText('No runs match flag resumed, flag crash loop.')
+  if (both.runs.length === 0)
+    await expect(page.getByTestId('no-runs-match')).toContainText('No runs match flag resumed, flag crash loop.')
   else await expect(rows).toHaveCount(both.runs.length)
 })
 
 test('summary counts link to the lists they count', async ({ page, request }) => {
-  const analytics = await api<{ resumes: { resumedRuns: number }; totals: { runs: number } }>(request, '/api/runs/analytics')
+  const analytics = await api<{ resumes: { resumedRuns: number }; totals: { runs: number } }>(
+    request,
+    '/api/runs/analytics',
+  )
   await page.goto('/')
   const stats = page.getByTestId('summary-stats')
   // The charts' query waits for the list and is the heaviest on the page: give it time on a busy machine.
   await expect(stats).toBeVisible({ timeout: 60_000 })
   const resumedLink = stats.getByRole('link', { name: new RegExp(`^${analytics.resumes.resumedRuns} resumed runs?$`) })
   await expect(resumedLink).toHaveAttribute('href', '/?flag=resumed')
-  await expect(stats.getByRole('link', { name: /checkpoints? at ≥ 90% of char_limit/ })).toHaveAttribute('href', '/?flag=near_limit')
-  await expect(stats.getByRole('link', { name: new RegExp(`^${analytics.totals.runs} runs?$`) })).toHaveAttribute('href', '/')
+  await expect(stats.getByRole('link', { name: /checkpoints? at ≥ 90% of char_limit/ })).toHaveAttribute(
+    'href',
+    '/?flag=near_limit',
+  )
+  await expect(stats.getByRole('link', { name: new RegExp(`^${analytics.totals.runs} runs?$`) })).toHaveAttribute(
+    'href',
+    '/',
+  )
   // The charts' legends link their counts too: a state to its status, resumes to the resumed runs.
   const analyticsFull = await api<{ totals: { byStatus: Record<string, number> } }>(request, '/api/runs/analytics')
-  const failedLink = page.getByRole('list', { name: 'Run counts by state' }).getByRole('link', { name: `failed ${analyticsFull.totals.byStatus.failed}` })
+  const failedLink = page
+    .getByRole('list', { name: 'Run counts by state' })
+    .getByRole('link', { name: `failed ${analyticsFull.totals.byStatus.failed}` })
   await expect(failedLink).toHaveAttribute('href', '/?status=failed')
   await resumedLink.click()
   await expect(page).toHaveURL(/\?flag=resumed$/)
   const resumed = await api<Page>(request, '/api/runs?flag=resumed&limit=50')
-  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toHaveAttribute('data-run-id', resumed.runs[0].runId)
+  await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toHaveAttribute(
+    'data-run-id',
+    resumed.runs[0].runId,
+  )
 })
 
 test('typing "ac" in org suggests the orgs the facets route names', async ({ page, request }) => {
-  const facets = await api<{ values: { value: string; runs: number }[] }>(request, '/api/runs/facets?field=org&prefix=ac')
+  const facets = await api<{ values: { value: string; runs: number }[] }>(
+    request,
+    '/api/runs/facets?field=org&prefix=ac',
+  )
   expect(facets.values.map((v) => v.value)).toContain('acme')
   await page.goto('/')
   await hydrated(page)
@@ -125,11 +162,16 @@ test('typing "ac" in org suggests the orgs the facets route names', async ({ pag
   const listId = await org.getAttribute('list')
   const options = page.locator(`datalist[id="${listId}"] option`)
   await expect(options).toHaveCount(facets.values.length)
-  expect(await options.evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toEqual(facets.values.map((v) => v.value))
+  expect(await options.evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toEqual(
+    facets.values.map((v) => v.value),
+  )
   await expect(options.first()).toHaveAttribute('label', `${facets.values[0].runs} runs`)
 })
 
-test('Needs attention counts each flag and links to its list; no sideways scrolling on a phone', async ({ page, request }) => {
+test('Needs attention counts each flag and links to its list; no sideways scrolling on a phone', async ({
+  page,
+  request,
+}) => {
   await page.goto('/')
   await hydrated(page)
   // Open with its counts at once, missing blobs (a run that cannot continue) among them.
@@ -142,7 +184,9 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
     await expect(item.locator('span').first()).toHaveText(`${list.runs.length}${list.nextCursor ? '+' : ''}`)
   }
   // The troubled runs grouped by what they share: the same cohorts the API gives, largest first, each a link to its list.
-  const { cohorts } = await api<{ cohorts: { key: string; runs: number; agent: string; status: string; href: string }[] }>(request, '/api/runs/cohorts')
+  const { cohorts } = await api<{
+    cohorts: { key: string; runs: number; agent: string; status: string; href: string }[]
+  }>(request, '/api/runs/cohorts')
   expect(cohorts.length).toBeGreaterThan(0)
   const shown = page.getByRole('list', { name: 'Cohorts of troubled runs' }).getByRole('link')
   await expect(shown).toHaveCount(Math.min(5, cohorts.length))
@@ -186,7 +230,10 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
   await expect(summary).toBeFocused()
 })
 
-test('a flag-filtered list computes its summary only when asked, then shows the counts the API gives', async ({ page, request }) => {
+test('a flag-filtered list computes its summary only when asked, then shows the counts the API gives', async ({
+  page,
+  request,
+}) => {
   const analyticsCalls: string[] = []
   page.on('request', (r) => {
     if (r.url().includes('/api/runs/analytics')) analyticsCalls.push(r.url())
@@ -200,7 +247,9 @@ test('a flag-filtered list computes its summary only when asked, then shows the 
   expect(analyticsCalls).toEqual([])
   await ask.getByRole('button', { name: 'Compute summary' }).click()
   const stats = page.getByTestId('summary-stats')
-  await expect(stats.getByRole('link', { name: new RegExp(`^${expected.totals.runs} runs?$`) })).toBeVisible({ timeout: 60_000 })
+  await expect(stats.getByRole('link', { name: new RegExp(`^${expected.totals.runs} runs?$`) })).toBeVisible({
+    timeout: 60_000,
+  })
   expect(analyticsCalls.length).toBeGreaterThan(0)
   expect(analyticsCalls.every((u) => new URL(u).searchParams.getAll('flag').join() === 'resumed')).toBe(true)
 })

@@ -3,12 +3,20 @@ import { expect, test, type Page } from '@playwright/test'
 import { hydrated } from './hydrated'
 
 async function noSeriousAxe(page: Page, where: string) {
-  const r = await new AxeBuilder({ page }).include(where).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+  const r = await new AxeBuilder({ page })
+    .include(where)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze()
+  const bad = r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)
   expect(bad, bad.join('; ')).toEqual([])
 }
 
-test('save the current filter as a view, open it by its link, rename it, an alert to a host not allowed is refused, delete it', async ({ page, request }) => {
+test('save the current filter as a view, open it by its link, rename it, an alert to a host not allowed is refused, delete it', async ({
+  page,
+  request,
+}) => {
   await page.goto('/?status=failed&flag=crash_loop')
   await hydrated(page)
   const panel = page.getByTestId('saved-views')

@@ -29,13 +29,28 @@ const envSchema = z.object({
   LOOM_RUNS_SCHEMA_MAP: z.string().optional(),
   LOOM_RUNS_SCHEMA_MAP_FILE: z.string().optional(),
   LOOM_RUNS_ALLOWED_HOSTS: z.string().optional(),
-  LOOM_RUNS_TRUSTED_PROXIES: z.coerce.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').default(0),
+  LOOM_RUNS_TRUSTED_PROXIES: z.coerce
+    .number()
+    .int()
+    .min(0, 'must be 0 or more')
+    .max(10, 'must be at most 10')
+    .default(0),
   /** Create the console's tables ON CLUSTER with Replicated engines (db:init). */
   LOOM_RUNS_CLUSTER: identifier.optional(),
   /** How often the server derives what agents wrote since the last batch. */
-  LOOM_RUNS_DERIVE_INTERVAL_MS: z.coerce.number().int().min(100, 'must be at least 100').max(60_000, 'must be at most 60000').default(1000),
+  LOOM_RUNS_DERIVE_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(100, 'must be at least 100')
+    .max(60_000, 'must be at most 60000')
+    .default(1000),
   /** How often enabled alerts on saved views are checked (seconds). */
-  LOOM_RUNS_ALERT_INTERVAL_S: z.coerce.number().int().min(5, 'must be at least 5').max(86_400, 'must be at most 86400').default(60),
+  LOOM_RUNS_ALERT_INTERVAL_S: z.coerce
+    .number()
+    .int()
+    .min(5, 'must be at least 5')
+    .max(86_400, 'must be at most 86400')
+    .default(60),
   /** The only hosts (`host[:port]`, comma-separated) alert webhooks may be sent to. */
   LOOM_RUNS_WEBHOOK_HOSTS: z.string().optional(),
   /** The console's own address as people reach it (for links in alerts), e.g. https://runs.example.com. */
@@ -117,14 +132,23 @@ function parseAllowedHosts(text: string | undefined): string[] {
     .filter(Boolean)
     .map((entry, i) => {
       const host = normalizeHost(entry)
-      if (!host) throw new ConfigError([`LOOM_RUNS_ALLOWED_HOSTS entry ${i + 1}: "${entry}" is not a host[:port] (e.g. loom.example.com or 10.1.2.3:3000)`])
+      if (!host)
+        throw new ConfigError([
+          `LOOM_RUNS_ALLOWED_HOSTS entry ${i + 1}: "${entry}" is not a host[:port] (e.g. loom.example.com or 10.1.2.3:3000)`,
+        ])
       return host
     })
 }
 
 /** LOOM_RUNS_SCHEMA_MAP (JSON) or LOOM_RUNS_SCHEMA_MAP_FILE (a JSON file): see lib/tables/schema-map.ts. */
-function readSchemaMap(inline: string | undefined, file: string | undefined): { schemaMap: SchemaMap; schemaMapSource?: string } {
-  if (inline && file) throw new ConfigError(['LOOM_RUNS_SCHEMA_MAP_FILE: set either LOOM_RUNS_SCHEMA_MAP or LOOM_RUNS_SCHEMA_MAP_FILE, not both'])
+function readSchemaMap(
+  inline: string | undefined,
+  file: string | undefined,
+): { schemaMap: SchemaMap; schemaMapSource?: string } {
+  if (inline && file)
+    throw new ConfigError([
+      'LOOM_RUNS_SCHEMA_MAP_FILE: set either LOOM_RUNS_SCHEMA_MAP or LOOM_RUNS_SCHEMA_MAP_FILE, not both',
+    ])
   if (!inline && !file) return { schemaMap: {} }
   const variable = inline ? 'LOOM_RUNS_SCHEMA_MAP' : 'LOOM_RUNS_SCHEMA_MAP_FILE'
   let text = inline ?? ''
@@ -132,7 +156,9 @@ function readSchemaMap(inline: string | undefined, file: string | undefined): { 
     try {
       text = fs.readFileSync(file, 'utf8')
     } catch (err) {
-      throw new ConfigError([`LOOM_RUNS_SCHEMA_MAP_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`])
+      throw new ConfigError([
+        `LOOM_RUNS_SCHEMA_MAP_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      ])
     }
   }
   const { map, problems } = parseSchemaMap(text)
@@ -183,7 +209,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     cluster: e.LOOM_RUNS_CLUSTER,
     deriveIntervalMs: e.LOOM_RUNS_DERIVE_INTERVAL_MS,
     alertIntervalS: e.LOOM_RUNS_ALERT_INTERVAL_S,
-    publicUrl: (e.LOOM_RUNS_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl: (
+      e.LOOM_RUNS_PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST}:${e.PORT}`
+    ).replace(/\/$/, ''),
     webhookHosts: (e.LOOM_RUNS_WEBHOOK_HOSTS ?? '')
       .split(',')
       .map((h) => h.trim().toLowerCase())

@@ -42,7 +42,8 @@ export const links = {
   },
   schema: () => '/schema',
   /** Two runs side by side; without `b`, the same agent's last succeeded run before `a`. */
-  compare: (a: RunRef, b?: RunRef) => withQuery('/compare', new URLSearchParams({ a: runSuffix(a), ...(b ? { b: runSuffix(b) } : {}) })),
+  compare: (a: RunRef, b?: RunRef) =>
+    withQuery('/compare', new URLSearchParams({ a: runSuffix(a), ...(b ? { b: runSuffix(b) } : {}) })),
   /** The console-wide audit page, with its filters. */
   audit: (filters: Record<string, string | undefined> = {}) =>
     withQuery('/audit', new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1]))),
@@ -63,7 +64,8 @@ export const links = {
     events: (q: { from?: string; to?: string; org?: string; namespace?: string; agent?: string }) =>
       withQuery('/api/events', new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]))),
     /** Runs under these filters written after `since` (the previous poll's watermark). */
-    runChanges: (filters: RunsFilters, since?: string) => withQuery('/api/runs/changes', runsSearch({ ...filters, since })),
+    runChanges: (filters: RunsFilters, since?: string) =>
+      withQuery('/api/runs/changes', runsSearch({ ...filters, since })),
     consoleAudit: (params: URLSearchParams) => withQuery('/api/audit', params),
     runsCsv: (filters: RunsFilters) => withQuery('/api/runs/csv', runsSearch(filters)),
     runFacets: (params: FacetsParams) => withQuery('/api/runs/facets', runsSearch({ ...params, limit: FACETS_LIMIT })),
@@ -73,13 +75,17 @@ export const links = {
     viewDeliveries: (id: string) => `/api/views/${encodeURIComponent(id)}/deliveries`,
     viewTest: (id: string) => `/api/views/${encodeURIComponent(id)}/test`,
     incident: (run: RunRef) => `/api/runs/${runSuffix(run)}/incident.md`,
-    blocks: (run: RunRef, opts: { content?: 'none' } = {}) => `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
+    blocks: (run: RunRef, opts: { content?: 'none' } = {}) =>
+      `/api/runs/${runSuffix(run)}/blocks${opts.content ? `?content=${opts.content}` : ''}`,
     block: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId),
-    restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') => blockPath(run, blockKey, userId, sessionId, '/restore'),
+    restore: (run: RunRef, blockKey: string, userId = '', sessionId = '') =>
+      blockPath(run, blockKey, userId, sessionId, '/restore'),
     /** The replay preview of going back to `toVersion` (null: a clear). */
     replay: (run: RunRef, blockKey: string, userId: string, sessionId: string, toVersion: string | null) => {
       const url = blockPath(run, blockKey, userId, sessionId, '/replay')
-      return toVersion === null ? url : `${url}${url.includes('?') ? '&' : '?'}toVersion=${encodeURIComponent(toVersion)}`
+      return toVersion === null
+        ? url
+        : `${url}${url.includes('?') ? '&' : '?'}toVersion=${encodeURIComponent(toVersion)}`
     },
     audit: (run: RunRef) => `/api/runs/${runSuffix(run)}/audit`,
     timeline: (run: RunRef, limit?: number) => `/api/runs/${runSuffix(run)}/timeline${limit ? `?limit=${limit}` : ''}`,

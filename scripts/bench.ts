@@ -86,7 +86,8 @@ function printTable(rows: RouteResult[]) {
     r.queries === null ? '—' : String(r.queries),
   ])
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)))
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
   console.log(line(head))
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const b of body) console.log(line(b))
@@ -112,12 +113,20 @@ async function main() {
     strict: true,
   })
   if (values.help) {
-    console.log('Usage: npm run bench -- [--quick] [--scale N] [--data-dir DIR] [--requests N] [--warmup N] [--no-browser] [--build MODE] [--server http|in-process] [--out FILE]')
+    console.log(
+      'Usage: npm run bench -- [--quick] [--scale N] [--data-dir DIR] [--requests N] [--warmup N] [--no-browser] [--build MODE] [--server http|in-process] [--out FILE]',
+    )
     return
   }
   const runs = values.scale !== undefined ? int('scale', values.scale, 0) : values.quick ? FULL.runs / 10 : FULL.runs
   const f = runs / FULL.runs
-  const scale = { runs, versions: Math.round(FULL.versions * f), turns: Math.round(FULL.turns * f), memories: Math.round(FULL.memories * f), searches: Math.round(FULL.searches * f) }
+  const scale = {
+    runs,
+    versions: Math.round(FULL.versions * f),
+    turns: Math.round(FULL.turns * f),
+    memories: Math.round(FULL.memories * f),
+    searches: Math.round(FULL.searches * f),
+  }
   const dataDir = path.resolve(values['data-dir'] ?? (values.quick ? QUICK_DATA_DIR : DEFAULT_DATA_DIR))
   const out = path.resolve(values.out ?? (values.quick ? 'bench/results-quick.json' : 'bench/results.json'))
   const requests = int('requests', values.requests, 30)
@@ -126,14 +135,17 @@ async function main() {
   const serverMode = values.server
   if (serverMode !== 'http' && serverMode !== 'in-process') throw new Error('--server must be http or in-process')
   const build = values.build as BuildMode
-  if (!['if-stale', 'always', 'if-missing', 'never'].includes(build)) throw new Error('--build must be if-stale, always, if-missing or never')
+  if (!['if-stale', 'always', 'if-missing', 'never'].includes(build))
+    throw new Error('--build must be if-stale, always, if-missing or never')
   const started = Date.now()
 
   // 1. Data: seed when missing (in its own process: one process per embedded data directory).
   const metaPath = metaPathFor(dataDir)
   if (!fs.existsSync(metaPath)) {
     if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
-      throw new Error(`${dataDir} holds data but no ${path.basename(metaPath)}: reseed with npm run seed:bulk -- --force --data-dir ${dataDir}`)
+      throw new Error(
+        `${dataDir} holds data but no ${path.basename(metaPath)}: reseed with npm run seed:bulk -- --force --data-dir ${dataDir}`,
+      )
     }
     if (values['no-seed']) throw new Error(`no bench data in ${dataDir}`)
     log(`No bench data in ${dataDir}: seeding ${runs.toLocaleString('en')} runs ...`)
@@ -144,10 +156,17 @@ async function main() {
   }
   const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as SeedMeta
   if (meta.requested.runs !== runs) {
-    throw new Error(`${dataDir} was seeded with ${meta.requested.runs} runs, not ${runs}: pass --scale ${meta.requested.runs}, or reseed with --force`)
+    throw new Error(
+      `${dataDir} was seeded with ${meta.requested.runs} runs, not ${runs}: pass --scale ${meta.requested.runs}, or reseed with --force`,
+    )
   }
-  const wmRows = meta.rows['loom.working_memory'] ?? meta.rows[Object.keys(meta.rows).find((k) => k.endsWith('.working_memory')) ?? ''] ?? 0
-  log(`Bench data: ${meta.runs.total.toLocaleString('en')} runs (${meta.runs.checkpointOnly.toLocaleString('en')} checkpoint-only), ${wmRows.toLocaleString('en')} working-memory rows`)
+  const wmRows =
+    meta.rows['loom.working_memory'] ??
+    meta.rows[Object.keys(meta.rows).find((k) => k.endsWith('.working_memory')) ?? ''] ??
+    0
+  log(
+    `Bench data: ${meta.runs.total.toLocaleString('en')} runs (${meta.runs.checkpointOnly.toLocaleString('en')} checkpoint-only), ${wmRows.toLocaleString('en')} working-memory rows`,
+  )
 
   // Diagnostics on, engine pointed at the bench data, for whatever runs in this process.
   process.env.LOOM_RUNS_BENCH = '1'
@@ -187,13 +206,21 @@ async function main() {
       deep = cursor
     }
     const midMs = meta.options.anchorMs - (meta.options.spanDays * 86_400_000) / 2
-    const mid = encodeCursor({ startedAt: new Date(midMs).toISOString().replace('T', ' ').replace('Z', ''), org: '', namespace: '', agent: '', runId: '' })
+    const mid = encodeCursor({
+      startedAt: new Date(midMs).toISOString().replace('T', ' ').replace('Z', ''),
+      org: '',
+      namespace: '',
+      agent: '',
+      runId: '',
+    })
     const pollSince = new Date(Date.now() - 60_000).toISOString()
     const specs: RouteSpec[] = [...listRoutes(meta.filters, { deep, mid }, pollSince)]
     const samples = meta.samples
     // Checkpoint routes go to the identity the run's checkpoint was written under (it may differ from the run row's).
     const cp = async (s: Sample): Promise<Sample> => {
-      const run = (await fetcher(runBase(s))).body as { run?: { checkpoint?: { userId: string; sessionId: string } | null } } | null
+      const run = (await fetcher(runBase(s))).body as {
+        run?: { checkpoint?: { userId: string; sessionId: string } | null }
+      } | null
       const c = run?.run?.checkpoint
       return c ? { ...s, userId: c.userId, sessionId: c.sessionId } : s
     }
@@ -204,7 +231,9 @@ async function main() {
     const results: RouteResult[] = []
     for (const spec of specs) {
       const r = await measure(fetcher, spec, requests, warmup)
-      log(`  ${spec.route.padEnd(50)} p50 ${r.p50Ms.toFixed(1).padStart(8)} ms  bare ${String(r.bareP50Ms ?? '—').padStart(8)} ms  rows ${String(r.rowsRead ?? '—').padStart(9)}${r.errors ? `  ${r.errors} errors (status ${r.status})` : ''}`)
+      log(
+        `  ${spec.route.padEnd(50)} p50 ${r.p50Ms.toFixed(1).padStart(8)} ms  bare ${String(r.bareP50Ms ?? '—').padStart(8)} ms  rows ${String(r.rowsRead ?? '—').padStart(9)}${r.errors ? `  ${r.errors} errors (status ${r.status})` : ''}`,
+      )
       results.push(r)
     }
     let bigRunEvents: number | null = null
@@ -219,7 +248,8 @@ async function main() {
     if (values['no-browser']) browserSkipped = '--no-browser'
     else if (!server) browserSkipped = 'in-process mode has no HTTP server'
     else if (!samples.huge) browserSkipped = 'no huge run in the bench data'
-    else if (!fs.existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium')) browserSkipped = 'no Chromium at /usr/bin/chromium (npm run browser:ensure)'
+    else if (!fs.existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium'))
+      browserSkipped = 'no Chromium at /usr/bin/chromium (npm run browser:ensure)'
     else {
       log('  browser: runs page and the huge run page ...')
       const { browserBench } = await import('./bench/browser')
@@ -227,10 +257,21 @@ async function main() {
       const pagePath = `/runs/${[h.org, h.namespace, h.agent, h.runId].map(encodeURIComponent).join('/')}`
       const t = samples.typical
       const typicalPath = t ? `/runs/${[t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/')}` : null
-      const conv = (await fetcher(`${runBase(h)}/conversations`)).body as { conversations?: { turns?: unknown[] }[] } | null
-      const bigRunTurns = conv?.conversations ? Math.max(0, ...conv.conversations.map((c) => c.turns?.length ?? 0)) : null
-      const comparePath = t ? `/compare?a=${encodeURIComponent([t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/'))}` : null
-      browser = await browserBench(server.url, { bigRun: pagePath, typicalRun: typicalPath, compare: comparePath }, { bigRunEvents, bigRunTurns }, browserLoads)
+      const conv = (await fetcher(`${runBase(h)}/conversations`)).body as {
+        conversations?: { turns?: unknown[] }[]
+      } | null
+      const bigRunTurns = conv?.conversations
+        ? Math.max(0, ...conv.conversations.map((c) => c.turns?.length ?? 0))
+        : null
+      const comparePath = t
+        ? `/compare?a=${encodeURIComponent([t.org, t.namespace, t.agent, t.runId].map(encodeURIComponent).join('/'))}`
+        : null
+      browser = await browserBench(
+        server.url,
+        { bigRun: pagePath, typicalRun: typicalPath, compare: comparePath },
+        { bigRunEvents, bigRunTurns },
+        browserLoads,
+      )
     }
     const rssMb = server?.rssMb() ?? null
     await stopServer()
@@ -253,13 +294,19 @@ async function main() {
           let rowsRead = 0
           for (let i = 0; i < 6; i++) {
             const t0 = performance.now()
-            const [, stats] = await withQueryStats(() => listRuns({ filter, cursor: cur ? decodeCursor(cur)! : undefined, limit: 50, source }))
+            const [, stats] = await withQueryStats(() =>
+              listRuns({ filter, cursor: cur ? decodeCursor(cur)! : undefined, limit: 50, source }),
+            )
             if (i === 0) continue
             ms.push(performance.now() - t0)
             ch.push(stats?.chMs ?? 0)
             rowsRead = stats?.rowsRead ?? 0
           }
-          row[source] = { p50Ms: Math.round(quantile(ms, 0.5) * 10) / 10, bareP50Ms: Math.round(quantile(ch, 0.5) * 10) / 10, rowsRead }
+          row[source] = {
+            p50Ms: Math.round(quantile(ms, 0.5) * 10) / 10,
+            bareP50Ms: Math.round(quantile(ch, 0.5) * 10) / 10,
+            rowsRead,
+          }
         }
         sqlCompare.push(row)
       }
@@ -284,13 +331,17 @@ async function main() {
         let last: { items: number; rowsRead: number; maxChMs: number } | null = null
         for (let i = 0; i < 4; i++) {
           const t0 = performance.now()
-          const [res, stats] = await withQueryStats(() => previewBatch({ filter, action: 'clear', blockKey: 'checkpoint', reason: 'benchmark', dryRun: true }))
+          const [res, stats] = await withQueryStats(() =>
+            previewBatch({ filter, action: 'clear', blockKey: 'checkpoint', reason: 'benchmark', dryRun: true }),
+          )
           if (i === 0) continue
           ms.push(performance.now() - t0)
           last = { items: res.items.length, rowsRead: stats?.rowsRead ?? 0, maxChMs: Math.round(stats?.maxChMs ?? 0) }
         }
         batches.push({ case: name, p50Ms: Math.round(quantile(ms, 0.5)), ...last })
-        log(`    ${name.padEnd(44)} p50 ${Math.round(quantile(ms, 0.5))} ms, ${last?.items} items, ${last?.rowsRead.toLocaleString('en')} rows, longest statement ${last?.maxChMs} ms`)
+        log(
+          `    ${name.padEnd(44)} p50 ${Math.round(quantile(ms, 0.5))} ms, ${last?.items} items, ${last?.rowsRead.toLocaleString('en')} rows, longest statement ${last?.maxChMs} ms`,
+        )
       }
     }
     await getClient().close()
@@ -298,9 +349,20 @@ async function main() {
     // 6. Targets and results.
     const byRoute = (name: string) => results.find((r) => r.route === name)
     const runScoped = results.filter((r) => r.kind === 'run')
-    const overRows = runScoped.filter((r) => (r.rowsRead ?? 0) > ROWS_READ_LIMIT).map((r) => ({ route: r.route, rowsRead: r.rowsRead }))
-    const overRatio = results.filter((r) => r.ratio !== null && r.ratio > 1.5).map((r) => ({ route: r.route, ratio: r.ratio, overheadMs: Math.round((r.p50Ms - (r.bareP50Ms ?? 0)) * 10) / 10 }))
-    const pages = longestStatementPerPage(results, pageRoutes([...new Set(results.filter((r) => r.sample).map((r) => r.sample!))]))
+    const overRows = runScoped
+      .filter((r) => (r.rowsRead ?? 0) > ROWS_READ_LIMIT)
+      .map((r) => ({ route: r.route, rowsRead: r.rowsRead }))
+    const overRatio = results
+      .filter((r) => r.ratio !== null && r.ratio > 1.5)
+      .map((r) => ({
+        route: r.route,
+        ratio: r.ratio,
+        overheadMs: Math.round((r.p50Ms - (r.bareP50Ms ?? 0)) * 10) / 10,
+      }))
+    const pages = longestStatementPerPage(
+      results,
+      pageRoutes([...new Set(results.filter((r) => r.sample).map((r) => r.sample!))]),
+    )
     const overStatement = pages.filter((p) => (p.longestStatementP50Ms ?? 0) > STATEMENT_LIMIT_MS)
     const page1 = byRoute('runs page 1')
     const deepR = results.find((r) => r.route.startsWith('runs deep page'))
@@ -309,7 +371,13 @@ async function main() {
       version: 1,
       when: new Date().toISOString(),
       elapsedSec: Math.round((Date.now() - started) / 1000),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAvg: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? '',
+        memGb: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        loadAvg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      },
       engine: health?.clickhouseVersion ?? meta.engine,
       scale: {
         runs: meta.runs.total,
@@ -319,7 +387,15 @@ async function main() {
         tables: meta.rows,
         historyCapture: meta.historyCapture,
       },
-      settings: { requests, warmup, server: serverMode, quick: values.quick, build: buildInfo, browserLoads, statsFormat: 'FORMAT JSON statistics (LOOM_RUNS_BENCH=1)' },
+      settings: {
+        requests,
+        warmup,
+        server: serverMode,
+        quick: values.quick,
+        build: buildInfo,
+        browserLoads,
+        statsFormat: 'FORMAT JSON statistics (LOOM_RUNS_BENCH=1)',
+      },
       server: server ? { url: server.url, startMs: server.startMs, rssMb } : null,
       routes: results,
       pages,
@@ -339,7 +415,11 @@ async function main() {
               browser.bigRunPage.scroll?.maxFrameMs ?? 0,
               browser.bigConversation.scroll?.maxFrameMs ?? 0,
             ),
-            maxDomNodes: Math.max(browser.runsPage.domNodes, browser.runPage?.domNodes ?? 0, ...Object.values(browser.bigRunDomNodes)),
+            maxDomNodes: Math.max(
+              browser.runsPage.domNodes,
+              browser.runPage?.domNodes ?? 0,
+              ...Object.values(browser.bigRunDomNodes),
+            ),
             scriptBytesBeforeData: {
               runsPage: browser.runsPage.scriptBytesBeforeVisible,
               runPage: browser.runPage?.scriptBytesBeforeVisible ?? null,
@@ -357,49 +437,93 @@ async function main() {
       targets: {
         runScopedRowsRead: { limit: ROWS_READ_LIMIT, ok: overRows.length === 0, over: overRows },
         apiWithin1_5xBare: { ok: overRatio.length === 0, over: overRatio },
-        longestStatementPerPage: { limitMs: STATEMENT_LIMIT_MS, measure: 'median over requests of each request\'s longest statement', ok: overStatement.length === 0, over: overStatement },
+        longestStatementPerPage: {
+          limitMs: STATEMENT_LIMIT_MS,
+          measure: "median over requests of each request's longest statement",
+          ok: overStatement.length === 0,
+          over: overStatement,
+        },
         deepPageVsPage1: {
           page1P50Ms: page1?.p50Ms ?? null,
           deepP50Ms: deepR?.p50Ms ?? null,
           midP50Ms: midR?.p50Ms ?? null,
           ok: !!page1 && !!deepR && deepR.p50Ms <= page1.p50Ms * 1.5 && (!midR || midR.p50Ms <= page1.p50Ms * 1.5),
         },
-        bigRunInteractiveUnder1500ms: browser ? { ms: browser.bigRunPage.interactiveMs, ok: (browser.bigRunPage.interactiveMs ?? Infinity) < 1500, timelineTab: browser.bigRunPage.timelineTab } : null,
-        scrollFramesUnder16ms: browser ? { maxFrameMs: browser.bigRunPage.scroll?.maxFrameMs ?? null, ok: (browser.bigRunPage.scroll?.maxFrameMs ?? Infinity) <= 16.7 } : null,
+        bigRunInteractiveUnder1500ms: browser
+          ? {
+              ms: browser.bigRunPage.interactiveMs,
+              ok: (browser.bigRunPage.interactiveMs ?? Infinity) < 1500,
+              timelineTab: browser.bigRunPage.timelineTab,
+            }
+          : null,
+        scrollFramesUnder16ms: browser
+          ? {
+              maxFrameMs: browser.bigRunPage.scroll?.maxFrameMs ?? null,
+              ok: (browser.bigRunPage.scroll?.maxFrameMs ?? Infinity) <= 16.7,
+            }
+          : null,
       },
       bigRunEvents,
     }
     // What the console costs an agent's checkpoint INSERT (its own process: one engine directory per process).
-    log('Measuring the agents\' insert path (db:init on a new directory, against the bare table) ...')
-    const wp = spawnSync(process.execPath, [...SERVER_NODE_ARGS, path.join(__dirname, 'bench/write-path.ts'), '--json', '--inserts', values.quick ? '60' : '200'], {
-      cwd: path.resolve(__dirname, '..'),
-      encoding: 'utf8',
-    })
-    const writePath = wp.status === 0 ? JSON.parse(wp.stdout.trim().split('\n').pop() ?? 'null') : { error: wp.stderr || wp.stdout }
+    log("Measuring the agents' insert path (db:init on a new directory, against the bare table) ...")
+    const wp = spawnSync(
+      process.execPath,
+      [
+        ...SERVER_NODE_ARGS,
+        path.join(__dirname, 'bench/write-path.ts'),
+        '--json',
+        '--inserts',
+        values.quick ? '60' : '200',
+      ],
+      {
+        cwd: path.resolve(__dirname, '..'),
+        encoding: 'utf8',
+      },
+    )
+    const writePath =
+      wp.status === 0 ? JSON.parse(wp.stdout.trim().split('\n').pop() ?? 'null') : { error: wp.stderr || wp.stdout }
     Object.assign(result, { writePath })
     fs.mkdirSync(path.dirname(out), { recursive: true })
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`)
 
-    console.log(`\nLoom Runs benchmark — ${result.scale.runs.toLocaleString('en')} runs, ${wmRows.toLocaleString('en')} working-memory rows, engine ${result.engine}, ${serverMode} server`)
+    console.log(
+      `\nLoom Runs benchmark — ${result.scale.runs.toLocaleString('en')} runs, ${wmRows.toLocaleString('en')} working-memory rows, engine ${result.engine}, ${serverMode} server`,
+    )
     printTable(results)
-    console.log('\nLongest statement per default page (ClickHouse elapsed; median of the requests\' longest, max):')
+    console.log("\nLongest statement per default page (ClickHouse elapsed; median of the requests' longest, max):")
     for (const p of pages) {
-      console.log(`  ${p.page.padEnd(50)} ${p.longestStatementP50Ms === null ? '—' : `${p.longestStatementP50Ms} ms / max ${p.longestStatementMs} ms (${p.route})`}`)
+      console.log(
+        `  ${p.page.padEnd(50)} ${p.longestStatementP50Ms === null ? '—' : `${p.longestStatementP50Ms} ms / max ${p.longestStatementMs} ms (${p.route})`}`,
+      )
     }
     if (sqlCompare.length) {
       console.log('\nRuns list SQL, bare (union query vs run index):')
       for (const c of sqlCompare) {
         const u = c.union as { p50Ms: number; bareP50Ms: number; rowsRead: number }
         const i = c.index as { p50Ms: number; bareP50Ms: number; rowsRead: number }
-        console.log(`  ${String(c.case).padEnd(20)} union ${u.bareP50Ms} ms / ${u.rowsRead.toLocaleString('en')} rows   index ${i.bareP50Ms} ms / ${i.rowsRead.toLocaleString('en')} rows`)
+        console.log(
+          `  ${String(c.case).padEnd(20)} union ${u.bareP50Ms} ms / ${u.rowsRead.toLocaleString('en')} rows   index ${i.bareP50Ms} ms / ${i.rowsRead.toLocaleString('en')} rows`,
+        )
       }
     }
     if (browser) {
-      const b = result.browser as { runPageMs: number | null; clickToRunMs: number | null; bigConversationMs: number | null; maxDomNodes: number }
-      console.log(`\nBrowser: typical run page goal in ${b.runPageMs} ms; click from the list to the goal ${b.clickToRunMs} ms; huge run's conversation (${browser.bigConversation.turns ?? '?'} turns) first turns in ${b.bigConversationMs} ms; at most ${b.maxDomNodes} DOM elements`)
-      console.log(`Browser: runs page visible in ${browser.runsPage.visibleMs} ms; huge run page (${bigRunEvents ?? '?'} events, ${browser.bigRunPage.timelineTab ? 'timeline tab' : 'no timeline tab yet'}) visible in ${browser.bigRunPage.visibleMs} ms, interactive ~${browser.bigRunPage.interactiveMs} ms; max frame while scrolling ${result.browser.maxFrameMs} ms`)
+      const b = result.browser as {
+        runPageMs: number | null
+        clickToRunMs: number | null
+        bigConversationMs: number | null
+        maxDomNodes: number
+      }
+      console.log(
+        `\nBrowser: typical run page goal in ${b.runPageMs} ms; click from the list to the goal ${b.clickToRunMs} ms; huge run's conversation (${browser.bigConversation.turns ?? '?'} turns) first turns in ${b.bigConversationMs} ms; at most ${b.maxDomNodes} DOM elements`,
+      )
+      console.log(
+        `Browser: runs page visible in ${browser.runsPage.visibleMs} ms; huge run page (${bigRunEvents ?? '?'} events, ${browser.bigRunPage.timelineTab ? 'timeline tab' : 'no timeline tab yet'}) visible in ${browser.bigRunPage.visibleMs} ms, interactive ~${browser.bigRunPage.interactiveMs} ms; max frame while scrolling ${result.browser.maxFrameMs} ms`,
+      )
     } else console.log(`\nBrowser part skipped: ${browserSkipped}`)
-    console.log(`\nTargets: rows read ≤ ${ROWS_READ_LIMIT} per run-scoped route: ${result.targets.runScopedRowsRead.ok ? 'met' : `missed by ${overRows.length} route(s)`}; API ≤ 1.5× bare: ${result.targets.apiWithin1_5xBare.ok ? 'met' : `missed by ${overRatio.length} route(s)`}; deep page vs page 1: ${result.targets.deepPageVsPage1.ok ? 'met' : 'missed'}; longest statement per default page ≤ ${STATEMENT_LIMIT_MS} ms: ${result.targets.longestStatementPerPage.ok ? 'met' : `missed by ${overStatement.length} page(s)`}`)
+    console.log(
+      `\nTargets: rows read ≤ ${ROWS_READ_LIMIT} per run-scoped route: ${result.targets.runScopedRowsRead.ok ? 'met' : `missed by ${overRows.length} route(s)`}; API ≤ 1.5× bare: ${result.targets.apiWithin1_5xBare.ok ? 'met' : `missed by ${overRatio.length} route(s)`}; deep page vs page 1: ${result.targets.deepPageVsPage1.ok ? 'met' : 'missed'}; longest statement per default page ≤ ${STATEMENT_LIMIT_MS} ms: ${result.targets.longestStatementPerPage.ok ? 'met' : `missed by ${overStatement.length} page(s)`}`,
+    )
     console.log(`Results: ${path.relative(process.cwd(), out)}`)
   } finally {
     await stopServer()
@@ -407,6 +531,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err)
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err)
   process.exit(1)
 })

@@ -8,7 +8,10 @@ const dist = distName()
 if (isBuildCurrent(ROOT, dist)) {
   console.log(`[loom-runs] ${dist} is current with the sources: not building again`)
 } else {
-  const result = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { cwd: ROOT, stdio: 'inherit' })
+  const result = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  })
   if (result.status !== 0) process.exit(result.status ?? 1)
   // Taken after the build: `next build` may itself rewrite tsconfig.json's include list.
   writeStamp(ROOT, dist, sourceDigest(ROOT))

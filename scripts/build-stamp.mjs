@@ -5,7 +5,18 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /** What a production build depends on, relative to the project root. */
-export const BUILD_INPUTS = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json']
+export const BUILD_INPUTS = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+]
 export const STAMP_FILE = 'loom-runs-build-stamp'
 
 function walk(root, rel, out) {

@@ -34,12 +34,20 @@ export async function seedNearMissNowRuns(t0: Date) {
     const items = (n: number) => Array.from({ length: n }, (_, i) => `item-${String(i + 1).padStart(3, '0')}`).join(' ')
     await runBegin({ ...first, goal: 'Write the weekly digest' }, at(0))
     for (let k = 1; k <= firstItems; k++) {
-      await wmSet({ ...first, blockKey: 'checkpoint' }, items(k), { actor: run.agent, sourceTrace: 'host-p/pid-1', now: at(k * 10_000) })
+      await wmSet({ ...first, blockKey: 'checkpoint' }, items(k), {
+        actor: run.agent,
+        sourceTrace: 'host-p/pid-1',
+        now: at(k * 10_000),
+      })
     }
     // The retry, an hour later, as another session: it cannot see the first session's checkpoint.
     await runBegin({ ...ref, goal: 'Write the weekly digest' }, at(3600_000))
     if (run === NEAR_MISS_NOW_RUN) {
-      await wmSet({ ...ref, blockKey: 'checkpoint' }, items(1), { actor: run.agent, sourceTrace: 'host-q/pid-2', now: at(3600_000 + 10_000) })
+      await wmSet({ ...ref, blockKey: 'checkpoint' }, items(1), {
+        actor: run.agent,
+        sourceTrace: 'host-q/pid-2',
+        now: at(3600_000 + 10_000),
+      })
     }
   }
 }

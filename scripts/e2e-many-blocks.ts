@@ -9,7 +9,11 @@ export async function seedManyBlocksRun(t0: Date) {
   const { blocks, ...run } = MANY_BLOCKS_RUN
   const at = (ms: number) => () => new Date(t0.getTime() + ms)
   await runBegin({ ...run, goal: `Keep notes in ${blocks.toLocaleString('en')} blocks` }, at(0))
-  await wmSet({ ...run, blockKey: 'checkpoint' }, 'note-0001', { actor: run.agent, sourceTrace: 'host-b/pid-1', now: at(1000) })
+  await wmSet({ ...run, blockKey: 'checkpoint' }, 'note-0001', {
+    actor: run.agent,
+    sourceTrace: 'host-b/pid-1',
+    now: at(1000),
+  })
   await command(
     `INSERT INTO ${tableNames().workingMemory} (org, namespace, agent, user_id, session_id, run_id, block_key, content, char_limit, version, is_deleted, actor, source_trace, updated_at)
      SELECT {org:String}, {namespace:String}, {agent:String}, '', '', {run_id:String}, concat('note-', leftPad(toString(number), 4, '0')),

@@ -36,7 +36,10 @@ async function main() {
   const writer = { actor: seed.agent, sourceTrace: 'e2e-host/pid-1' }
   await runBegin({ ...ref, goal: seed.goal, model: 'e2e-model' }, at(0))
   await wmSet({ ...ref, blockKey: 'checkpoint' }, seed.checkpoints[0], { ...writer, now: at(1) })
-  await memorySet({ ...ref, memoryKey: seed.memoryKey, value: { region: 'eu-west', verified: true }, runId: seed.runId }, at(2))
+  await memorySet(
+    { ...ref, memoryKey: seed.memoryKey, value: { region: 'eu-west', verified: true }, runId: seed.runId },
+    at(2),
+  )
   await wmSet({ ...ref, blockKey: 'checkpoint' }, seed.checkpoints[1], { ...writer, now: at(3) })
   await runComplete({ ...run, status: 'succeeded', turns: 2, memoriesUsed: [seed.memoryKey] }, at(4))
   await getClient().close()

@@ -35,7 +35,14 @@ async function main() {
        if(number % 2 = 0, 'user', 'assistant'), concat('message ', toString(number)), '', 40, 12, 0.00002,
        {t0:DateTime64(3, 'UTC')} + toIntervalMillisecond(1000 + number * 1500)
      FROM numbers({n:UInt32})`,
-    { org: BIG_RUN.org, namespace: BIG_RUN.namespace, agent: BIG_RUN.agent, run_id: BIG_RUN.runId, t0: t0.toISOString().replace('T', ' ').replace('Z', ''), n: BIG_RUN.turns },
+    {
+      org: BIG_RUN.org,
+      namespace: BIG_RUN.namespace,
+      agent: BIG_RUN.agent,
+      run_id: BIG_RUN.runId,
+      t0: t0.toISOString().replace('T', ' ').replace('Z', ''),
+      n: BIG_RUN.turns,
+    },
   )
   await runComplete({ ...BIG_RUN, status: 'succeeded', turns: BIG_RUN.turns }, at(1000 + BIG_RUN.turns * 1500 + 1000))
 

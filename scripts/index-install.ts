@@ -20,7 +20,10 @@ async function main() {
   if (dryRun) return
   const report = await installDerived({ rebuild, onStep: (s) => console.log(`… ${s}`) })
   if (!report.derived) console.log('The derived tables are already installed; nothing changed.')
-  else console.log(`Installed (${report.created.length} created, ${report.dropped.length} dropped first) and derived in ${(report.elapsedMs / 1000).toFixed(1)}s.`)
+  else
+    console.log(
+      `Installed (${report.created.length} created, ${report.dropped.length} dropped first) and derived in ${(report.elapsedMs / 1000).toFixed(1)}s.`,
+    )
   await getClient().close()
 }
 

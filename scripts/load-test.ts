@@ -37,7 +37,10 @@ const arg = (name: string, fallback: number) => {
 const RATES = (() => {
   const i = process.argv.indexOf('--rates')
   const text = i > 0 ? process.argv[i + 1] : '2,5,10,20,40,60,80,100,125,150,200,250'
-  return text.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0)
+  return text
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0)
 })()
 const STEP_S = arg('step-duration', 15)
 const P99_LIMIT_MS = arg('p99-ms', 1000)
@@ -57,7 +60,10 @@ const FAILED_STEPS_TO_STOP = 2
 /** Resident memory of a process and its descendants, in MB. */
 function rssMb(pid: number): number {
   const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss='], { encoding: 'utf8' })
-  const rows = out.trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number))
+  const rows = out
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number))
   const tree = new Set([pid])
   let grew = true
   while (grew) {
@@ -140,12 +146,24 @@ async function engineCostByKind(base: string, pool: ReadPool) {
       statementsPerRequest: round1(Math.max(0, after.statements - before.statements - own.statements) / n),
     }
   }
-  const meanMsPerRead = Object.entries(byKind).reduce((sum, [kind, c]) => sum + (pool.byKind[kind] / pool.size) * c.msPerRequest, 0)
-  return { byKind, meanMsPerRead: round1(meanMsPerRead), ceilingReqPerS: meanMsPerRead > 0 ? round1(1000 / meanMsPerRead) : null }
+  const meanMsPerRead = Object.entries(byKind).reduce(
+    (sum, [kind, c]) => sum + (pool.byKind[kind] / pool.size) * c.msPerRequest,
+    0,
+  )
+  return {
+    byKind,
+    meanMsPerRead: round1(meanMsPerRead),
+    ceilingReqPerS: meanMsPerRead > 0 ? round1(1000 / meanMsPerRead) : null,
+  }
 }
 
 /** One step: `rate` requests per second offered for STEP_S seconds, each a random pick from the pool. */
-async function step(base: string, pool: ReadPool, rate: number, seen: Set<string>): Promise<Omit<Step, 'writesDuringStep' | 'rssMb' | 'held' | 'engine'>> {
+async function step(
+  base: string,
+  pool: ReadPool,
+  rate: number,
+  seen: Set<string>,
+): Promise<Omit<Step, 'writesDuringStep' | 'rssMb' | 'held' | 'engine'>> {
   const cache = { hit: 0, joined: 0, computed: 0, uncached: 0 }
   const distinct = new Set<string>()
   const r = await autocannon({
@@ -200,26 +218,49 @@ async function main() {
   const dataDir = DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-load-'))
   // The server `npm start` runs (the standalone build), not `next start`.
   const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: DATA_DIR ? '0' : '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOOM_RUNS_DATA_DIR: dataDir,
+      LOOM_RUNS_DEMO: DATA_DIR ? '0' : '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   try {
-    process.stderr.write(DATA_DIR ? `starting the server on ${DATA_DIR}…\n` : 'starting the server and seeding demo data…\n')
+    process.stderr.write(
+      DATA_DIR ? `starting the server on ${DATA_DIR}…\n` : 'starting the server and seeding demo data…\n',
+    )
     await waitForHealth(base, 240)
     const rssStart = rssMb(server.pid!)
     const pool = await buildReadPool(base, Date.now(), DATA_DIR ? POOL_RUNS : Infinity)
-    process.stderr.write(`read pool: ${pool.size} different requests over ${pool.runs} runs (${JSON.stringify(pool.byKind)})\n`)
+    process.stderr.write(
+      `read pool: ${pool.size} different requests over ${pool.runs} runs (${JSON.stringify(pool.byKind)})\n`,
+    )
     const engineCost = await engineCostByKind(base, pool)
     if (engineCost) {
-      process.stderr.write(`engine time per request, alone: ${Object.entries(engineCost.byKind).map(([k, c]) => `${k} ${c.msPerRequest} ms`).join(', ')}\n`)
-      process.stderr.write(`  pool mean ${engineCost.meanMsPerRead} ms: the engine's ceiling for reads is ${engineCost.ceilingReqPerS} req/s\n`)
+      process.stderr.write(
+        `engine time per request, alone: ${Object.entries(engineCost.byKind)
+          .map(([k, c]) => `${k} ${c.msPerRequest} ms`)
+          .join(', ')}\n`,
+      )
+      process.stderr.write(
+        `  pool mean ${engineCost.meanMsPerRead} ms: the engine's ceiling for reads is ${engineCost.ceilingReqPerS} req/s\n`,
+      )
     }
 
     // Writers: a few blocks of finished runs, each edited in a loop with its latest version.
-    type Listed = { org: string; namespace: string; agent: string; runId: string; checkpoint: { isDeleted: boolean; userId: string; sessionId: string } | null }
-    const finished = ((await (await fetch(`${base}/api/runs?status=succeeded&limit=200`)).json()).runs as Listed[]).filter(
-      (r) => r.checkpoint && !r.checkpoint.isDeleted,
-    )
+    type Listed = {
+      org: string
+      namespace: string
+      agent: string
+      runId: string
+      checkpoint: { isDeleted: boolean; userId: string; sessionId: string } | null
+    }
+    const finished = (
+      (await (await fetch(`${base}/api/runs?status=succeeded&limit=200`)).json()).runs as Listed[]
+    ).filter((r) => r.checkpoint && !r.checkpoint.isDeleted)
     const targets = finished.slice(0, 3).map((r) => ({
       ...r,
       url: `${runPath(r)}/blocks/checkpoint?userId=${encodeURIComponent(r.checkpoint!.userId)}&sessionId=${encodeURIComponent(r.checkpoint!.sessionId)}`,
@@ -227,7 +268,8 @@ async function main() {
     if (targets.length === 0) throw new Error('no finished run with a live checkpoint to edit')
     const writes = { ok: 0, conflict: 0, other: 0, notFound: 0 }
     // Each accepted edit is "latest + 1" on its block: accepted edits per block must equal how far its version moved.
-    const versionOf = async (t: (typeof targets)[number]) => BigInt((await (await fetch(`${base}${t.url}`)).json()).block?.version ?? 0)
+    const versionOf = async (t: (typeof targets)[number]) =>
+      BigInt((await (await fetch(`${base}${t.url}`)).json()).block?.version ?? 0)
     const initial = await Promise.all(targets.map(versionOf))
     const accepted = targets.map(() => 0)
     let stop = false
@@ -241,13 +283,17 @@ async function main() {
         const res = await fetch(`${base}${t.url}`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ content: `load edit ${n}-${Date.now()}`, expectedVersion: cur.block.version, reason: 'load test', force: true }),
+          body: JSON.stringify({
+            content: `load edit ${n}-${Date.now()}`,
+            expectedVersion: cur.block.version,
+            reason: 'load test',
+            force: true,
+          }),
         })
         if (res.status === 200) {
           writes.ok++
           accepted[ti]++
-        }
-        else if (res.status === 409) writes.conflict++
+        } else if (res.status === 409) writes.conflict++
         else writes.other++
         await res.arrayBuffer()
         await new Promise((r) => setTimeout(r, WRITER_PAUSE_MS))
@@ -277,11 +323,20 @@ async function main() {
               statementsPerRequest: round1((engineAfter.statements - engineBefore.statements) / s.requests),
             }
           : null
-      const held = s.achievedPerS >= rate * 0.95 && s.p99Ms <= P99_LIMIT_MS && s.errors === 0 && s.timeouts === 0 && s.non2xx === 0
+      const held =
+        s.achievedPerS >= rate * 0.95 && s.p99Ms <= P99_LIMIT_MS && s.errors === 0 && s.timeouts === 0 && s.non2xx === 0
       failed = held ? 0 : failed + 1
-      steps.push({ ...s, writesDuringStep: writes.ok + writes.conflict + writes.other - writesBefore, rssMb: rssMb(server.pid!), held, engine })
+      steps.push({
+        ...s,
+        writesDuringStep: writes.ok + writes.conflict + writes.other - writesBefore,
+        rssMb: rssMb(server.pid!),
+        held,
+        engine,
+      })
       const last = steps[steps.length - 1]
-      const busy = engine ? `, engine busy ${Math.round(engine.busyShare * 100)} % (${engine.msPerRequest} ms a request)` : ''
+      const busy = engine
+        ? `, engine busy ${Math.round(engine.busyShare * 100)} % (${engine.msPerRequest} ms a request)`
+        : ''
       process.stderr.write(
         `  offered ${rate}/s: achieved ${s.achievedPerS}/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, errors ${s.errors + s.timeouts + s.non2xx}, cache hit rate ${s.cache.hitRate}, RSS ${last.rssMb} MB${busy}${held ? '' : '  (not held)'}\n`,
       )
@@ -300,13 +355,23 @@ async function main() {
     const heldSteps = steps.filter((s) => s.held)
     const capacity = heldSteps.length ? Math.max(...heldSteps.map((s) => s.offeredPerS)) : 0
     const all = steps.reduce(
-      (a, s) => ({ hit: a.hit + s.cache.hit, joined: a.joined + s.cache.joined, computed: a.computed + s.cache.computed, uncached: a.uncached + s.cache.uncached }),
+      (a, s) => ({
+        hit: a.hit + s.cache.hit,
+        joined: a.joined + s.cache.joined,
+        computed: a.computed + s.cache.computed,
+        uncached: a.uncached + s.cache.uncached,
+      }),
       { hit: 0, joined: 0, computed: 0, uncached: 0 },
     )
     const cacheable = all.hit + all.joined + all.computed
     const report = {
       at: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, node: process.version, loadAvgAtStart, loadAvgAtEnd: os.loadavg().map((x) => Math.round(x * 10) / 10) },
+      machine: {
+        cpus: os.cpus().length,
+        node: process.version,
+        loadAvgAtStart,
+        loadAvgAtEnd: os.loadavg().map((x) => Math.round(x * 10) / 10),
+      },
       data: DATA_DIR ? `existing data (${path.basename(DATA_DIR)}), pool over its ${pool.runs} newest runs` : 'demo',
       method: `offered rate stepped through ${RATES.join(', ')} req/s, ${STEP_S} s per step; held = achieved ≥ 95% of offered, p99 ≤ ${P99_LIMIT_MS} ms, no errors`,
       capacity: { sustainedReqPerS: capacity, p99LimitMs: P99_LIMIT_MS },
@@ -315,7 +380,11 @@ async function main() {
         runs: pool.runs,
         byKind: pool.byKind,
         distinctRequestsIssued: seen.size,
-        cache: { ...all, hitRate: cacheable ? Math.round(((all.hit + all.joined) / cacheable) * 1000) / 1000 : 0, ofAllRequests: Math.round(((all.hit + all.joined) / Math.max(1, cacheable + all.uncached)) * 1000) / 1000 },
+        cache: {
+          ...all,
+          hitRate: cacheable ? Math.round(((all.hit + all.joined) / cacheable) * 1000) / 1000 : 0,
+          ofAllRequests: Math.round(((all.hit + all.joined) / Math.max(1, cacheable + all.uncached)) * 1000) / 1000,
+        },
       },
       engine: engineCost,
       steps,
@@ -330,13 +399,37 @@ async function main() {
     try {
       const old = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>
       // The file an earlier version wrote held the demo run alone, at the top level.
-      doc = old.data === 'demo' ? { demo: { sustainedReqPerS: (old.capacity as { sustainedReqPerS?: number })?.sustainedReqPerS ?? null, ...old } } : old
+      doc =
+        old.data === 'demo'
+          ? {
+              demo: {
+                sustainedReqPerS: (old.capacity as { sustainedReqPerS?: number })?.sustainedReqPerS ?? null,
+                ...old,
+              },
+            }
+          : old
     } catch {
       // No earlier results.
     }
-    doc[part] = { sustainedReqPerS: report.capacity.sustainedReqPerS, dataDir: DATA_DIR ? path.basename(DATA_DIR) : null, ...report }
+    doc[part] = {
+      sustainedReqPerS: report.capacity.sustainedReqPerS,
+      dataDir: DATA_DIR ? path.basename(DATA_DIR) : null,
+      ...report,
+    }
     fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`)
-    console.log(JSON.stringify({ capacity: report.capacity, engineCeiling: engineCost?.ceilingReqPerS ?? null, cache: report.workload.cache, writes: report.writes, serverRssMb: report.serverRssMb }, null, 2))
+    console.log(
+      JSON.stringify(
+        {
+          capacity: report.capacity,
+          engineCeiling: engineCost?.ceilingReqPerS ?? null,
+          cache: report.workload.cache,
+          writes: report.writes,
+          serverRssMb: report.serverRssMb,
+        },
+        null,
+        2,
+      ),
+    )
     if (writes.other || ties.length || lost) process.exitCode = 1
   } finally {
     server.kill('SIGTERM')

@@ -21,7 +21,9 @@ function startWorker(): Promise<ChildProcess> {
     execArgv: ['--conditions=react-server', '--import', 'tsx'],
   })
   return new Promise((resolve, reject) => {
-    child.once('message', (m: Reply) => (m.ready ? resolve(child) : reject(new Error(m.error ?? 'the worker did not start'))))
+    child.once('message', (m: Reply) =>
+      m.ready ? resolve(child) : reject(new Error(m.error ?? 'the worker did not start')),
+    )
     child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it was ready`)))
   })
 }
@@ -61,7 +63,9 @@ async function main() {
     worker.kill()
     process.exit(0)
   })
-  console.error('[loom-runs] MCP server on stdio: list_runs, get_run, explain_resume, list_checkpoint_versions, diff_versions, get_timeline')
+  console.error(
+    '[loom-runs] MCP server on stdio: list_runs, get_run, explain_resume, list_checkpoint_versions, diff_versions, get_timeline',
+  )
 }
 
 main().catch((err) => {

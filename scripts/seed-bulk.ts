@@ -31,7 +31,8 @@ function count(name: string, v: string | undefined, dflt: number): number {
   return n
 }
 
-const fmt = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n)))
+const fmt = (n: number) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n))
 
 function progress(label: string, done: number, total: number, rows: number, startedAt: number, final = false) {
   const width = 28
@@ -78,12 +79,18 @@ async function main() {
   if (values.force && values.append) throw new Error('--force and --append exclude each other')
   const remote = values.remote
   const dataDir = path.resolve(values['data-dir'] ?? DEFAULT_DATA_DIR)
-  const metaPath = values.meta ? path.resolve(values.meta) : remote ? path.resolve('bench/data/remote.seed.json') : metaPathFor(dataDir)
+  const metaPath = values.meta
+    ? path.resolve(values.meta)
+    : remote
+      ? path.resolve('bench/data/remote.seed.json')
+      : metaPathFor(dataDir)
 
   // Configuration is read once, on first use: set it up before the first call reads it.
   if (remote) {
-    if (!process.env.CLICKHOUSE_URL) throw new Error('--remote needs CLICKHOUSE_URL (and CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)')
-    if (values.force) throw new Error('--force would delete data on a remote server: clear it yourself, or use --append')
+    if (!process.env.CLICKHOUSE_URL)
+      throw new Error('--remote needs CLICKHOUSE_URL (and CLICKHOUSE_USER / CLICKHOUSE_PASSWORD)')
+    if (values.force)
+      throw new Error('--force would delete data on a remote server: clear it yourself, or use --append')
   } else {
     delete process.env.CLICKHOUSE_URL
     process.env.LOOM_RUNS_DATA_DIR = dataDir
@@ -108,7 +115,9 @@ async function main() {
     return (await rs.json()) as T[]
   }
 
-  const target = remote ? `remote ClickHouse at ${new URL(config.clickhouse.url!).host}` : `embedded engine at ${dataDir}`
+  const target = remote
+    ? `remote ClickHouse at ${new URL(config.clickhouse.url!).host}`
+    : `embedded engine at ${dataDir}`
   console.error(`seed:bulk → ${target}`)
 
   // Never write into existing Loom data unless asked to.
@@ -122,17 +131,21 @@ async function main() {
     if (Number(n?.n ?? 0) > 0 && !values.append) {
       console.error(
         `Refusing to write: ${target} already holds Loom data (${n?.n} rows in ${config.databases.loom}.runs / working_memory).\n` +
-          (remote ? 'Use --append to add runs to it.' : 'Use --force to delete the directory and start again, or --append to add runs.'),
+          (remote
+            ? 'Use --append to add runs to it.'
+            : 'Use --force to delete the directory and start again, or --append to add runs.'),
       )
       await client.close()
       process.exit(2)
     }
   }
-  const previous: Meta | null = values.append && fs.existsSync(metaPath) ? (JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Meta) : null
+  const previous: Meta | null =
+    values.append && fs.existsSync(metaPath) ? (JSON.parse(fs.readFileSync(metaPath, 'utf8')) as Meta) : null
 
   const started = Date.now()
   await createMissingSchema({ history: false })
-  const salt = values.seed !== undefined ? count('seed', values.seed, 1) : values.append ? Date.now() % 1_000_000_007 : 1
+  const salt =
+    values.seed !== undefined ? count('seed', values.seed, 1) : values.append ? Date.now() % 1_000_000_007 : 1
   const opts = gen.defaultOptions({
     salt,
     anchorMs: Math.floor(Date.now() / 60_000) * 60_000,
@@ -157,7 +170,10 @@ async function main() {
     [t.contextBlobs]: expected.blobs,
   }
   for (const job of jobs) {
-    const chunk = Math.max(1000, Math.min(Math.ceil(scale.runs / 10), Math.round(1_000_000 / Math.max(job.perRun, 0.05))))
+    const chunk = Math.max(
+      1000,
+      Math.min(Math.ceil(scale.runs / 10), Math.round(1_000_000 / Math.max(job.perRun, 0.05))),
+    )
     const jobStarted = Date.now()
     const total = expectedRows[job.table] || 0
     for (let start = 0; start < scale.runs; start += chunk) {
@@ -218,7 +234,11 @@ async function main() {
     options: opts,
     calibration,
     rows: rowCounts,
-    runs: { withRunRow: Number(distinct.runs), checkpointOnly: Number(distinct.cp), total: Number(distinct.runs) + Number(distinct.cp) },
+    runs: {
+      withRunRow: Number(distinct.runs),
+      checkpointOnly: Number(distinct.cp),
+      total: Number(distinct.runs) + Number(distinct.cp),
+    },
     samples,
     filters: { org: 'hooli', status: 'failed', q: 'invoice', agent: 'support-triage' },
     timings: { loadMs, optimizeMs, schemaMs, totalMs: Date.now() - started },
@@ -227,9 +247,17 @@ async function main() {
   }
   fs.mkdirSync(path.dirname(metaPath), { recursive: true })
   fs.writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`)
-  console.error(`  rows: ${Object.entries(rowCounts).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`)
-  console.error(`  runs listed: ${fmt(Number(distinct.runs))} with a run row + ${fmt(Number(distinct.cp))} checkpoint-only`)
-  console.error(`  done in ${((Date.now() - started) / 1000).toFixed(1)}s (load ${(loadMs / 1000).toFixed(1)}s, merge ${(optimizeMs / 1000).toFixed(1)}s, index ${(schemaMs / 1000).toFixed(1)}s); meta: ${metaPath}`)
+  console.error(
+    `  rows: ${Object.entries(rowCounts)
+      .map(([k, v]) => `${k} ${fmt(v)}`)
+      .join(', ')}`,
+  )
+  console.error(
+    `  runs listed: ${fmt(Number(distinct.runs))} with a run row + ${fmt(Number(distinct.cp))} checkpoint-only`,
+  )
+  console.error(
+    `  done in ${((Date.now() - started) / 1000).toFixed(1)}s (load ${(loadMs / 1000).toFixed(1)}s, merge ${(optimizeMs / 1000).toFixed(1)}s, index ${(schemaMs / 1000).toFixed(1)}s); meta: ${metaPath}`,
+  )
 }
 
 main().catch((err) => {

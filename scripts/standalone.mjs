@@ -25,7 +25,9 @@ export function assembleStandalone(target = standaloneDir()) {
   const source = standaloneDir()
   const dist = distName()
   if (!fs.existsSync(path.join(source, 'server.js'))) {
-    throw new Error(`${path.join(dist, 'standalone', 'server.js')} is missing: run \`npm run build\` first (next.config.mjs sets output: 'standalone').`)
+    throw new Error(
+      `${path.join(dist, 'standalone', 'server.js')} is missing: run \`npm run build\` first (next.config.mjs sets output: 'standalone').`,
+    )
   }
   const dest = path.resolve(target)
   if (dest !== source) {
@@ -47,7 +49,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   try {
     const server = assembleStandalone(target)
-    console.log(`standalone server written to ${path.dirname(server)}\nrun it with: LOOM_RUNS_DATA_DIR=/absolute/data/dir HOSTNAME=127.0.0.1 PORT=3000 node ${server}`)
+    console.log(
+      `standalone server written to ${path.dirname(server)}\nrun it with: LOOM_RUNS_DATA_DIR=/absolute/data/dir HOSTNAME=127.0.0.1 PORT=3000 node ${server}`,
+    )
   } catch (err) {
     console.error(err instanceof Error ? err.message : err)
     process.exit(1)

@@ -6,7 +6,12 @@ import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 /** Files that take a minute or more: they start first. */
-const SLOW_FIRST = ['tests/schema-map.test.ts', 'tests/openapi.test.ts', 'tests/run-index.test.ts', 'tests/bench-harness.test.ts']
+const SLOW_FIRST = [
+  'tests/schema-map.test.ts',
+  'tests/openapi.test.ts',
+  'tests/run-index.test.ts',
+  'tests/bench-harness.test.ts',
+]
 
 function testFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -19,6 +24,14 @@ function testFiles(dir) {
 const all = [...testFiles('lib'), ...testFiles('tests')].map((f) => f.split(path.sep).join('/')).sort()
 const files = [...SLOW_FIRST.filter((f) => all.includes(f)), ...all.filter((f) => !SLOW_FIRST.includes(f))]
 const concurrency = process.env.LOOM_RUNS_TEST_CONCURRENCY ?? '2'
-const args = ['--conditions=react-server', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...process.argv.slice(2), ...files]
+const args = [
+  '--conditions=react-server',
+  '--import',
+  'tsx',
+  '--test',
+  `--test-concurrency=${concurrency}`,
+  ...process.argv.slice(2),
+  ...files,
+]
 const result = spawnSync(process.execPath, args, { stdio: 'inherit' })
 process.exit(result.status ?? 1)

@@ -69,7 +69,14 @@ before(async () => {
     'SELECT org, namespace, agent FROM loom.runs GROUP BY org, namespace, agent ORDER BY count() DESC, org, namespace, agent LIMIT 1',
   )
 
-  const who = (agent: string, runId: string) => ({ org: 'edge', namespace: 'ns', agent, userId: 'u', sessionId: 's', runId })
+  const who = (agent: string, runId: string) => ({
+    org: 'edge',
+    namespace: 'ns',
+    agent,
+    userId: 'u',
+    sessionId: 's',
+    runId,
+  })
   // A checkpoint-only run that begins later: counted as unknown, then as running from its begin.
   const late = who('late', 'late-1')
   await wmSet({ ...late, blockKey: 'checkpoint' }, '{"done": 1}', ctx('2026-11-19T11:00:00.000Z'))
@@ -90,7 +97,9 @@ before(async () => {
   // A checkpoint near its limit that shrinks, and one that is cleared.
   const shrink = who('shrinker', 'shr-1')
   await runBegin({ ...shrink, goal: 'shrinks' }, at('2026-11-20T10:00:00.000Z'))
-  await wmSet({ ...shrink, blockKey: 'checkpoint' }, 'z'.repeat(95), ctx('2026-11-20T10:01:00.000Z'), { charLimit: 100 })
+  await wmSet({ ...shrink, blockKey: 'checkpoint' }, 'z'.repeat(95), ctx('2026-11-20T10:01:00.000Z'), {
+    charLimit: 100,
+  })
   await wmSet({ ...shrink, blockKey: 'checkpoint' }, 'z'.repeat(15), ctx('2026-11-20T10:02:00.000Z'))
   const cleared = who('clearer', 'clr-1')
   await runBegin({ ...cleared, goal: 'cleared' }, at('2026-11-20T11:00:00.000Z'))
@@ -115,7 +124,10 @@ describe('analytics from the run rollup', () => {
     assert.deepEqual(edge.totals.byStatus, { running: 3, succeeded: 2, unknown: 1 })
     assert.equal(edge.resumes.resumedRuns, 1)
     assert.equal(edge.resumes.extraAttempts, 2)
-    assert.deepEqual(edge.costliest.map((r) => r.runId), ['ooo-1', 'res-1'])
+    assert.deepEqual(
+      edge.costliest.map((r) => r.runId),
+      ['ooo-1', 'res-1'],
+    )
     assert.equal(edge.costliest[0].costUsd, 50000)
     assert.equal(edge.checkpointSizes.cleared, 1)
     assert.equal(edge.checkpointSizes.nearLimit, 0)
@@ -126,7 +138,9 @@ describe('analytics from the run rollup', () => {
   test('follow writes made after start-up', async () => {
     const late = { org: 'edge', namespace: 'ns', agent: 'late', userId: 'u', sessionId: 's', runId: 'late-1' }
     await runComplete({ ...late, status: 'cancelled', turns: 1, costUsd: 70000 }, at('2026-11-19T14:00:00.000Z'))
-    await wmSet({ ...late, sessionId: 's3', blockKey: 'checkpoint' }, '123456789', ctx('2026-11-19T14:01:00.000Z'), { charLimit: 10 })
+    await wmSet({ ...late, sessionId: 's3', blockKey: 'checkpoint' }, '123456789', ctx('2026-11-19T14:01:00.000Z'), {
+      charLimit: 10,
+    })
     const edge = await compare({ org: 'edge' })
     assert.deepEqual(edge.totals.byStatus, { running: 2, succeeded: 2, unknown: 1, cancelled: 1 })
     assert.equal(edge.checkpointSizes.nearLimit, 1)

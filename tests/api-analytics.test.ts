@@ -45,7 +45,12 @@ const L3 = who('live', 'l-agent-2', 'l3')
 before(async () => {
   await ensureReady()
   const cp = (w: Who, content: string, iso: string, charLimit = 100) =>
-    wmSet({ ...w, blockKey: 'checkpoint' }, content, { actor: w.agent, sourceTrace: 'h/1', now: at(iso) }, { charLimit })
+    wmSet(
+      { ...w, blockKey: 'checkpoint' },
+      content,
+      { actor: w.agent, sourceTrace: 'h/1', now: at(iso) },
+      { charLimit },
+    )
 
   await runBegin({ ...A1, goal: 'Index invoices' }, at('2026-11-20T10:05:00Z'))
   await cp(A1, 'x'.repeat(50), '2026-11-20T10:10:00Z')
@@ -62,7 +67,10 @@ before(async () => {
   await runBegin({ ...A3, goal: '' }, at('2026-11-20T12:00:00Z'))
   await cp(A3, 'done 1 2 3', '2026-11-20T12:10:00Z')
   await runBegin({ ...A3, goal: '' }, at('2026-11-21T09:00:00Z'))
-  await wmDelete({ ...A3, blockKey: 'checkpoint' }, { actor: 'alpha', sourceTrace: 'h/2', now: at('2026-11-21T09:29:00Z') })
+  await wmDelete(
+    { ...A3, blockKey: 'checkpoint' },
+    { actor: 'alpha', sourceTrace: 'h/2', now: at('2026-11-21T09:29:00Z') },
+  )
   await runComplete({ ...A3, status: 'succeeded', costUsd: 1 }, at('2026-11-21T09:30:00Z'))
 
   // Failed once (an older version with a duration), then resumed and still running: FINAL must see "running".
@@ -119,7 +127,10 @@ describe('GET /api/runs/analytics', () => {
       '2026-11-20T12:00:00.000Z': { unknown: 1 },
       '2026-11-21T15:00:00.000Z': { cancelled: 1 },
     })
-    assert.deepEqual(body.totals, { runs: 7, byStatus: { succeeded: 3, failed: 1, running: 1, unknown: 1, cancelled: 1 } })
+    assert.deepEqual(body.totals, {
+      runs: 7,
+      byStatus: { succeeded: 3, failed: 1, running: 1, unknown: 1, cancelled: 1 },
+    })
   })
 
   test('a month-long range is charted per day', async () => {
@@ -157,17 +168,37 @@ describe('GET /api/runs/analytics', () => {
     const sizes = body.checkpointSizes
     assert.deepEqual(
       sizes.buckets.map((b: { fromPct: number; toPct: number; runs: number }) => [b.fromPct, b.toPct, b.runs]),
-      [[0, 10, 1], [10, 20, 0], [20, 30, 0], [30, 40, 1], [40, 50, 0], [50, 60, 0], [60, 70, 0], [70, 80, 1], [80, 90, 0], [90, 100, 2]],
+      [
+        [0, 10, 1],
+        [10, 20, 0],
+        [20, 30, 0],
+        [30, 40, 1],
+        [40, 50, 0],
+        [50, 60, 0],
+        [60, 70, 0],
+        [70, 80, 1],
+        [80, 90, 0],
+        [90, 100, 2],
+      ],
     )
-    assert.deepEqual({ runs: sizes.runs, cleared: sizes.cleared, nearLimit: sizes.nearLimit, overLimit: sizes.overLimit }, { runs: 5, cleared: 1, nearLimit: 2, overLimit: 0 })
+    assert.deepEqual(
+      { runs: sizes.runs, cleared: sizes.cleared, nearLimit: sizes.nearLimit, overLimit: sizes.overLimit },
+      { runs: 5, cleared: 1, nearLimit: 2, overLimit: 0 },
+    )
   })
 
   test('slowest and costliest: top 5 in order, running runs have no duration', async () => {
     const body = await analytics(RANGE)
     assert.deepEqual(ids(body.slowest), ['a3', 'a2', 'a1', 'a5', 'g1'])
-    assert.deepEqual(body.slowest.map((r: { durationMs: number }) => r.durationMs), [(22 * 60 + 20) * MIN, HOUR, 30 * MIN, 10 * MIN, MIN])
+    assert.deepEqual(
+      body.slowest.map((r: { durationMs: number }) => r.durationMs),
+      [(22 * 60 + 20) * MIN, HOUR, 30 * MIN, 10 * MIN, MIN],
+    )
     assert.deepEqual(ids(body.costliest), ['g1', 'a2', 'a3', 'a1', 'a5'])
-    assert.deepEqual(body.costliest.map((r: { costUsd: number }) => r.costUsd), [5, 2, 1, 0.5, 0.1])
+    assert.deepEqual(
+      body.costliest.map((r: { costUsd: number }) => r.costUsd),
+      [5, 2, 1, 0.5, 0.1],
+    )
     assert.deepEqual(
       { ...body.slowest[0] },
       {
@@ -195,14 +226,20 @@ describe('GET /api/runs/analytics', () => {
     assert.equal(body.totals.runs, 6)
     assert.deepEqual(ids(body.costliest), ['a2', 'a3', 'a1', 'a5'])
     assert.equal(body.checkpointSizes.buckets[0].runs, 0)
-    assert.deepEqual(body.resumes.days.map((d: { resumedRuns: number }) => d.resumedRuns), [0, 2])
+    assert.deepEqual(
+      body.resumes.days.map((d: { resumedRuns: number }) => d.resumedRuns),
+      [0, 2],
+    )
   })
 
   test('filters narrow every chart: status', async () => {
     const ok = await analytics(`${RANGE}&status=succeeded`)
     assert.deepEqual(ok.totals.byStatus, { succeeded: 3 })
     assert.deepEqual(ids(ok.slowest), ['a3', 'a1', 'g1'])
-    assert.deepEqual(ok.checkpointSizes.buckets.map((b: { runs: number }) => b.runs), [1, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+    assert.deepEqual(
+      ok.checkpointSizes.buckets.map((b: { runs: number }) => b.runs),
+      [1, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+    )
     assert.equal(ok.checkpointSizes.cleared, 1)
     assert.equal(ok.resumes.extraAttempts, 3)
 
@@ -245,7 +282,18 @@ describe('GET /api/runs/analytics', () => {
   })
 
   test('the run index and the union query give the same analytics for every filter', async () => {
-    const filters = ['', RANGE, 'org=acme', 'org=acme&namespace=prod&agent=alpha', 'status=unknown', 'status=running', 'status=failed', 'q=invoice', `q=run&${RANGE}`, 'org=nobody']
+    const filters = [
+      '',
+      RANGE,
+      'org=acme',
+      'org=acme&namespace=prod&agent=alpha',
+      'status=unknown',
+      'status=running',
+      'status=failed',
+      'q=invoice',
+      `q=run&${RANGE}`,
+      'org=nobody',
+    ]
     const fromIndex = await Promise.all(filters.map((f) => analytics(f)))
     assert.ok(fromIndex[0].totals.runs >= 9, `the fixture has runs (${fromIndex[0].totals.runs})`)
     // Hide the index (its marker table) from the app: the analytics fall back to the union query.
@@ -305,7 +353,12 @@ describe('GET /api/runs/changes', () => {
   test('exactly the runs written after since, newest first, each with its latest write', async () => {
     const body = await changes(`org=live&since=${since(MIN)}`)
     assert.deepEqual(
-      body.runs.map((r: { runId: string; status: string; changedAt: string; inFilter: boolean }) => [r.runId, r.status, r.changedAt, r.inFilter]),
+      body.runs.map((r: { runId: string; status: string; changedAt: string; inFilter: boolean }) => [
+        r.runId,
+        r.status,
+        r.changedAt,
+        r.inFilter,
+      ]),
       [
         ['l3', 'unknown', new Date(T0 + 6 * MIN).toISOString(), true],
         ['l1', 'succeeded', new Date(T0 + 5 * MIN).toISOString(), true],
@@ -324,13 +377,34 @@ describe('GET /api/runs/changes', () => {
 
     // A view of running runs still hears that l1 finished (it must drop off), marked out of the filter.
     const running = await changes(`org=live&status=running&since=${since(MIN)}`)
-    assert.deepEqual(running.runs.map((r: { runId: string; inFilter: boolean }) => [r.runId, r.inFilter]), [['l3', false], ['l1', false]])
+    assert.deepEqual(
+      running.runs.map((r: { runId: string; inFilter: boolean }) => [r.runId, r.inFilter]),
+      [
+        ['l3', false],
+        ['l1', false],
+      ],
+    )
     const ok = await changes(`org=live&status=succeeded&since=${since(MIN)}`)
-    assert.deepEqual(ok.runs.map((r: { runId: string; inFilter: boolean }) => [r.runId, r.inFilter]), [['l3', false], ['l1', true]])
+    assert.deepEqual(
+      ok.runs.map((r: { runId: string; inFilter: boolean }) => [r.runId, r.inFilter]),
+      [
+        ['l3', false],
+        ['l1', true],
+      ],
+    )
     const text = await changes(`org=live&q=L3&since=${since(MIN)}`)
-    assert.deepEqual(text.runs.map((r: { runId: string; inFilter: boolean }) => [r.runId, r.inFilter]), [['l3', true], ['l1', false]])
+    assert.deepEqual(
+      text.runs.map((r: { runId: string; inFilter: boolean }) => [r.runId, r.inFilter]),
+      [
+        ['l3', true],
+        ['l1', false],
+      ],
+    )
     const range = await changes(`org=live&from=2026-11-26T00:00:00Z&since=${since(MIN)}`)
-    assert.deepEqual(range.runs.map((r: { inFilter: boolean }) => r.inFilter), [false, false])
+    assert.deepEqual(
+      range.runs.map((r: { inFilter: boolean }) => r.inFilter),
+      [false, false],
+    )
   })
 
   test('a new write after the watermark shows up on the next poll', async () => {

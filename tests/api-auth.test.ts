@@ -3,7 +3,13 @@ import { randomBytes, scryptSync } from 'node:crypto'
 import { before, beforeEach, describe, test } from 'node:test'
 import { hashPassword, SCRYPT_COST, verifyPassword } from '../lib/auth/passwords'
 import { PASSWORD_CHECKS_AT_ONCE, PASSWORD_QUEUE_MAX, passwordCheckStats } from '../lib/auth/passwords'
-import { FailureLimiter, limiters, MAX_FAILURES_PER_CLIENT, MAX_FAILURES_PER_USER, USER_SLOWDOWN_MS } from '../lib/auth/rate-limit'
+import {
+  FailureLimiter,
+  limiters,
+  MAX_FAILURES_PER_CLIENT,
+  MAX_FAILURES_PER_USER,
+  USER_SLOWDOWN_MS,
+} from '../lib/auth/rate-limit'
 import { loadRevocations } from '../lib/auth/revocations'
 import { resetConfig } from '../lib/config'
 import { wmSet } from '../lib/loom/working-memory'
@@ -25,8 +31,19 @@ function from(ip: string, extra: Record<string, string> = {}, host = '127.0.0.1:
   return { host, [PEER_HEADER]: peerStamp({ address: ip, localPort: 3000, encrypted: false }), ...extra }
 }
 
-async function loginAs(name: string, password: string, ip = '10.0.0.1', extra: Record<string, string> = {}, host?: string) {
-  const res = await call(routes.login, '/api/auth/login', {}, { method: 'POST', body: { name, password }, headers: from(ip, extra, host) })
+async function loginAs(
+  name: string,
+  password: string,
+  ip = '10.0.0.1',
+  extra: Record<string, string> = {},
+  host?: string,
+) {
+  const res = await call(
+    routes.login,
+    '/api/auth/login',
+    {},
+    { method: 'POST', body: { name, password }, headers: from(ip, extra, host) },
+  )
   return { ...res, cookie: res.setCookie ?? '' }
 }
 
@@ -83,7 +100,11 @@ describe('with users configured', () => {
     const read = await call(routes.runs, '/api/runs', {}, { headers: from('10.0.0.1') })
     assert.equal(read.status, 401)
     assert.equal(read.body.error.code, 'unauthorized')
-    const write = await call(routes.put, '/x', BLOCK, { method: 'PUT', body: { content: 'x', expectedVersion: '1', reason: 'r' }, headers: from('10.0.0.1') })
+    const write = await call(routes.put, '/x', BLOCK, {
+      method: 'PUT',
+      body: { content: 'x', expectedVersion: '1', reason: 'r' },
+      headers: from('10.0.0.1'),
+    })
     assert.equal(write.status, 401)
   })
 
@@ -106,10 +127,20 @@ describe('with users configured', () => {
     assert.match(ok.cookie, /Path=\//)
     assert.doesNotMatch(ok.cookie, /Domain=/i)
     const cookie = cookieOf(ok.cookie)
-    const there = await call(routes.runs, '/api/runs', {}, { headers: from('10.0.0.2', { cookie }, 'loom.example.com') })
+    const there = await call(
+      routes.runs,
+      '/api/runs',
+      {},
+      { headers: from('10.0.0.2', { cookie }, 'loom.example.com') },
+    )
     assert.equal(there.status, 200)
     const plainName = cookie.replace('__Host-', '')
-    const downgraded = await call(routes.runs, '/api/runs', {}, { headers: from('10.0.0.2', { cookie: plainName }, 'loom.example.com') })
+    const downgraded = await call(
+      routes.runs,
+      '/api/runs',
+      {},
+      { headers: from('10.0.0.2', { cookie: plainName }, 'loom.example.com') },
+    )
     assert.equal(downgraded.status, 401)
   })
 
@@ -117,10 +148,18 @@ describe('with users configured', () => {
     const viewer = cookieOf((await loginAs('victor', 'view-secret', '10.0.0.3')).cookie)
     const read = await call(routes.runs, '/api/runs', {}, { headers: from('10.0.0.3', { cookie: viewer }) })
     assert.equal(read.status, 200)
-    const denied = await call(routes.put, '/x', BLOCK, { method: 'PUT', body: { content: 'x', expectedVersion: '1', reason: 'r' }, headers: from('10.0.0.3', { cookie: viewer }) })
+    const denied = await call(routes.put, '/x', BLOCK, {
+      method: 'PUT',
+      body: { content: 'x', expectedVersion: '1', reason: 'r' },
+      headers: from('10.0.0.3', { cookie: viewer }),
+    })
     assert.equal(denied.status, 403)
     const operator = cookieOf((await loginAs('olga', 'op-secret', '10.0.0.3')).cookie)
-    const done = await call(routes.put, '/x', BLOCK, { method: 'PUT', body: { content: 'x', expectedVersion: '1', reason: 'fix' }, headers: from('10.0.0.3', { cookie: operator }) })
+    const done = await call(routes.put, '/x', BLOCK, {
+      method: 'PUT',
+      body: { content: 'x', expectedVersion: '1', reason: 'fix' },
+      headers: from('10.0.0.3', { cookie: operator }),
+    })
     assert.equal(done.status, 200, JSON.stringify(done.body))
     assert.equal(done.body.block.actor, 'operator:olga')
     const audit = await call(routes.audit, '/x', { ...BLOCK }, { headers: from('10.0.0.3', { cookie: operator }) })
@@ -156,7 +195,8 @@ describe('rate limits', () => {
 
   test('failures from a few clients cannot lock a user out: 10 from each of two addresses, then the right password from a third logs in at once', async () => {
     for (const address of ['10.8.1.1', '10.8.2.1']) {
-      for (let i = 0; i < MAX_FAILURES_PER_CLIENT; i++) assert.equal((await loginAs('victor', 'wrong', address)).status, 401)
+      for (let i = 0; i < MAX_FAILURES_PER_CLIENT; i++)
+        assert.equal((await loginAs('victor', 'wrong', address)).status, 401)
       assert.equal((await loginAs('victor', 'wrong', address)).status, 429, 'each address is held by its own limit')
     }
     assert.equal(limiters().users.slowdownMs('victor'), 0, 'two addresses are not a wide attack')
@@ -164,7 +204,8 @@ describe('rate limits', () => {
   })
 
   test('a wide attack (failures from many addresses) slows the name, and never locks it', async () => {
-    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) assert.equal((await loginAs('victor', 'wrong', `10.8.${10 + i}.1`)).status, 401)
+    for (let i = 0; i < MAX_FAILURES_PER_USER; i++)
+      assert.equal((await loginAs('victor', 'wrong', `10.8.${10 + i}.1`)).status, 401)
     assert.equal(limiters().users.slowdownMs('victor'), USER_SLOWDOWN_MS)
     assert.equal((await loginAs('victor', 'view-secret', '10.8.200.1')).status, 200, 'the right password still logs in')
     assert.equal(limiters().users.slowdownMs('olga'), 0, 'other users are not affected')
@@ -172,18 +213,42 @@ describe('rate limits', () => {
   })
 
   test('wrong Basic credentials count and end in 429 with Retry-After; right ones are remembered briefly', async () => {
-    const good = await call(routes.runs, '/api/runs', {}, { headers: from('10.7.0.1', { authorization: basic('victor', 'view-secret') }) })
+    const good = await call(
+      routes.runs,
+      '/api/runs',
+      {},
+      { headers: from('10.7.0.1', { authorization: basic('victor', 'view-secret') }) },
+    )
     assert.equal(good.status, 200)
     const statuses: number[] = []
     for (let i = 0; i < MAX_FAILURES_PER_CLIENT + 1; i++) {
-      statuses.push((await call(routes.runs, '/api/runs', {}, { headers: from('10.7.0.1', { authorization: basic('victor', `guess-${i}`) }) })).status)
+      statuses.push(
+        (
+          await call(
+            routes.runs,
+            '/api/runs',
+            {},
+            { headers: from('10.7.0.1', { authorization: basic('victor', `guess-${i}`) }) },
+          )
+        ).status,
+      )
     }
     assert.deepEqual(statuses.slice(0, MAX_FAILURES_PER_CLIENT), Array(MAX_FAILURES_PER_CLIENT).fill(401))
-    const last = await call(routes.runs, '/api/runs', {}, { headers: from('10.7.0.1', { authorization: basic('olga', 'nope') }) })
+    const last = await call(
+      routes.runs,
+      '/api/runs',
+      {},
+      { headers: from('10.7.0.1', { authorization: basic('olga', 'nope') }) },
+    )
     assert.equal(last.status, 429)
     assert.match(last.headers['retry-after'] ?? '', /^\d+$/)
     // The script's verified credentials were cached, so it is not locked out with the guesser.
-    const again = await call(routes.runs, '/api/runs', {}, { headers: from('10.7.0.1', { authorization: basic('victor', 'view-secret') }) })
+    const again = await call(
+      routes.runs,
+      '/api/runs',
+      {},
+      { headers: from('10.7.0.1', { authorization: basic('victor', 'view-secret') }) },
+    )
     assert.equal(again.status, 200)
   })
 
@@ -191,10 +256,18 @@ describe('rate limits', () => {
     const olga = cookieOf((await loginAs('olga', 'op-secret', '10.4.0.1')).cookie)
     ;(globalThis as { __loomRunsPasswordTurns?: unknown }).__loomRunsPasswordTurns = undefined
     const burst = Array.from({ length: 60 }, (_, i) =>
-      call(routes.runs, '/api/runs', {}, { headers: from(`10.4.1.${i + 1}`, { authorization: basic('victor', `guess-${i}`) }) }),
+      call(
+        routes.runs,
+        '/api/runs',
+        {},
+        { headers: from(`10.4.1.${i + 1}`, { authorization: basic('victor', `guess-${i}`) }) },
+      ),
     )
     const readStarted = performance.now()
-    const read = call(routes.runs, '/api/runs', {}, { headers: from('10.4.0.1', { cookie: olga }) }).then((r) => ({ ...r, ms: performance.now() - readStarted }))
+    const read = call(routes.runs, '/api/runs', {}, { headers: from('10.4.0.1', { cookie: olga }) }).then((r) => ({
+      ...r,
+      ms: performance.now() - readStarted,
+    }))
     const statuses = (await Promise.all(burst)).map((r) => r.status)
     const answered = await read
     assert.equal(answered.status, 200, 'a signed-in user reads during the burst')
@@ -202,8 +275,16 @@ describe('rate limits', () => {
     console.log(`a read during 60 concurrent wrong Basic credentials: ${Math.round(answered.ms)} ms`)
     const stats = passwordCheckStats()
     assert.equal(stats.maxRunning, PASSWORD_CHECKS_AT_ONCE, 'never more checks at once than the queue allows')
-    assert.equal(statuses.filter((x) => x === 401).length, PASSWORD_CHECKS_AT_ONCE + PASSWORD_QUEUE_MAX, 'the checks that got a turn')
-    assert.equal(statuses.filter((x) => x === 429).length, 60 - PASSWORD_CHECKS_AT_ONCE - PASSWORD_QUEUE_MAX, 'the rest, refused at once')
+    assert.equal(
+      statuses.filter((x) => x === 401).length,
+      PASSWORD_CHECKS_AT_ONCE + PASSWORD_QUEUE_MAX,
+      'the checks that got a turn',
+    )
+    assert.equal(
+      statuses.filter((x) => x === 429).length,
+      60 - PASSWORD_CHECKS_AT_ONCE - PASSWORD_QUEUE_MAX,
+      'the rest, refused at once',
+    )
     assert.equal(stats.refused, 60 - PASSWORD_CHECKS_AT_ONCE - PASSWORD_QUEUE_MAX)
   })
 
@@ -229,7 +310,12 @@ describe('sessions end on the server', () => {
   test('after logout the old cookie is refused, even if replayed', async () => {
     const cookie = cookieOf((await loginAs('victor', 'view-secret', '10.5.0.1')).cookie)
     assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.1', { cookie }) })).status, 200)
-    const out = await call(routes.logout, '/api/auth/logout', {}, { method: 'POST', headers: from('10.5.0.1', { cookie, origin: 'http://127.0.0.1:3000' }) })
+    const out = await call(
+      routes.logout,
+      '/api/auth/logout',
+      {},
+      { method: 'POST', headers: from('10.5.0.1', { cookie, origin: 'http://127.0.0.1:3000' }) },
+    )
     assert.equal(out.status, 200)
     assert.equal(out.body.endedSession, true)
     assert.equal(out.body.remembered, 'stored')
@@ -246,7 +332,12 @@ describe('sessions end on the server', () => {
 
   test('a cross-origin logout is refused and the session goes on', async () => {
     const cookie = cookieOf((await loginAs('victor', 'view-secret', '10.5.0.2')).cookie)
-    const out = await call(routes.logout, '/api/auth/logout', {}, { method: 'POST', headers: from('10.5.0.2', { cookie, origin: 'http://evil.example' }) })
+    const out = await call(
+      routes.logout,
+      '/api/auth/logout',
+      {},
+      { method: 'POST', headers: from('10.5.0.2', { cookie, origin: 'http://evil.example' }) },
+    )
     assert.equal(out.status, 403)
     assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.2', { cookie }) })).status, 200)
   })
@@ -257,9 +348,15 @@ describe('sessions end on the server', () => {
     const olga = cookieOf((await loginAs('olga', 'op-secret', '10.5.0.3')).cookie)
     await configureUsers(users.map((u) => (u.startsWith('victor:') ? `victor:viewer:${legacyHash('new-secret')}` : u)))
     assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.3', { cookie }) })).status, 401)
-    assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.3', { cookie: olga }) })).status, 200)
+    assert.equal(
+      (await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.3', { cookie: olga }) })).status,
+      200,
+    )
     await configureUsers(users.filter((u) => !u.startsWith('olga:')))
-    assert.equal((await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.3', { cookie: olga }) })).status, 401)
+    assert.equal(
+      (await call(routes.runs, '/api/runs', {}, { headers: from('10.5.0.3', { cookie: olga }) })).status,
+      401,
+    )
     await configureUsers(users)
   })
 })

@@ -46,44 +46,90 @@ const ORIGIN = { origin: 'http://127.0.0.1:3000' }
 let tables: ReturnType<typeof tableNames>
 
 const { ref, agentAt: agent, seed } = checkpointRuns(ORG, NS, AGENT)
-const send = (body: unknown, headers: Record<string, string> = ORIGIN) => call(post, '/api/batches', {}, { method: 'POST', body, headers })
+const send = (body: unknown, headers: Record<string, string> = ORIGIN) =>
+  call(post, '/api/batches', {}, { method: 'POST', body, headers })
 const byRun = (items: Item[]) => Object.fromEntries(items.map((i) => [i.runId, i]))
 
 /** Working-memory rows the console wrote for a run (the history table keeps every insert). */
 function operatorRows(runId: string): Promise<number> {
-  return historyCount(sql`org = ${param('org', 'String', ORG)} AND run_id = ${param('run', 'String', runId)} AND startsWith(actor, 'operator:')`)
+  return historyCount(
+    sql`org = ${param('org', 'String', ORG)} AND run_id = ${param('run', 'String', runId)} AND startsWith(actor, 'operator:')`,
+  )
 }
 
 before(async () => {
   await ensureReady()
   tables = tableNames()
   // r1: three live versions.
-  await seed('r1', [['a', T0], ['a b', T1], ['a b c', T2]])
+  await seed('r1', [
+    ['a', T0],
+    ['a b', T1],
+    ['a b c', T2],
+  ])
   // r2: cleared by the agent after one version.
-  await seed('r2', [['x', T0], [null, T1]])
+  await seed('r2', [
+    ['x', T0],
+    [null, T1],
+  ])
   // r3: a run without any checkpoint.
   await seed('r3')
   // r4: live, a tombstone, live again.
-  await seed('r4', [['p', T0], ['p q', T1], [null, T2], ['z', T3]])
+  await seed('r4', [
+    ['p', T0],
+    ['p q', T1],
+    [null, T2],
+    ['z', T3],
+  ])
   await wm.wmSet({ ...ref('r4'), blockKey: 'notes' }, 'n1', agent(T0))
   // r5: a checkpoint-only run whose latest version predates the restore time.
   await wm.wmSet(ref('r5'), 'k', agent(T0))
   await wm.wmSet(ref('r5'), 'k l', agent(T1))
   // r6 (its own namespace): an id list growing, and a turn and a memory write after its second version.
   const r6 = { ...ref('r6'), namespace: 'ids' }
-  await runBegin({ org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', goal: 'ids' }, at(T0))
+  await runBegin(
+    { org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', goal: 'ids' },
+    at(T0),
+  )
   await wm.wmSet(r6, 'item-1', agent(T0))
   await wm.wmSet(r6, 'item-1 item-2', agent(T1))
-  await conversationAppend({ org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', conversationId: 'c6', role: 'assistant', content: 'items 3 and 4' }, at(T2))
-  await memorySet({ org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', memoryKey: 'seen', value: 4 }, at(T2))
+  await conversationAppend(
+    {
+      org: ORG,
+      namespace: 'ids',
+      agent: AGENT,
+      userId: '',
+      sessionId: '',
+      runId: 'r6',
+      conversationId: 'c6',
+      role: 'assistant',
+      content: 'items 3 and 4',
+    },
+    at(T2),
+  )
+  await memorySet(
+    { org: ORG, namespace: 'ids', agent: AGENT, userId: '', sessionId: '', runId: 'r6', memoryKey: 'seen', value: 4 },
+    at(T2),
+  )
   await wm.wmSet(r6, 'item-1 item-2 item-3 item-4', agent(T2))
   await runComplete({ org: ORG, namespace: 'ids', agent: AGENT, runId: 'r6', status: 'failed' }, at(T3))
   // 1,001 checkpoint-only runs in another namespace, for the cap.
   await insertRows(
     tables.workingMemory,
     Array.from({ length: 1001 }, (_, i) => ({
-      org: ORG, namespace: 'big', agent: AGENT, user_id: '', session_id: '', run_id: `big-${i}`, block_key: 'checkpoint',
-      content: 'c', char_limit: 4096, version: 1, is_deleted: 0, actor: AGENT, source_trace: 'bulk', updated_at: T0.replace('T', ' ').replace('Z', ''),
+      org: ORG,
+      namespace: 'big',
+      agent: AGENT,
+      user_id: '',
+      session_id: '',
+      run_id: `big-${i}`,
+      block_key: 'checkpoint',
+      content: 'c',
+      char_limit: 4096,
+      version: 1,
+      is_deleted: 0,
+      actor: AGENT,
+      source_trace: 'bulk',
+      updated_at: T0.replace('T', ' ').replace('Z', ''),
     })),
   )
 })
@@ -116,11 +162,30 @@ describe('dry run', () => {
     assert.equal(items.r3.after, undefined)
     assert.deepEqual(
       Object.keys(items.r1).sort(),
-      ['action', 'after', 'agent', 'blockKey', 'current', 'fromVersion', 'namespace', 'org', 'runId', 'sessionId', 'status', 'toVersion', 'units', 'userId', 'warnings'].sort(),
+      [
+        'action',
+        'after',
+        'agent',
+        'blockKey',
+        'current',
+        'fromVersion',
+        'namespace',
+        'org',
+        'runId',
+        'sessionId',
+        'status',
+        'toVersion',
+        'units',
+        'userId',
+        'warnings',
+      ].sort(),
     )
     // What each write replaces: r1's v3 is the agent's live version; r2's v2 the agent's tombstone.
     assert.equal(items.r1.status, 'failed')
-    assert.deepEqual({ ...items.r1.current, updatedAt: undefined }, { version: '3', actor: AGENT, byOperator: false, isDeleted: false, updatedAt: undefined })
+    assert.deepEqual(
+      { ...items.r1.current, updatedAt: undefined },
+      { version: '3', actor: AGENT, byOperator: false, isDeleted: false, updatedAt: undefined },
+    )
     assert.equal(items.r1.current!.updatedAt, T2)
     assert.deepEqual(items.r1.warnings, ['replaces live version 3: not a tombstone'])
     assert.equal(items.r2.current!.isDeleted, true)
@@ -140,7 +205,13 @@ describe('dry run', () => {
     const items = byRun(res.body.items)
     assert.deepEqual(
       Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.fromVersion, v.toVersion, v.action]])),
-      { r1: ['3', null, 'clear'], r2: ['2', null, 'skip'], r3: [null, null, 'skip'], r4: ['4', null, 'clear'], r5: ['2', null, 'clear'] },
+      {
+        r1: ['3', null, 'clear'],
+        r2: ['2', null, 'skip'],
+        r3: [null, null, 'skip'],
+        r4: ['4', null, 'clear'],
+        r5: ['2', null, 'clear'],
+      },
     )
     assert.match(items.r2.why!, /tombstone/)
     // A clear counts from each run's first write.
@@ -149,13 +220,24 @@ describe('dry run', () => {
   })
 
   test('foresight on id lists: the units each item makes the agent redo, and the turns and memory writes after the target', async () => {
-    const restore = await send({ filter: { org: ORG, namespace: 'ids' }, action: 'restore', before: AS_OF, reason: 'preview', dryRun: true })
+    const restore = await send({
+      filter: { org: ORG, namespace: 'ids' },
+      action: 'restore',
+      before: AS_OF,
+      reason: 'preview',
+      dryRun: true,
+    })
     assert.equal(restore.status, 200, JSON.stringify(restore.body))
     const [r] = restore.body.items as Item[]
     assert.deepEqual([r.fromVersion, r.toVersion, r.action], ['3', '2', 'restore'])
     assert.deepEqual(r.units, { kind: 'list', redo: 2, sample: ['item-3', 'item-4'] })
     assert.deepEqual(r.after, { checkpointWrites: 1, turns: 1, memoryWrites: 1, searches: 0, blobs: 0 })
-    const clear = await send({ filter: { org: ORG, namespace: 'ids' }, action: 'clear', reason: 'preview', dryRun: true })
+    const clear = await send({
+      filter: { org: ORG, namespace: 'ids' },
+      action: 'clear',
+      reason: 'preview',
+      dryRun: true,
+    })
     const [c] = clear.body.items as Item[]
     assert.deepEqual(c.units, { kind: 'list', redo: 4, sample: ['item-1', 'item-2', 'item-3', 'item-4'] })
     assert.deepEqual(c.after, { checkpointWrites: 2, turns: 1, memoryWrites: 1, searches: 0, blobs: 0 })
@@ -166,7 +248,10 @@ describe('dry run', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const items = byRun(res.body.items)
     assert.deepEqual([items.r4.fromVersion, items.r4.action, items.r4.blockKey], ['1', 'clear', 'notes'])
-    assert.deepEqual(['r1', 'r2', 'r3', 'r5'].map((r) => items[r].action), ['skip', 'skip', 'skip', 'skip'])
+    assert.deepEqual(
+      ['r1', 'r2', 'r3', 'r5'].map((r) => items[r].action),
+      ['skip', 'skip', 'skip', 'skip'],
+    )
     assert.match(items.r1.why!, /no notes block/)
   })
 
@@ -174,7 +259,10 @@ describe('dry run', () => {
     const failed = await send({ filter: { ...FILTER, status: 'failed' }, action: 'clear', dryRun: true })
     assert.deepEqual(failed.body.items.map((i: Item) => i.runId).sort(), ['r1', 'r2', 'r3', 'r4'])
     const one = await send({ filter: { ...FILTER, q: 'r4' }, action: 'clear', dryRun: true })
-    assert.deepEqual(one.body.items.map((i: Item) => i.runId), ['r4'])
+    assert.deepEqual(
+      one.body.items.map((i: Item) => i.runId),
+      ['r4'],
+    )
   })
 
   test('a filter matching more than 1,000 runs is a 400 that says how many', async () => {
@@ -214,12 +302,24 @@ describe('refusals', () => {
   test('a token from another filter, action or time is a 409, and writes nothing', async () => {
     const preview = await send({ filter: FILTER, action: 'clear', dryRun: true })
     const token = preview.body.token
-    const other = await send({ filter: { ...FILTER, status: 'failed' }, action: 'clear', dryRun: false, reason: 'r', token })
+    const other = await send({
+      filter: { ...FILTER, status: 'failed' },
+      action: 'clear',
+      dryRun: false,
+      reason: 'r',
+      token,
+    })
     assert.equal(other.status, 409, JSON.stringify(other.body))
     assert.equal(other.body.error.code, 'conflict')
     const action = await send({ filter: FILTER, action: 'restore', before: AS_OF, dryRun: false, reason: 'r', token })
     assert.equal(action.status, 409)
-    const forged = await send({ filter: FILTER, action: 'clear', dryRun: false, reason: 'r', token: `${token.split('.')[0]}.AAAA` })
+    const forged = await send({
+      filter: FILTER,
+      action: 'clear',
+      dryRun: false,
+      reason: 'r',
+      token: `${token.split('.')[0]}.AAAA`,
+    })
     assert.equal(forged.status, 409)
     for (const run of ['r1', 'r4', 'r5']) assert.equal(await operatorRows(run), 0)
   })
@@ -237,7 +337,10 @@ describe('refusals', () => {
       process.env.LOOM_RUNS_USERS = `vic:viewer:${await hashPassword('viewer pass')}`
       resetConfig()
       const basic = `Basic ${Buffer.from('vic:viewer pass').toString('base64')}`
-      const viewer = await send({ filter: FILTER, action: 'clear', dryRun: false, reason: 'r', token: preview.body.token }, { ...ORIGIN, authorization: basic })
+      const viewer = await send(
+        { filter: FILTER, action: 'clear', dryRun: false, reason: 'r', token: preview.body.token },
+        { ...ORIGIN, authorization: basic },
+      )
       assert.equal(viewer.status, 403, JSON.stringify(viewer.body))
       assert.match(viewer.body.error.message, /viewer/)
       delete process.env.LOOM_RUNS_USERS
@@ -276,10 +379,7 @@ describe('real run', () => {
     assert.equal(await wm.wmGet(ref('r1')), 'a b c d')
     assert.equal(await wm.wmGet(ref('r2')), 'x')
     assert.equal(await wm.wmGet(ref('r4')), 'p q')
-    assert.deepEqual(
-      await Promise.all(['r1', 'r2', 'r3', 'r4', 'r5'].map(operatorRows)),
-      [0, 1, 0, 1, 0],
-    )
+    assert.deepEqual(await Promise.all(['r1', 'r2', 'r3', 'r4', 'r5'].map(operatorRows)), [0, 1, 0, 1, 0])
   })
 
   test('each batch write is audited with the batch id; a single write has batchId null', async () => {
@@ -292,24 +392,44 @@ describe('real run', () => {
     assert.deepEqual([entries[0].beforeVersion, entries[0].afterVersion], ['2', '3'])
     const r4 = (await call(audit, '/x', { ...params, runId: 'r4' })).body.entries
     assert.equal(r4[0].batchId, batchId)
-    const one = await call(single, '/x', { ...params, runId: 'r5', blockKey: 'checkpoint' }, { method: 'PUT', body: { content: 'k l m', expectedVersion: '2', reason: 'one by hand' } })
+    const one = await call(
+      single,
+      '/x',
+      { ...params, runId: 'r5', blockKey: 'checkpoint' },
+      { method: 'PUT', body: { content: 'k l m', expectedVersion: '2', reason: 'one by hand' } },
+    )
     assert.equal(one.status, 200, JSON.stringify(one.body))
     const r5 = (await call(audit, '/x', { ...params, runId: 'r5' })).body.entries
     assert.equal(r5[0].batchId, null)
   })
 
   test('retrying the conflicted runs: a preview and a run narrowed to them', async () => {
-    const body = { filter: FILTER, action: 'restore', before: AS_OF, reason: 'retry', runs: [{ org: ORG, namespace: NS, agent: AGENT, runId: 'r1' }] }
+    const body = {
+      filter: FILTER,
+      action: 'restore',
+      before: AS_OF,
+      reason: 'retry',
+      runs: [{ org: ORG, namespace: NS, agent: AGENT, runId: 'r1' }],
+    }
     const preview = await send({ ...body, dryRun: true })
     assert.equal(preview.status, 200, JSON.stringify(preview.body))
-    assert.deepEqual(preview.body.items.map((i: Item) => [i.runId, i.fromVersion, i.toVersion, i.action]), [['r1', '4', '2', 'restore']])
+    assert.deepEqual(
+      preview.body.items.map((i: Item) => [i.runId, i.fromVersion, i.toVersion, i.action]),
+      [['r1', '4', '2', 'restore']],
+    )
     const res = await send({ ...body, dryRun: false, token: preview.body.token })
     assert.equal(res.status, 200, JSON.stringify(res.body))
-    assert.deepEqual(res.body.items.map((i: Item) => [i.runId, i.outcome, i.newVersion]), [['r1', 'done', '5']])
+    assert.deepEqual(
+      res.body.items.map((i: Item) => [i.runId, i.outcome, i.newVersion]),
+      [['r1', 'done', '5']],
+    )
     assert.equal(await wm.wmGet(ref('r1')), 'a b')
     // The same token again: every item has moved on since its preview.
     const again = await send({ ...body, dryRun: false, token: preview.body.token })
-    assert.deepEqual(again.body.items.map((i: Item) => i.outcome), ['conflict'])
+    assert.deepEqual(
+      again.body.items.map((i: Item) => i.outcome),
+      ['conflict'],
+    )
     assert.equal(await operatorRows('r1'), 1)
   })
 })
@@ -322,15 +442,31 @@ describe('what each row replaces', () => {
 
   before(async () => {
     // busy: running, checkpointed just now. edited: finished, its latest version an operator's edit.
-    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'busy', goal: 'still going' })
+    await runBegin({
+      org: ORG,
+      namespace: NS2,
+      agent: AGENT,
+      userId: '',
+      sessionId: '',
+      runId: 'busy',
+      goal: 'still going',
+    })
     await wm.wmSet(ref2('busy'), 'step 1', agentNow)
-    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'edited', goal: 'fixed by hand' }, at(T0))
+    await runBegin(
+      { org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'edited', goal: 'fixed by hand' },
+      at(T0),
+    )
     await wm.wmSet(ref2('edited'), 'e1', { ...agentNow, now: at(T0) })
     await runComplete({ org: ORG, namespace: NS2, agent: AGENT, runId: 'edited', status: 'failed' }, at(T1))
-    const put = await call(single, '/x', { org: ORG, namespace: NS2, agent: AGENT, runId: 'edited', blockKey: 'checkpoint' }, {
-      method: 'PUT',
-      body: { content: 'e1 fixed by hand', expectedVersion: '1', reason: 'colleague fix' },
-    })
+    const put = await call(
+      single,
+      '/x',
+      { org: ORG, namespace: NS2, agent: AGENT, runId: 'edited', blockKey: 'checkpoint' },
+      {
+        method: 'PUT',
+        body: { content: 'e1 fixed by hand', expectedVersion: '1', reason: 'colleague fix' },
+      },
+    )
     assert.equal(put.status, 200, JSON.stringify(put.body))
   })
 
@@ -338,7 +474,10 @@ describe('what each row replaces', () => {
     const res = await send({ filter, action: 'clear', dryRun: true })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const items = byRun(res.body.items)
-    assert.deepEqual([items.busy.action, items.busy.why, items.busy.status, items.busy.current!.version], ['skip', 'running', 'running', '1'])
+    assert.deepEqual(
+      [items.busy.action, items.busy.why, items.busy.status, items.busy.current!.version],
+      ['skip', 'running', 'running', '1'],
+    )
     assert.equal(items.edited.action, 'clear')
     assert.equal(items.edited.current!.byOperator, true)
     assert.match(items.edited.current!.actor, /^operator:/)
@@ -362,14 +501,28 @@ describe('what each row replaces', () => {
   })
 
   test('without force, a run that started writing after the preview is left alone', async () => {
-    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'woke', goal: 'was idle' }, at(T0))
+    await runBegin(
+      { org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'woke', goal: 'was idle' },
+      at(T0),
+    )
     await wm.wmSet(ref2('woke'), 'w1', agentNow)
     await runComplete({ org: ORG, namespace: NS2, agent: AGENT, runId: 'woke', status: 'failed' })
     const body = { filter: { ...filter, q: 'woke' }, action: 'clear', reason: 'clear it' }
     const preview = await send({ ...body, dryRun: true })
-    assert.deepEqual(preview.body.items.map((i: Item) => [i.runId, i.action]), [['woke', 'clear']])
+    assert.deepEqual(
+      preview.body.items.map((i: Item) => [i.runId, i.action]),
+      [['woke', 'clear']],
+    )
     // A new process resumes the run (its checkpoint is minutes old): its next checkpoint would undo the clear.
-    await runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'woke', goal: 'was idle' })
+    await runBegin({
+      org: ORG,
+      namespace: NS2,
+      agent: AGENT,
+      userId: '',
+      sessionId: '',
+      runId: 'woke',
+      goal: 'was idle',
+    })
     const res = await send({ ...body, dryRun: false, token: preview.body.token })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const woke = byRun(res.body.items).woke

@@ -45,8 +45,15 @@ describe('GET R/blocks?content=none', () => {
     assert.deepEqual(light.body.blocks, withoutContent)
     const notes = light.body.blocks.find((b: { blockKey: string }) => b.blockKey === 'notes')
     assert.equal(notes.chars, [...'naïve café 🚀🚀 — 東京'].length)
-    const cp = light.body.blocks.find((b: { blockKey: string; userId: string }) => b.blockKey === 'checkpoint' && b.userId === 'u1')
-    assert.equal(cp.version, full.body.blocks.find((b: { blockKey: string; userId: string }) => b.blockKey === 'checkpoint' && b.userId === 'u1').version)
+    const cp = light.body.blocks.find(
+      (b: { blockKey: string; userId: string }) => b.blockKey === 'checkpoint' && b.userId === 'u1',
+    )
+    assert.equal(
+      cp.version,
+      full.body.blocks.find(
+        (b: { blockKey: string; userId: string }) => b.blockKey === 'checkpoint' && b.userId === 'u1',
+      ).version,
+    )
     assert.equal(light.body.blocks.find((b: { blockKey: string }) => b.blockKey === 'scratch').isDeleted, true)
   })
 
@@ -62,7 +69,10 @@ describe('GET R/blocks?content=none', () => {
     const dflt = await call(blocksRoute, '/x', RUN)
     const full = await call(blocksRoute, '/x?content=full', RUN)
     assert.deepEqual(full.body, dflt.body)
-    assert.equal(dflt.body.blocks.find((b: { blockKey: string }) => b.blockKey === 'plan').content, JSON.stringify({ step: 3, todo: ['a', 'b'] }))
+    assert.equal(
+      dflt.body.blocks.find((b: { blockKey: string }) => b.blockKey === 'plan').content,
+      JSON.stringify({ step: 3, todo: ['a', 'b'] }),
+    )
   })
 
   test('an unknown content value is a 400 naming the field; an unknown run a 404', async () => {

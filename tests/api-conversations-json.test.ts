@@ -31,7 +31,10 @@ before(async () => {
   ]
   let ms = 100
   for (const [conversationId, role, content, toolName] of turns) {
-    await conversationAppend({ ...identity, conversationId, role, content, toolName, inputTokens: 12, outputTokens: 3, costUsd: 0.00042 }, at((ms += 100)))
+    await conversationAppend(
+      { ...identity, conversationId, role, content, toolName, inputTokens: 12, outputTokens: 3, costUsd: 0.00042 },
+      at((ms += 100)),
+    )
   }
 })
 
@@ -42,7 +45,11 @@ test('GET R/conversations, written by ClickHouse, equals what the query module r
   assert.deepEqual(res.body, JSON.parse(JSON.stringify(await runConversations(RUN))))
   assert.deepEqual(
     res.body.conversations.map((c: { conversationId: string; turns: unknown[] }) => [c.conversationId, c.turns.length]),
-    [['c-a', 3], ['c-b', 2], ['c-orphan', 1]],
+    [
+      ['c-a', 3],
+      ['c-b', 2],
+      ['c-orphan', 1],
+    ],
   )
   assert.equal(res.body.conversations[0].turns[1].content, 'naïve café 🚀 — 東京\nline two\t"tab"')
   assert.deepEqual(res.body.cuts, [])

@@ -31,9 +31,45 @@ before(async () => {
   await begin('globex', 'prod', 'invoicer', 'r6')
   const ctx = { actor: 'a', sourceTrace: 'h/1', now: () => new Date('2026-11-21T08:00:00.000Z') }
   // A checkpoint-only run, and a checkpoint of a run that has a run row (not counted twice).
-  await wmSet({ org: 'acme', namespace: 'prod', agent: 'invoicer', userId: 'u', sessionId: 's', runId: 'cp-only', blockKey: 'checkpoint' }, 'x', ctx)
-  await wmSet({ org: 'acme', namespace: 'prod', agent: 'invoicer', userId: '', sessionId: '', runId: 'r1', blockKey: 'checkpoint' }, 'y', ctx)
-  await wmSet({ org: 'ACORN', namespace: 'prod', agent: 'ranker', userId: '', sessionId: '', runId: 'cp-2', blockKey: 'checkpoint' }, 'z', ctx)
+  await wmSet(
+    {
+      org: 'acme',
+      namespace: 'prod',
+      agent: 'invoicer',
+      userId: 'u',
+      sessionId: 's',
+      runId: 'cp-only',
+      blockKey: 'checkpoint',
+    },
+    'x',
+    ctx,
+  )
+  await wmSet(
+    {
+      org: 'acme',
+      namespace: 'prod',
+      agent: 'invoicer',
+      userId: '',
+      sessionId: '',
+      runId: 'r1',
+      blockKey: 'checkpoint',
+    },
+    'y',
+    ctx,
+  )
+  await wmSet(
+    {
+      org: 'ACORN',
+      namespace: 'prod',
+      agent: 'ranker',
+      userId: '',
+      sessionId: '',
+      runId: 'cp-2',
+      blockKey: 'checkpoint',
+    },
+    'z',
+    ctx,
+  )
 })
 
 const get = (qs: string) => call(facets, `/api/runs/facets?${qs}`)
@@ -43,19 +79,35 @@ function checks(label: string) {
     test('org values starting with "ac", case-insensitive, most runs first', async () => {
       const res = await get('field=org&prefix=ac')
       assert.equal(res.status, 200)
-      assert.deepEqual(res.body, { values: [{ value: 'acme', runs: 5 }, { value: 'ACORN', runs: 2 }] })
+      assert.deepEqual(res.body, {
+        values: [
+          { value: 'acme', runs: 5 },
+          { value: 'ACORN', runs: 2 },
+        ],
+      })
       assert.deepEqual((await get('field=org&prefix=AC')).body, res.body)
     })
 
     test('no prefix: every value; limit cuts the list', async () => {
-      assert.deepEqual((await get('field=org')).body.values.slice(0, 3).map((v: { value: string }) => v.value), ['acme', 'ACORN', 'globex'])
+      assert.deepEqual(
+        (await get('field=org')).body.values.slice(0, 3).map((v: { value: string }) => v.value),
+        ['acme', 'ACORN', 'globex'],
+      )
       assert.deepEqual((await get('field=org&limit=1')).body, { values: [{ value: 'acme', runs: 5 }] })
     })
 
     test('namespace and agent suggestions narrow by the other filters', async () => {
-      assert.deepEqual((await get('field=namespace&org=acme')).body, { values: [{ value: 'prod', runs: 4 }, { value: 'staging', runs: 1 }] })
+      assert.deepEqual((await get('field=namespace&org=acme')).body, {
+        values: [
+          { value: 'prod', runs: 4 },
+          { value: 'staging', runs: 1 },
+        ],
+      })
       assert.deepEqual((await get('field=agent&org=acme&namespace=prod')).body, {
-        values: [{ value: 'invoicer', runs: 3 }, { value: 'Accountant', runs: 1 }],
+        values: [
+          { value: 'invoicer', runs: 3 },
+          { value: 'Accountant', runs: 1 },
+        ],
       })
       assert.deepEqual((await get('field=agent&prefix=i')).body, { values: [{ value: 'invoicer', runs: 5 }] })
       // The field's own filter does not narrow its suggestions.
@@ -100,7 +152,10 @@ describe('read from the facets table', () => {
   })
 
   test('a run written after the install is counted by the next derivation', async () => {
-    await runBegin({ org: 'zulu', namespace: 'prod', agent: 'late', userId: '', sessionId: '', runId: 'later', goal: 'g' }, () => T0)
+    await runBegin(
+      { org: 'zulu', namespace: 'prod', agent: 'late', userId: '', sessionId: '', runId: 'later', goal: 'g' },
+      () => T0,
+    )
     assert.deepEqual((await get('field=org&prefix=z')).body, { values: [{ value: 'zulu', runs: 1 }] })
   })
 

@@ -27,17 +27,55 @@ before(async () => {
   for (let i = 0; i < 120; i++) {
     const agent = `agent-${i % 3}`
     const runId = `tie-${String(i).padStart(3, '0')}`
-    await runBegin({ org: ORG, namespace: NS, agent, userId: '', sessionId: '', runId, goal: `tie run ${i}` }, () => SAME_START)
+    await runBegin(
+      { org: ORG, namespace: NS, agent, userId: '', sessionId: '', runId, goal: `tie run ${i}` },
+      () => SAME_START,
+    )
   }
   // Two checkpoint-only runs (no run.begin) and one with a finished run row and a checkpoint.
   const ctx = { actor: 'loner', sourceTrace: 'host-z/pid-1', now: () => new Date('2026-11-21T08:00:00.000Z') }
-  await wmSet({ org: ORG, namespace: NS, agent: 'loner', userId: 'u1', sessionId: 's1', runId: 'cp-only-1', blockKey: 'checkpoint' }, 'a b c', ctx)
-  await wmSet({ org: 'globex', namespace: 'staging', agent: 'loner', userId: '', sessionId: '', runId: 'cp-only-2', blockKey: 'checkpoint' }, 'x', ctx)
+  await wmSet(
+    {
+      org: ORG,
+      namespace: NS,
+      agent: 'loner',
+      userId: 'u1',
+      sessionId: 's1',
+      runId: 'cp-only-1',
+      blockKey: 'checkpoint',
+    },
+    'a b c',
+    ctx,
+  )
+  await wmSet(
+    {
+      org: 'globex',
+      namespace: 'staging',
+      agent: 'loner',
+      userId: '',
+      sessionId: '',
+      runId: 'cp-only-2',
+      blockKey: 'checkpoint',
+    },
+    'x',
+    ctx,
+  )
   const done = { org: ORG, namespace: NS, agent: 'finisher', userId: '', sessionId: '', runId: 'done-1' }
   await runBegin({ ...done, goal: 'Summarise invoices' }, () => new Date('2026-11-22T09:00:00.000Z'))
-  await wmSet({ ...done, blockKey: 'checkpoint' }, 'item-1 item-2', { actor: 'finisher', sourceTrace: 'h/1', now: () => new Date('2026-11-22T09:01:00.000Z') })
-  await wmSet({ ...done, blockKey: 'notes' }, 'hello', { actor: 'finisher', sourceTrace: 'h/1', now: () => new Date('2026-11-22T09:01:00.000Z') })
-  await runComplete({ ...done, status: 'succeeded', reflection: { lesson: 'ok' }, turns: 3, costUsd: 0.25 }, () => new Date('2026-11-22T09:05:00.000Z'))
+  await wmSet({ ...done, blockKey: 'checkpoint' }, 'item-1 item-2', {
+    actor: 'finisher',
+    sourceTrace: 'h/1',
+    now: () => new Date('2026-11-22T09:01:00.000Z'),
+  })
+  await wmSet({ ...done, blockKey: 'notes' }, 'hello', {
+    actor: 'finisher',
+    sourceTrace: 'h/1',
+    now: () => new Date('2026-11-22T09:01:00.000Z'),
+  })
+  await runComplete(
+    { ...done, status: 'succeeded', reflection: { lesson: 'ok' }, turns: 3, costUsd: 0.25 },
+    () => new Date('2026-11-22T09:05:00.000Z'),
+  )
 })
 
 describe('GET /api/health', () => {
@@ -47,7 +85,10 @@ describe('GET /api/health', () => {
     assert.equal(res.body.mode, 'embedded')
     assert.match(res.body.clickhouseVersion, /^\d+\.\d+/)
     assert.ok(res.body.schema.tables.length >= 8)
-    assert.deepEqual(res.body.schema.tables.filter((t: { present: boolean }) => !t.present), [])
+    assert.deepEqual(
+      res.body.schema.tables.filter((t: { present: boolean }) => !t.present),
+      [],
+    )
   })
 
   test("counts the embedded engine's statements and busy time: two reads bracket what ran between them", async () => {
@@ -57,7 +98,10 @@ describe('GET /api/health', () => {
     const second = (await call(routes.health, '/api/health')).body.engine
     // The first health read's own statements (2), then the sleep.
     assert.equal(second.statements - first.statements, 3)
-    assert.ok(second.busyMs - first.busyMs >= 200, `busy ${second.busyMs - first.busyMs} ms, expected at least the 200 ms slept`)
+    assert.ok(
+      second.busyMs - first.busyMs >= 200,
+      `busy ${second.busyMs - first.busyMs} ms, expected at least the 200 ms slept`,
+    )
     const third = (await call(routes.health, '/api/health')).body.engine
     assert.equal(third.statements - second.statements, 2)
     assert.ok(third.busyMs - second.busyMs < 200)
@@ -98,19 +142,30 @@ describe('GET /api/runs', () => {
     assert.equal(one.sessionId, 's1')
     assert.equal(one.attempt, 0)
     assert.deepEqual(
-      { version: one.checkpoint.version, chars: one.checkpoint.chars, charLimit: one.checkpoint.charLimit, isDeleted: one.checkpoint.isDeleted },
+      {
+        version: one.checkpoint.version,
+        chars: one.checkpoint.chars,
+        charLimit: one.checkpoint.charLimit,
+        isDeleted: one.checkpoint.isDeleted,
+      },
       { version: '1', chars: 5, charLimit: 4096, isDeleted: false },
     )
   })
 
   test('filters by status, agent, free text and time range', async () => {
     const ok = await call(routes.runs, '/api/runs?status=succeeded')
-    assert.deepEqual(ok.body.runs.map((r: { runId: string }) => r.runId), ['done-1'])
+    assert.deepEqual(
+      ok.body.runs.map((r: { runId: string }) => r.runId),
+      ['done-1'],
+    )
     assert.equal(ok.body.runs[0].durationMs, 5 * 60_000)
     assert.equal(ok.body.runs[0].costUsd, 0.25)
     assert.equal(ok.body.runs[0].turns, 3)
     const text = await call(routes.runs, '/api/runs?q=INVOICES')
-    assert.deepEqual(text.body.runs.map((r: { runId: string }) => r.runId), ['done-1'])
+    assert.deepEqual(
+      text.body.runs.map((r: { runId: string }) => r.runId),
+      ['done-1'],
+    )
     const agent = await call(routes.runs, '/api/runs?agent=agent-1&limit=200')
     assert.equal(agent.body.runs.length, 40)
     const range = await call(routes.runs, '/api/runs?from=2026-11-21T00:00:00Z&to=2026-11-21T23:59:59Z')
@@ -158,7 +213,11 @@ describe('GET R and R/blocks', () => {
     const res = await call(routes.blocks, '/x', done)
     assert.equal(res.status, 200)
     assert.deepEqual(
-      res.body.blocks.map((b: { blockKey: string; version: string; chars: number }) => [b.blockKey, b.version, b.chars]),
+      res.body.blocks.map((b: { blockKey: string; version: string; chars: number }) => [
+        b.blockKey,
+        b.version,
+        b.chars,
+      ]),
       [
         ['checkpoint', '1', 13],
         ['notes', '1', 5],
@@ -207,7 +266,10 @@ describe('GET /api/runs/csv', () => {
     assert.match(all.headers['content-disposition'], /^attachment; filename="loom-runs-.*\.csv"$/)
     const lines = (all.body as string).split('\r\n').filter(Boolean)
     assert.equal(lines[0].split(',').slice(0, 4).join(','), 'org,namespace,agent,run_id')
-    assert.deepEqual(lines.slice(1).map((l) => l.split(',').slice(2, 4).join(',')), listed)
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(',').slice(2, 4).join(',')),
+      listed,
+    )
     assert.equal(all.headers['x-loom-runs-count'], String(listed.length))
     assert.equal(all.headers['x-loom-runs-truncated'], 'false')
     const done = lines.find((l) => l.includes(',done-1,'))!
@@ -217,7 +279,18 @@ describe('GET /api/runs/csv', () => {
     assert.equal((cut.body as string).split('\r\n').filter(Boolean).length, 6)
     assert.equal(cut.headers['x-loom-runs-truncated'], 'true')
 
-    await runBegin({ org: 'csv-org', namespace: NS, agent: 'a', userId: '', sessionId: '', runId: 'r1', goal: '=HYPERLINK("http://evil.example","x"), then more' }, () => SAME_START)
+    await runBegin(
+      {
+        org: 'csv-org',
+        namespace: NS,
+        agent: 'a',
+        userId: '',
+        sessionId: '',
+        runId: 'r1',
+        goal: '=HYPERLINK("http://evil.example","x"), then more',
+      },
+      () => SAME_START,
+    )
     const hostile = await call(csvRoute, '/api/runs/csv?org=csv-org')
     assert.match(hostile.body as string, /,"'=HYPERLINK\(""http:\/\/evil\.example"",""x""\), then more",/)
 

@@ -74,20 +74,60 @@ describe('timeline', () => {
 
 describe('conversations, memories, searches, blobs', () => {
   test('turns come back ordered by turn_index even when inserted out of order', async () => {
-    const base = { org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: '', conversation_id: 'c1', run_id: 'r-order', tool_name: '', input_tokens: 0, output_tokens: 0, cost_usd: 0, created_at: '2026-11-20 00:00:00.000' }
-    await insertRows(tableNames().conversations, [{ org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: '', conversation_id: 'c1', run_id: 'r-order', title: 'T', created_at: '2026-11-20 00:00:00.000' }])
-    for (const i of [2, 0, 3, 1]) await insertRows(tableNames().turns, [{ ...base, turn_index: i, role: i % 2 ? 'assistant' : 'user', content: `t${i}` }])
+    const base = {
+      org: 'o',
+      namespace: 'n',
+      agent: 'a',
+      user_id: '',
+      session_id: '',
+      conversation_id: 'c1',
+      run_id: 'r-order',
+      tool_name: '',
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+      created_at: '2026-11-20 00:00:00.000',
+    }
+    await insertRows(tableNames().conversations, [
+      {
+        org: 'o',
+        namespace: 'n',
+        agent: 'a',
+        user_id: '',
+        session_id: '',
+        conversation_id: 'c1',
+        run_id: 'r-order',
+        title: 'T',
+        created_at: '2026-11-20 00:00:00.000',
+      },
+    ])
+    for (const i of [2, 0, 3, 1])
+      await insertRows(tableNames().turns, [
+        { ...base, turn_index: i, role: i % 2 ? 'assistant' : 'user', content: `t${i}` },
+      ])
     const res = await call(routes.conversations, '/x', { org: 'o', namespace: 'n', agent: 'a', runId: 'r-order' })
     assert.equal(res.status, 200)
-    assert.deepEqual(res.body.conversations[0].turns.map((t: { content: string }) => t.content), ['t0', 't1', 't2', 't3'])
+    assert.deepEqual(
+      res.body.conversations[0].turns.map((t: { content: string }) => t.content),
+      ['t0', 't1', 't2', 't3'],
+    )
   })
 
   test('the research reader: its own memories only, the ones it used, and who wrote them', async () => {
     const res = await call(routes.memories, '/x', path(runs.researchReader))
     assert.equal(res.status, 200)
-    assert.deepEqual(res.body.written.map((m: { memoryKey: string }) => m.memoryKey), ['procurement.q3.recommendation', 'vendor.contoso.tier-2.price'])
-    assert.deepEqual(res.body.used, ['procurement.q3.budget-cap', 'vendor.contoso.tier-2.price', 'vendor.northwind.tier-2.price'])
-    const northwind = res.body.relied.find((m: { memoryKey: string }) => m.memoryKey === 'vendor.northwind.tier-2.price')
+    assert.deepEqual(
+      res.body.written.map((m: { memoryKey: string }) => m.memoryKey),
+      ['procurement.q3.recommendation', 'vendor.contoso.tier-2.price'],
+    )
+    assert.deepEqual(res.body.used, [
+      'procurement.q3.budget-cap',
+      'vendor.contoso.tier-2.price',
+      'vendor.northwind.tier-2.price',
+    ])
+    const northwind = res.body.relied.find(
+      (m: { memoryKey: string }) => m.memoryKey === 'vendor.northwind.tier-2.price',
+    )
     assert.equal(northwind.writtenBy.runId, runs.researchWriter.runId)
   })
 
@@ -99,7 +139,12 @@ describe('conversations, memories, searches, blobs', () => {
     assert.equal(first.query, 'tier-2 price per seat')
     assert.equal(first.mode, 'hybrid')
     assert.deepEqual(
-      first.hits.map((h: { memoryKey: string; score: number; rank: number; usedByRun: boolean }) => [h.rank, h.memoryKey, h.score, h.usedByRun]),
+      first.hits.map((h: { memoryKey: string; score: number; rank: number; usedByRun: boolean }) => [
+        h.rank,
+        h.memoryKey,
+        h.score,
+        h.usedByRun,
+      ]),
       [
         [1, 'vendor.northwind.tier-2.price', 0.912, true],
         [2, 'vendor.contoso.tier-2.price', 0.874, true],
@@ -124,7 +169,18 @@ describe('conversations, memories, searches, blobs', () => {
   test('export: one document with run, blocks, timeline, conversations, memories, searches, blobs, audit', async () => {
     const res = await call(routes.exportDoc, '/x', path(runs.operatorEdited))
     assert.equal(res.status, 200)
-    for (const key of ['run', 'counts', 'blocks', 'blockDetails', 'timeline', 'conversations', 'memories', 'searches', 'blobs', 'audit']) {
+    for (const key of [
+      'run',
+      'counts',
+      'blocks',
+      'blockDetails',
+      'timeline',
+      'conversations',
+      'memories',
+      'searches',
+      'blobs',
+      'audit',
+    ]) {
       assert.ok(key in res.body, `export has ${key}`)
     }
     assert.equal(res.body.run.runId, runs.operatorEdited.runId)

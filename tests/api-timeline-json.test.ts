@@ -24,11 +24,26 @@ before(async () => {
   await wmSet(cp, JSON.stringify({ done: ['a'] }), { actor: 'crawler', sourceTrace: 'host-a', now: at(1_000) })
   await conversationCreate({ ...identity, conversationId: 'c1', title: 'talk' }, at(1_500))
   // A turn at the very millisecond of the checkpoint write: sources keep their kind order at a tie.
-  await conversationAppend({ ...identity, conversationId: 'c1', role: 'user', content: 'naïve 🚀 "q"\nline', inputTokens: 1, outputTokens: 1, costUsd: 0 }, at(2_000))
+  await conversationAppend(
+    {
+      ...identity,
+      conversationId: 'c1',
+      role: 'user',
+      content: 'naïve 🚀 "q"\nline',
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0,
+    },
+    at(2_000),
+  )
   await wmSet(cp, JSON.stringify({ done: ['a', 'b'] }), { actor: 'crawler', sourceTrace: 'host-a', now: at(2_000) })
   // The process dies; a new one resumes at 10 minutes and writes one more unit.
   await runBegin({ ...identity, goal: '' }, at(600_000))
-  await wmSet(cp, JSON.stringify({ done: ['a', 'b', 'c'] }), { actor: 'crawler', sourceTrace: 'host-b', now: at(601_000) })
+  await wmSet(cp, JSON.stringify({ done: ['a', 'b', 'c'] }), {
+    actor: 'crawler',
+    sourceTrace: 'host-b',
+    now: at(601_000),
+  })
   await runComplete({ ...identity, status: 'succeeded', outcome: 'done', reflection: 'three pages' }, at(602_000))
 })
 
@@ -65,7 +80,10 @@ describe('GET R/timeline, written by ClickHouse', () => {
   test('a limit keeps a prefix in time, counts every event, and reads resume writes only from what it shows', async () => {
     const res = await call(timelineRoute, '/x?limit=4', RUN)
     assert.equal(res.status, 200)
-    assert.deepEqual(res.body.events.map((e: TimelineEvent) => e.id), ['begin-1', 'checkpoint-0', 'checkpoint-1', 'turn-2'])
+    assert.deepEqual(
+      res.body.events.map((e: TimelineEvent) => e.id),
+      ['begin-1', 'checkpoint-0', 'checkpoint-1', 'turn-2'],
+    )
     assert.equal(res.body.total, 7)
     assert.equal(res.body.truncated, true)
     assert.equal(res.body.limit, 4)

@@ -37,7 +37,8 @@ before(async () => {
   tables = tableNames()
   const agent = { actor: 'batch', sourceTrace: 'host-a/pid-1' }
   await runBegin({ ...RUN, userId: '', sessionId: '', goal: 'batch' })
-  for (const state of ['item-1', 'item-1 item-2', 'item-1 item-2 item-3']) await wm.wmSet(REF, state, agent, { charLimit: 100 })
+  for (const state of ['item-1', 'item-1 item-2', 'item-1 item-2 item-3'])
+    await wm.wmSet(REF, state, agent, { charLimit: 100 })
   await runComplete({ ...RUN, status: 'failed' })
   // A run that is still going and checkpointed a moment ago.
   await runBegin({ ...LIVE, userId: '', sessionId: '', goal: 'live' })
@@ -59,8 +60,24 @@ describe('edit, clear, restore', () => {
     const audit = await call(r.audit, '/x', RUN)
     assert.equal(audit.status, 200)
     assert.deepEqual(
-      (({ operator, action, reason, beforeVersion, afterVersion, beforeContent, afterContent }) => ({ operator, action, reason, beforeVersion, afterVersion, beforeContent, afterContent }))(audit.body.entries[0]),
-      { operator: 'local', action: 'edit', reason: 'redo item 3', beforeVersion: '3', afterVersion: '4', beforeContent: 'item-1 item-2 item-3', afterContent: 'item-1 item-2' },
+      (({ operator, action, reason, beforeVersion, afterVersion, beforeContent, afterContent }) => ({
+        operator,
+        action,
+        reason,
+        beforeVersion,
+        afterVersion,
+        beforeContent,
+        afterContent,
+      }))(audit.body.entries[0]),
+      {
+        operator: 'local',
+        action: 'edit',
+        reason: 'redo item 3',
+        beforeVersion: '3',
+        afterVersion: '4',
+        beforeContent: 'item-1 item-2 item-3',
+        afterContent: 'item-1 item-2',
+      },
     )
   })
 
@@ -92,7 +109,10 @@ describe('edit, clear, restore', () => {
   })
 
   test('clear writes a tombstone: resume returns None', async () => {
-    const res = await call(r.del, '/x', BLOCK, { method: 'DELETE', body: { expectedVersion: '5', reason: 'start over' } })
+    const res = await call(r.del, '/x', BLOCK, {
+      method: 'DELETE',
+      body: { expectedVersion: '5', reason: 'start over' },
+    })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(res.body.block.version, '6')
     assert.equal(res.body.block.isDeleted, true)
@@ -101,12 +121,18 @@ describe('edit, clear, restore', () => {
   })
 
   test('restore puts an earlier version back as a new version', async () => {
-    const res = await call(r.restore, '/x', BLOCK, { method: 'POST', body: { version: '2', expectedVersion: '6', reason: 'back to v2' } })
+    const res = await call(r.restore, '/x', BLOCK, {
+      method: 'POST',
+      body: { version: '2', expectedVersion: '6', reason: 'back to v2' },
+    })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(res.body.block.version, '7')
     assert.equal(await wm.wmGet(REF), 'item-1 item-2')
     const audit = await call(r.audit, '/x', RUN)
-    assert.deepEqual(audit.body.entries.map((e: { action: string }) => e.action), ['restore', 'clear', 'edit', 'edit'])
+    assert.deepEqual(
+      audit.body.entries.map((e: { action: string }) => e.action),
+      ['restore', 'clear', 'edit', 'edit'],
+    )
     // v4 (an edit) holds the same content as v2: the restore is named by the version put back, not by a content match.
     assert.deepEqual(
       audit.body.entries.map((e: { restoredVersion: string | null }) => e.restoredVersion),
@@ -116,9 +142,14 @@ describe('edit, clear, restore', () => {
     const point = detail.body.resume.points.find((p: { reasons: string[] }) => p.reasons.includes('operator-restore'))
     assert.equal(point.restoredFrom, '2')
     assert.ok(detail.body.resume.mermaid.includes('restored v2 as v7'), detail.body.resume.mermaid)
-    assert.ok(detail.body.resume.explanation.some((t: string) => t.includes('restored v2 as v7')), detail.body.resume.explanation.join('\n'))
+    assert.ok(
+      detail.body.resume.explanation.some((t: string) => t.includes('restored v2 as v7')),
+      detail.body.resume.explanation.join('\n'),
+    )
     const timeline = await call(timelineRoute, '/x', RUN)
-    const restore = timeline.body.events.find((e: { kind: string; ref: string }) => e.kind === 'operator' && e.ref === 'restore')
+    const restore = timeline.body.events.find(
+      (e: { kind: string; ref: string }) => e.kind === 'operator' && e.ref === 'restore',
+    )
     assert.equal(restore.label, 'local restores checkpoint v2 as v7: back to v2')
     // The timeline's own resume tags name the same version (not v4, whose content is the same).
     const tag = timeline.body.resumes.find((p: { reasons: string[] }) => p.reasons.includes('operator-restore'))
@@ -126,10 +157,16 @@ describe('edit, clear, restore', () => {
   })
 
   test('restoring a tombstone is 400; restoring an unknown version is 404', async () => {
-    const tomb = await call(r.restore, '/x', BLOCK, { method: 'POST', body: { version: '6', expectedVersion: '7', reason: 'x' } })
+    const tomb = await call(r.restore, '/x', BLOCK, {
+      method: 'POST',
+      body: { version: '6', expectedVersion: '7', reason: 'x' },
+    })
     assert.equal(tomb.status, 400)
     assert.equal(tomb.body.error.field, 'version')
-    const missing = await call(r.restore, '/x', BLOCK, { method: 'POST', body: { version: '999', expectedVersion: '7', reason: 'x' } })
+    const missing = await call(r.restore, '/x', BLOCK, {
+      method: 'POST',
+      body: { version: '999', expectedVersion: '7', reason: 'x' },
+    })
     assert.equal(missing.status, 404)
   })
 })
@@ -141,7 +178,12 @@ describe('refusals change nothing', () => {
     ['empty reason', { content: 'a', expectedVersion: '7', reason: '   ' }, 400, 'reason'],
     ['version not a number', { content: 'a', expectedVersion: 'seven', reason: 'r' }, 400, 'expectedVersion'],
     ['negative version', { content: 'a', expectedVersion: '-1', reason: 'r' }, 400, 'expectedVersion'],
-    ['version over UInt64', { content: 'a', expectedVersion: '18446744073709551616', reason: 'r' }, 400, 'expectedVersion'],
+    [
+      'version over UInt64',
+      { content: 'a', expectedVersion: '18446744073709551616', reason: 'r' },
+      400,
+      'expectedVersion',
+    ],
     ['unknown field', { content: 'a', expectedVersion: '7', reason: 'r', sneaky: 1 }, 400, 'sneaky'],
     ['content not a string', { content: 42, expectedVersion: '7', reason: 'r' }, 400, 'content'],
     ['body not an object', [1, 2], 400, 'body'],

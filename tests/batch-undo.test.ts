@@ -17,7 +17,17 @@ import { GET as audit } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/
 
 useFreshEngine('batch-undo')
 
-type Item = { runId: string; action: string; why?: string; outcome?: string; fromVersion: string | null; toVersion: string | null; newVersion?: string | null; contentHash?: string | null; fromDeleted?: boolean }
+type Item = {
+  runId: string
+  action: string
+  why?: string
+  outcome?: string
+  fromVersion: string | null
+  toVersion: string | null
+  newVersion?: string | null
+  contentHash?: string | null
+  fromDeleted?: boolean
+}
 
 const ORG = 'undo'
 const NS = 'ns'
@@ -29,21 +39,46 @@ const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest
 const batch = (body: unknown) => call(post, '/api/batches', {}, { method: 'POST', body, headers: ORIGIN })
 const undoOf = (batchId: string, body: unknown, headers: Record<string, string> = ORIGIN) =>
   call(undo, `/api/batches/${batchId}/undo`, { batchId }, { method: 'POST', body, headers })
-const recent = async () => (await call(list, '/api/batches')).body.batches as { batchId: string; action: string; undoneBy: string | null; undoes: string | null; counts: Record<string, number>; reason: string; actor: string; filter: Record<string, unknown> }[]
+const recent = async () =>
+  (await call(list, '/api/batches')).body.batches as {
+    batchId: string
+    action: string
+    undoneBy: string | null
+    undoes: string | null
+    counts: Record<string, number>
+    reason: string
+    actor: string
+    filter: Record<string, unknown>
+  }[]
 
 let batchId = ''
 
 before(async () => {
   await ensureReady()
   // u1: three live versions; the batch puts version 2 back.
-  await seed('u1', [['a', T0], ['a b', T1], ['a b c', T2]])
+  await seed('u1', [
+    ['a', T0],
+    ['a b', T1],
+    ['a b c', T2],
+  ])
   // u2: cleared by the agent; the batch restores over the tombstone, so undo clears again.
-  await seed('u2', [['x', T0], [null, T2]])
+  await seed('u2', [
+    ['x', T0],
+    [null, T2],
+  ])
   // u3: no checkpoint, never written.
   await seed('u3')
   // u4: written by the batch, then moved on by its agent: undo must leave it alone.
-  await seed('u4', [['p', T0], ['p q', T2]])
-  const body = { filter: { org: ORG, namespace: NS }, action: 'restore', before: AS_OF, reason: 'back before the bad deploy' }
+  await seed('u4', [
+    ['p', T0],
+    ['p q', T2],
+  ])
+  const body = {
+    filter: { org: ORG, namespace: NS },
+    action: 'restore',
+    before: AS_OF,
+    reason: 'back before the bad deploy',
+  }
   const preview = await batch({ ...body, dryRun: true })
   assert.equal(preview.status, 200, JSON.stringify(preview.body))
   const res = await batch({ ...body, dryRun: false, token: preview.body.token })
@@ -74,8 +109,15 @@ describe('batches are kept', () => {
     assert.equal(res.body.request.before, AS_OF)
     const items = byRun(res.body.items)
     assert.deepEqual(
-      Object.fromEntries(Object.entries(items).map(([k, v]) => [k, [v.fromVersion, v.toVersion, v.newVersion, v.outcome]])),
-      { u1: ['3', '2', '4', 'done'], u2: ['2', '1', '3', 'done'], u3: [null, null, null, 'skipped'], u4: ['2', '1', '3', 'done'] },
+      Object.fromEntries(
+        Object.entries(items).map(([k, v]) => [k, [v.fromVersion, v.toVersion, v.newVersion, v.outcome]]),
+      ),
+      {
+        u1: ['3', '2', '4', 'done'],
+        u2: ['2', '1', '3', 'done'],
+        u3: [null, null, null, 'skipped'],
+        u4: ['2', '1', '3', 'done'],
+      },
     )
     assert.equal(items.u1.contentHash, sha('a b'))
     assert.equal(items.u2.contentHash, sha('x'))
@@ -159,7 +201,10 @@ describe('undo', () => {
 
   test('undoing the same batch again finds every block moved: conflicts, nothing written', async () => {
     const preview = await undoOf(batchId, { dryRun: true })
-    assert.deepEqual(preview.body.items.filter((i: Item) => i.action !== 'skip'), [])
+    assert.deepEqual(
+      preview.body.items.filter((i: Item) => i.action !== 'skip'),
+      [],
+    )
     const res = await undoOf(batchId, { dryRun: false, token: preview.body.token, reason: 'twice' })
     assert.deepEqual(res.body.items.map((i: Item) => i.outcome).sort(), ['conflict', 'conflict', 'conflict', 'skipped'])
     assert.equal(await wm.wmGet(ref('u1')), 'a b c')
@@ -178,7 +223,15 @@ describe('undo', () => {
 })
 
 describe('what changed: GET /api/events', () => {
-  type Ev = { at: string; kind: string; actor: string; runKey?: string; batchId?: string; summary: string; href?: string }
+  type Ev = {
+    at: string
+    kind: string
+    actor: string
+    runKey?: string
+    batchId?: string
+    summary: string
+    href?: string
+  }
   const get = async (qs = '') => {
     const res = await call(events, `/api/events${qs}`)
     assert.equal(res.status, 200, JSON.stringify(res.body))
@@ -187,7 +240,12 @@ describe('what changed: GET /api/events', () => {
   }
 
   test('batches, undos, single writes and setup runs, newest first; a batch is one event, not one per write', async () => {
-    const put = await call(single, '/x', { org: ORG, namespace: NS, agent: AGENT, runId: 'u1', blockKey: 'checkpoint' }, { method: 'PUT', body: { content: 'a b c d', expectedVersion: '6', reason: 'by hand' }, headers: ORIGIN })
+    const put = await call(
+      single,
+      '/x',
+      { org: ORG, namespace: NS, agent: AGENT, runId: 'u1', blockKey: 'checkpoint' },
+      { method: 'PUT', body: { content: 'a b c d', expectedVersion: '6', reason: 'by hand' }, headers: ORIGIN },
+    )
     assert.equal(put.status, 200, JSON.stringify(put.body))
     const all = await get()
     for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].at >= all[i].at, 'newest first')
@@ -199,14 +257,20 @@ describe('what changed: GET /api/events', () => {
     assert.equal(batchEvent?.kind, 'batch')
     assert.match(batchEvent!.summary, /restored checkpoint in a batch: 3 runs written of 4: back before the bad deploy/)
     assert.equal(all.filter((e) => e.kind === 'undo').length, 3)
-    assert.ok(all.some((e) => e.kind === 'setup' && /^first start by /.test(e.summary)), 'the first start is a setup event')
+    assert.ok(
+      all.some((e) => e.kind === 'setup' && /^first start by /.test(e.summary)),
+      'the first start is a setup event',
+    )
     // The batch writes are not events of their own.
     assert.equal(all.filter((e) => e.kind === 'write').length, 1, JSON.stringify(all.filter((e) => e.kind === 'write')))
   })
 
   test('scoped by org, namespace and agent (a batch by its items), and by time', async () => {
     const other = await get('?org=somebody-else')
-    assert.deepEqual(other.filter((e) => e.kind !== 'setup'), [])
+    assert.deepEqual(
+      other.filter((e) => e.kind !== 'setup'),
+      [],
+    )
     const mine = await get(`?org=${ORG}&namespace=${NS}&agent=${AGENT}`)
     assert.ok(mine.some((e) => e.batchId === batchId))
     const future = await get(`?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)

@@ -21,7 +21,23 @@ test('bench harness: tiny run, well-formed results', { timeout: 180_000 }, () =>
   delete env.CLICKHOUSE_URL
   const run = spawnSync(
     process.execPath,
-    [...SERVER_NODE_ARGS, 'scripts/bench.ts', '--scale', '2000', '--data-dir', dataDir, '--out', out, '--requests', '2', '--warmup', '1', '--server', 'in-process', '--no-browser'],
+    [
+      ...SERVER_NODE_ARGS,
+      'scripts/bench.ts',
+      '--scale',
+      '2000',
+      '--data-dir',
+      dataDir,
+      '--out',
+      out,
+      '--requests',
+      '2',
+      '--warmup',
+      '1',
+      '--server',
+      'in-process',
+      '--no-browser',
+    ],
     { cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 },
   )
   assert.equal(run.status, 0, `bench failed:\n${run.stdout}\n${run.stderr}`)
@@ -36,19 +52,46 @@ test('bench harness: tiny run, well-formed results', { timeout: 180_000 }, () =>
   assert.match(r.engine, /^\d+\.\d+/)
 
   const names: string[] = r.routes.map((x: { route: string }) => x.route)
-  for (const want of ['runs page 1', 'runs deep page', 'runs mid-history', 'runs org=', 'runs status=', 'runs status=unknown', 'runs q=']) {
-    assert.ok(names.some((n) => n.startsWith(want)), `route ${want} measured`)
+  for (const want of [
+    'runs page 1',
+    'runs deep page',
+    'runs mid-history',
+    'runs org=',
+    'runs status=',
+    'runs status=unknown',
+    'runs q=',
+  ]) {
+    assert.ok(
+      names.some((n) => n.startsWith(want)),
+      `route ${want} measured`,
+    )
   }
-  for (const kind of ['run', 'blocks', 'block versions', 'replay preview', 'timeline', 'conversations', 'memories', 'searches']) {
-    assert.ok(names.some((n) => n.startsWith(`${kind} (huge run)`)), `${kind} of the huge run measured`)
-    assert.ok(names.some((n) => n.startsWith(`${kind} (typical run)`)), `${kind} of a typical run measured`)
+  for (const kind of [
+    'run',
+    'blocks',
+    'block versions',
+    'replay preview',
+    'timeline',
+    'conversations',
+    'memories',
+    'searches',
+  ]) {
+    assert.ok(
+      names.some((n) => n.startsWith(`${kind} (huge run)`)),
+      `${kind} of the huge run measured`,
+    )
+    assert.ok(
+      names.some((n) => n.startsWith(`${kind} (typical run)`)),
+      `${kind} of a typical run measured`,
+    )
   }
   for (const x of r.routes) {
     assert.equal(typeof x.route, 'string')
     assert.ok(['list', 'run'].includes(x.kind))
     assert.equal(x.errors, 0, `${x.route} answered ${x.status}`)
     assert.equal(x.requests, 2)
-    for (const k of ['p50Ms', 'p95Ms', 'bareP50Ms', 'queryP50Ms', 'ratio']) assert.ok(Number.isFinite(x[k]) && x[k] >= 0, `${x.route}.${k} = ${x[k]}`)
+    for (const k of ['p50Ms', 'p95Ms', 'bareP50Ms', 'queryP50Ms', 'ratio'])
+      assert.ok(Number.isFinite(x[k]) && x[k] >= 0, `${x.route}.${k} = ${x[k]}`)
     assert.ok(x.p95Ms >= x.p50Ms)
     assert.ok(Number.isInteger(x.rowsRead) && x.rowsRead >= 0 && x.rowsReadMax >= x.rowsRead, `${x.route}.rowsRead`)
     assert.ok(Number.isInteger(x.queries) && x.queries >= 1, `${x.route}.queries`)
@@ -60,14 +103,20 @@ test('bench harness: tiny run, well-formed results', { timeout: 180_000 }, () =>
     r.sqlCompare.map((c: { case: string }) => c.case),
     ['page 1', 'deep page (cursor)', 'status=unknown'],
   )
-  for (const c of r.sqlCompare) for (const s of ['union', 'index']) assert.ok(Number.isFinite(c[s].bareP50Ms) && c[s].rowsRead > 0)
+  for (const c of r.sqlCompare)
+    for (const s of ['union', 'index']) assert.ok(Number.isFinite(c[s].bareP50Ms) && c[s].rowsRead > 0)
 
   assert.equal(r.browser.skipped, '--no-browser')
   for (const k of ['runsPageMs', 'bigRunPageMs', 'maxFrameMs']) assert.ok(k in r.browser)
-  for (const k of ['runScopedRowsRead', 'apiWithin1_5xBare', 'deepPageVsPage1', 'longestStatementPerPage']) assert.equal(typeof r.targets[k].ok, 'boolean')
+  for (const k of ['runScopedRowsRead', 'apiWithin1_5xBare', 'deepPageVsPage1', 'longestStatementPerPage'])
+    assert.equal(typeof r.targets[k].ok, 'boolean')
   // Per default page, the longest statement its requests issued (and which request).
   assert.ok(r.pages.some((p: { page: string }) => p.page === 'runs page'))
   assert.ok(r.pages.some((p: { page: string }) => p.page.startsWith('run page, checkpoint tab')))
-  for (const p of r.pages) assert.ok(Number.isFinite(p.longestStatementMs) && p.longestStatementMs >= 0 && typeof p.route === 'string', `${p.page} longest statement`)
+  for (const p of r.pages)
+    assert.ok(
+      Number.isFinite(p.longestStatementMs) && p.longestStatementMs >= 0 && typeof p.route === 'string',
+      `${p.page} longest statement`,
+    )
   fs.rmSync(dir, { recursive: true, force: true })
 })

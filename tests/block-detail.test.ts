@@ -18,7 +18,6 @@ const PATH = { ...RUN, blockKey: 'checkpoint' }
 const T0 = Date.parse('2026-11-20T10:00:00.000Z')
 const at = (s: number) => () => new Date(T0 + s * 1000)
 
-
 before(async () => {
   await ensureReady()
   const t = tableNames()
@@ -37,15 +36,29 @@ before(async () => {
   // A writer that does not check versions ties v5 (ClickHouse keeps the last inserted).
   await insertRows(t.workingMemory, [
     {
-      org: RUN.org, namespace: RUN.namespace, agent: RUN.agent, user_id: 'u1', session_id: 's1', run_id: RUN.runId,
-      block_key: 'checkpoint', content: 'rogue', char_limit: 4096, version: '5', is_deleted: 0,
-      actor: 'rogue-writer', source_trace: 'host-x/pid-9', updated_at: '2026-11-20 11:00:25.000',
+      org: RUN.org,
+      namespace: RUN.namespace,
+      agent: RUN.agent,
+      user_id: 'u1',
+      session_id: 's1',
+      run_id: RUN.runId,
+      block_key: 'checkpoint',
+      content: 'rogue',
+      char_limit: 4096,
+      version: '5',
+      is_deleted: 0,
+      actor: 'rogue-writer',
+      source_trace: 'host-x/pid-9',
+      updated_at: '2026-11-20 11:00:25.000',
     },
   ])
   // A checkpoint of the same run under another session (a near miss for s1 and the reverse).
   await wm.wmSet({ ...REF, sessionId: 's2' }, 'item-9', { ...b, now: at(3700) })
   // A checkpoint that points at a blob that was never written.
-  await wm.wmSet({ ...REF, blockKey: 'state' }, JSON.stringify({ blob_key: 'blob-gone', cursor: 3 }), { ...a, now: at(40) })
+  await wm.wmSet({ ...REF, blockKey: 'state' }, JSON.stringify({ blob_key: 'blob-gone', cursor: 3 }), {
+    ...a,
+    now: at(40),
+  })
 })
 
 describe('GET R/blocks/{blockKey}', () => {
@@ -53,7 +66,10 @@ describe('GET R/blocks/{blockKey}', () => {
     const res = await call(GET, '/x?userId=u1&sessionId=s1', PATH)
     assert.equal(res.status, 200)
     const v = res.body.versions
-    assert.deepEqual(v.map((r: { version: string }) => r.version), ['5', '5', '4', '3', '2', '1'])
+    assert.deepEqual(
+      v.map((r: { version: string }) => r.version),
+      ['5', '5', '4', '3', '2', '1'],
+    )
     assert.ok(v.every((r: { part: string }) => typeof r.part === 'string' && r.part.length > 0))
     const finals = v.filter((r: { isFinal: boolean }) => r.isFinal)
     assert.equal(finals.length, 1)
@@ -61,7 +77,10 @@ describe('GET R/blocks/{blockKey}', () => {
     assert.equal(res.body.block.content, 'rogue')
     assert.deepEqual(res.body.flags.ties, ['5'])
     assert.equal(res.body.historyInstalled, true)
-    assert.deepEqual(res.body.history.map((r: { version: string }) => r.version), ['5', '5', '4', '3', '2', '1'])
+    assert.deepEqual(
+      res.body.history.map((r: { version: string }) => r.version),
+      ['5', '5', '4', '3', '2', '1'],
+    )
   })
 
   test('resume points: the new process after the long gap resumed from v3 with 3 items done', async () => {
@@ -83,7 +102,12 @@ describe('GET R/blocks/{blockKey}', () => {
   test('near misses: the same run under another session is named', async () => {
     const res = await call(GET, '/x?userId=u1&sessionId=s1', PATH)
     assert.deepEqual(
-      res.body.flags.nearMisses.map((m: { agent: string; userId: string; sessionId: string; version: string }) => [m.agent, m.userId, m.sessionId, m.version]),
+      res.body.flags.nearMisses.map((m: { agent: string; userId: string; sessionId: string; version: string }) => [
+        m.agent,
+        m.userId,
+        m.sessionId,
+        m.version,
+      ]),
       [['batch', 'u1', 's2', '1']],
     )
   })
@@ -106,7 +130,13 @@ describe('GET R/blocks/{blockKey}', () => {
     assert.equal(res.body.block.version, '2')
     assert.equal(res.body.resume.value, null)
     assert.equal(res.body.resume.fromVersion, null)
-    assert.deepEqual(res.body.versions.map((r: { version: string; isDeleted: boolean }) => [r.version, r.isDeleted]), [['2', true], ['1', false]])
+    assert.deepEqual(
+      res.body.versions.map((r: { version: string; isDeleted: boolean }) => [r.version, r.isDeleted]),
+      [
+        ['2', true],
+        ['1', false],
+      ],
+    )
   })
 
   test('a checkpoint pointing at a blob that does not exist is flagged', async () => {

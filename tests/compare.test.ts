@@ -14,19 +14,34 @@ const ORG = 'cmp'
 const NS = 'ns'
 const AGENT = 'indexer'
 const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000)
-const at = (d: Date, minutes = 0) => () => new Date(d.getTime() + minutes * 60_000)
+const at =
+  (d: Date, minutes = 0) =>
+  () =>
+    new Date(d.getTime() + minutes * 60_000)
 const ident = { org: ORG, namespace: NS, agent: AGENT, userId: '', sessionId: '' }
 const ref = (runId: string) => ({ ...ident, runId, blockKey: 'checkpoint' })
-const key = (runId: string, agent = AGENT) => encodeURIComponent([ORG, NS, agent, runId].map(encodeURIComponent).join('/'))
+const key = (runId: string, agent = AGENT) =>
+  encodeURIComponent([ORG, NS, agent, runId].map(encodeURIComponent).join('/'))
 const get = (qs: string) => call(GET, `/api/compare?${qs}`)
 
 /** A run: begins at `start`, writes the checkpoints one minute apart, then ends with `status`. */
-async function run(runId: string, start: Date, checkpoints: string[], status: 'succeeded' | 'failed', resumeAfter?: number) {
+async function run(
+  runId: string,
+  start: Date,
+  checkpoints: string[],
+  status: 'succeeded' | 'failed',
+  resumeAfter?: number,
+) {
   await runBegin({ ...ident, runId, goal: `goal of ${runId}` }, at(start))
   for (const [i, content] of checkpoints.entries()) {
     // A second process picks the run up before the write after `resumeAfter`.
-    if (resumeAfter !== undefined && i === resumeAfter) await runBegin({ ...ident, runId, goal: `goal of ${runId}` }, at(start, i + 0.5))
-    await wm.wmSet(ref(runId), content, { actor: AGENT, sourceTrace: `host/pid-${resumeAfter !== undefined && i >= resumeAfter ? 2 : 1}`, now: at(start, i + 1) })
+    if (resumeAfter !== undefined && i === resumeAfter)
+      await runBegin({ ...ident, runId, goal: `goal of ${runId}` }, at(start, i + 0.5))
+    await wm.wmSet(ref(runId), content, {
+      actor: AGENT,
+      sourceTrace: `host/pid-${resumeAfter !== undefined && i >= resumeAfter ? 2 : 1}`,
+      now: at(start, i + 1),
+    })
   }
   await runComplete({ org: ORG, namespace: NS, agent: AGENT, runId, status }, at(start, checkpoints.length + 1))
 }
@@ -39,7 +54,7 @@ before(async () => {
   await run('s4', hoursAgo(4), ['a', 'a b', 'a b c'], 'succeeded')
 })
 
-test('b omitted: the same agent\'s last succeeded run that started before a', async () => {
+test("b omitted: the same agent's last succeeded run that started before a", async () => {
   const res = await get(`a=${key('f3')}`)
   assert.equal(res.status, 200, JSON.stringify(res.body))
   contract.compareResponse.parse(res.body)
@@ -47,8 +62,21 @@ test('b omitted: the same agent\'s last succeeded run that started before a', as
   assert.equal(res.body.b.run.runId, 's2')
   assert.equal(res.body.why, undefined)
   // Each side's checkpoint versions, oldest first, with their sizes.
-  assert.deepEqual(res.body.a.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars]), [['1', 1], ['2', 3]])
-  assert.deepEqual(res.body.b.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars]), [['1', 1], ['2', 3], ['3', 5]])
+  assert.deepEqual(
+    res.body.a.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars]),
+    [
+      ['1', 1],
+      ['2', 3],
+    ],
+  )
+  assert.deepEqual(
+    res.body.b.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars]),
+    [
+      ['1', 1],
+      ['2', 3],
+      ['3', 5],
+    ],
+  )
   // f3 was picked up by a second process after its first version; s2 never was.
   assert.equal(res.body.a.resumes.length, 1)
   assert.equal(res.body.a.resumes[0].fromVersion, '1')
@@ -89,18 +117,24 @@ test("each side says what the run's own pages say: its header, and its checkpoin
   const { isResume } = await import('../lib/resume/detect')
   const res = await get(`a=${key('f3')}&b=${key('s2')}`)
   assert.equal(res.status, 200)
-  for (const [side, runId] of [[res.body.a, 'f3'], [res.body.b, 's2']] as const) {
+  for (const [side, runId] of [
+    [res.body.a, 'f3'],
+    [res.body.b, 's2'],
+  ] as const) {
     const detail = await getRunDetail({ org: ORG, namespace: NS, agent: AGENT, runId })
     assert.deepEqual(side.run, detail.run)
     const block = await getBlockDetail(ref(runId))
     const versions = new Map([...(block.history ?? []), ...block.versions].map((v) => [v.version, v.chars]))
-    assert.deepEqual(new Map(side.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars])), versions)
+    assert.deepEqual(
+      new Map(side.checkpoints.map((c: { version: string; chars: number }) => [c.version, c.chars])),
+      versions,
+    )
     assert.deepEqual(side.resumes, block.resume.points.filter(isResume))
     assert.equal(side.current.content, block.block!.content)
   }
 })
 
-test("b omitted: a run that succeeded and was begun again since is no longer a success (its latest row decides)", async () => {
+test('b omitted: a run that succeeded and was begun again since is no longer a success (its latest row decides)', async () => {
   // s4 succeeded; a new begin turns its latest row back to running.
   await runBegin({ ...ident, runId: 's4', goal: 'goal of s4' }, at(hoursAgo(1)))
   const later = hoursAgo(0.5)

@@ -35,7 +35,11 @@ test('each bad value is named in the error', () => {
     [{ LOOM_RUNS_SESSION_SECRET: 'short' }, /LOOM_RUNS_SESSION_SECRET/],
   ]
   for (const [env, pattern] of cases) {
-    assert.throws(() => parseConfig(env), (err: unknown) => err instanceof ConfigError && pattern.test(err.message), JSON.stringify(env))
+    assert.throws(
+      () => parseConfig(env),
+      (err: unknown) => err instanceof ConfigError && pattern.test(err.message),
+      JSON.stringify(env),
+    )
   }
 })
 

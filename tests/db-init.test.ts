@@ -26,7 +26,13 @@ async function tablesNow(): Promise<string[]> {
 
 async function init(options: { history?: boolean; runIndex?: boolean; dryRun?: boolean }) {
   const lines: string[] = []
-  const report = await runDbInit({ history: true, runIndex: true, dryRun: false, ...options, log: (l) => lines.push(l) })
+  const report = await runDbInit({
+    history: true,
+    runIndex: true,
+    dryRun: false,
+    ...options,
+    log: (l) => lines.push(l),
+  })
   return { report, text: lines.join('\n') }
 }
 
@@ -40,11 +46,18 @@ describe('the setup notice', () => {
     assert.equal(setupNotice(undefined, null), null)
     assert.equal(setupNotice({ ...both, runIndex: true, history: true }, null), null)
     const n = setupNotice(both, null)!
-    assert.deepEqual(n.missing.map((m) => m.part), ['runIndex', 'history'])
+    assert.deepEqual(
+      n.missing.map((m) => m.part),
+      ['runIndex', 'history'],
+    )
     assert.equal(n.command, 'npm run db:init')
     assert.equal(setupNotice(both, n.key), null, 'dismissed')
     const onlyIndex = setupNotice({ ...both, history: true }, 'history')
-    assert.deepEqual(onlyIndex?.missing.map((m) => m.part), ['runIndex'], 'a dismissal of another set does not hide it')
+    assert.deepEqual(
+      onlyIndex?.missing.map((m) => m.part),
+      ['runIndex'],
+      'a dismissal of another set does not hide it',
+    )
   })
 })
 
@@ -55,7 +68,17 @@ describe('db:init', () => {
     assert.deepEqual(await tablesNow(), before)
     assert.deepEqual(report.created, [])
     const { t, ix } = await names()
-    for (const expected of [t.workingMemory, t.audit, t.history, t.historyView, ix.runs, ix.meta, 'Needs:', 'CREATE TABLE IF NOT EXISTS', 'dry run']) {
+    for (const expected of [
+      t.workingMemory,
+      t.audit,
+      t.history,
+      t.historyView,
+      ix.runs,
+      ix.meta,
+      'Needs:',
+      'CREATE TABLE IF NOT EXISTS',
+      'dry run',
+    ]) {
       assert.ok(text.includes(expected), `dry run output mentions ${expected}`)
     }
   })
@@ -64,7 +87,17 @@ describe('db:init', () => {
     const { report, text } = await init({ history: false, runIndex: false })
     const { t, ix } = await names()
     const have = new Set(await tablesNow())
-    for (const name of [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.revokedSessions]) {
+    for (const name of [
+      t.workingMemory,
+      t.runs,
+      t.conversations,
+      t.turns,
+      t.memory,
+      t.contextBlobs,
+      t.searchTrace,
+      t.audit,
+      t.revokedSessions,
+    ]) {
       assert.ok(have.has(name), `${name} created`)
     }
     for (const name of [t.history, t.historyView, ix.runs, ix.meta]) assert.ok(!have.has(name), `${name} not created`)

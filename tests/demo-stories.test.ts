@@ -98,7 +98,10 @@ describe('the demo stories', () => {
     }
     // The state really grew each step and was close to the limit when refused.
     const sizes = h.map((r) => r.content.length)
-    assert.deepEqual([...sizes].sort((a, b) => a - b), sizes)
+    assert.deepEqual(
+      [...sizes].sort((a, b) => a - b),
+      sizes,
+    )
     assert.ok(sizes.at(-1)! > 900)
     const last = JSON.parse(h.at(-1)!.content) as { visited: string[] }
     assert.equal(last.visited.length, h.length)
@@ -235,7 +238,10 @@ describe('the demo stories', () => {
     assert.ok(turns.some((x) => x.role === 'tool' && x.tool_name !== ''))
     const writerRow = await runsMod.runLatestRow(writer)
     assert.equal(writerRow?.turns, turns.length)
-    assert.equal(writerRow?.input_tokens, turns.reduce((a, x) => a + x.input_tokens, 0))
+    assert.equal(
+      writerRow?.input_tokens,
+      turns.reduce((a, x) => a + x.input_tokens, 0),
+    )
     assert.ok(Math.abs(writerRow!.cost_usd - turns.reduce((a, x) => a + x.cost_usd, 0)) < 1e-9)
     assert.ok(writerRow!.cost_usd > 0)
 
@@ -243,11 +249,20 @@ describe('the demo stories', () => {
       `SELECT run_id, query, result_keys, result_scores FROM ${t.searchTrace}
        WHERE org = {org:String} AND namespace = {ns:String} AND agent = {agent:String} ORDER BY event_time`,
       { org: reader.org, ns: reader.namespace, agent: reader.agent },
-      z.object({ run_id: z.string(), query: z.string(), result_keys: z.array(z.string()), result_scores: z.array(z.number()) }),
+      z.object({
+        run_id: z.string(),
+        query: z.string(),
+        result_keys: z.array(z.string()),
+        result_scores: z.array(z.number()),
+      }),
     )
     const readerSearches = searches.filter((s) => s.run_id === reader.runId)
     assert.equal(readerSearches.length, 2)
-    for (const s of readerSearches) assert.deepEqual([...s.result_scores].sort((a, b) => b - a), s.result_scores)
+    for (const s of readerSearches)
+      assert.deepEqual(
+        [...s.result_scores].sort((a, b) => b - a),
+        s.result_scores,
+      )
     const hits = new Set(readerSearches.flatMap((s) => s.result_keys))
 
     const readerRow = await runsMod.runLatestRow(reader)
@@ -277,12 +292,22 @@ describe('the demo stories', () => {
     const all = await queryRows(
       `SELECT org, namespace, agent, run_id, status, toString(started_at) AS started_at FROM ${t.runs} FINAL`,
       {},
-      z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), status: z.string(), started_at: z.string() }),
+      z.object({
+        org: z.string(),
+        namespace: z.string(),
+        agent: z.string(),
+        run_id: z.string(),
+        status: z.string(),
+        started_at: z.string(),
+      }),
     )
     assert.deepEqual([...new Set(all.map((r) => r.org))].sort(), ['acme', 'dev', 'globex'])
     assert.deepEqual([...new Set(all.map((r) => r.namespace))].sort(), ['local', 'prod', 'staging'])
     assert.ok(new Set(all.map((r) => r.agent)).size >= 10)
-    const statuses = all.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {})
+    const statuses = all.reduce<Record<string, number>>(
+      (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
+      {},
+    )
     assert.deepEqual(statuses, summary.runsByStatus)
     for (const s of ['succeeded', 'failed', 'running', 'cancelled']) assert.ok(statuses[s] > 0, `no ${s} run`)
     // Some runs start in the same millisecond (keyset pagination ties).

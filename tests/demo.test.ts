@@ -67,7 +67,11 @@ describe('scenario plan', () => {
 describe('seeded demo', () => {
   test('the runs table holds exactly the planned run ids (determinism)', async (ctx) => {
     ctx.diagnostic(`seedDemo took ${summary.elapsedMs} ms (a second seeding ran concurrently in a child process)`)
-    const ids = await queryRows(`SELECT DISTINCT run_id FROM ${t.runs} ORDER BY run_id`, {}, z.object({ run_id: z.string() }))
+    const ids = await queryRows(
+      `SELECT DISTINCT run_id FROM ${t.runs} ORDER BY run_id`,
+      {},
+      z.object({ run_id: z.string() }),
+    )
     assert.deepEqual(
       ids.map((r) => r.run_id),
       sc.runsTableRunIds(sc.DEMO_RUNS),
@@ -96,7 +100,13 @@ describe('seeded demo', () => {
          (SELECT count() FROM ${t.turns}) AS turns,
          (SELECT count() FROM ${t.searchTrace}) AS searches`,
       {},
-      z.object({ wm: z.coerce.number(), tombstones: z.coerce.number(), audit: z.coerce.number(), turns: z.coerce.number(), searches: z.coerce.number() }),
+      z.object({
+        wm: z.coerce.number(),
+        tombstones: z.coerce.number(),
+        audit: z.coerce.number(),
+        turns: z.coerce.number(),
+        searches: z.coerce.number(),
+      }),
     )
     assert.equal(counts.wm, summary.workingMemoryRows)
     assert.equal(counts.tombstones, summary.tombstones)
@@ -119,11 +129,19 @@ describe('seeded demo', () => {
          (SELECT toString(max(created_at)) FROM ${t.turns}) AS turn_max,
          (SELECT toString(max(event_time)) FROM ${t.searchTrace}) AS search_max`,
       {},
-      z.object({ wm_min: z.string(), wm_max: z.string(), run_min: z.string(), run_max: z.string(), turn_max: z.string(), search_max: z.string() }),
+      z.object({
+        wm_min: z.string(),
+        wm_max: z.string(),
+        run_min: z.string(),
+        run_max: z.string(),
+        turn_max: z.string(),
+        search_max: z.string(),
+      }),
     )
     const lo = NOW.getTime() - 7 * DAY
     for (const v of [span.wm_min, span.run_min]) assert.ok(ms(v) >= lo, `${v} is more than 7 days before now`)
-    for (const v of [span.wm_max, span.run_max, span.turn_max, span.search_max]) assert.ok(ms(v) <= NOW.getTime(), `${v} is after now`)
+    for (const v of [span.wm_max, span.run_max, span.turn_max, span.search_max])
+      assert.ok(ms(v) <= NOW.getTime(), `${v} is after now`)
     // Spread over the week, not bunched up.
     assert.ok(ms(span.wm_min) < NOW.getTime() - 6 * DAY)
   })
@@ -145,7 +163,10 @@ describe('seeded demo', () => {
         if (latest && BigInt(latest.version) >= BigInt(before!.version) + 3n) break
         await new Promise((r) => setTimeout(r, 100))
       }
-      assert.ok(latest && BigInt(latest.version) >= BigInt(before!.version) + 3n, `no live checkpoints: ${logs.join('; ')}`)
+      assert.ok(
+        latest && BigInt(latest.version) >= BigInt(before!.version) + 3n,
+        `no live checkpoints: ${logs.join('; ')}`,
+      )
       assert.equal(latest.source_trace, `dev-server/pid-${process.pid}`)
       const prev = JSON.parse(before!.content) as { cursor: number }
       assert.ok((JSON.parse(latest.content) as { cursor: number }).cursor > prev.cursor)

@@ -73,11 +73,15 @@ test('every variable compose.yaml gives the console and its init is one the cons
   for (const service of ['init', 'console']) {
     const names = Object.keys(composeEnvironment(service))
     assert.ok(names.length > 0)
-    for (const name of names) assert.ok(CONFIG_VARIABLES.includes(name), `${service}: ${name} is not read by lib/config.ts`)
+    for (const name of names)
+      assert.ok(CONFIG_VARIABLES.includes(name), `${service}: ${name} is not read by lib/config.ts`)
   }
   for (const line of stage('runtime').filter((l) => l.startsWith('ENV '))) {
     for (const [, name] of line.matchAll(/([A-Z][A-Z0-9_]*)=/g)) {
-      assert.ok(CONFIG_VARIABLES.includes(name) || ['NODE_ENV', 'NEXT_TELEMETRY_DISABLED', 'HOSTNAME'].includes(name), `Dockerfile ENV ${name} is read by nothing`)
+      assert.ok(
+        CONFIG_VARIABLES.includes(name) || ['NODE_ENV', 'NEXT_TELEMETRY_DISABLED', 'HOSTNAME'].includes(name),
+        `Dockerfile ENV ${name} is read by nothing`,
+      )
     }
   }
 })
@@ -92,7 +96,10 @@ test("compose's console environment is a valid remote configuration with a viewe
   const config = parseConfig(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, interpolate(v, secrets)])))
   assert.equal(config.mode, 'remote')
   assert.equal(new URL(config.clickhouse.url!).host, 'clickhouse:8123')
-  assert.deepEqual(config.users.map((u) => u.role), ['viewer', 'operator'])
+  assert.deepEqual(
+    config.users.map((u) => u.role),
+    ['viewer', 'operator'],
+  )
   assert.equal(config.trustedProxies, 0)
   // Without its secrets compose refuses to start the console instead of running it open.
   for (const missing of Object.keys(secrets)) {
@@ -107,7 +114,8 @@ test('no secret is written into compose.yaml or the Dockerfile', () => {
   for (const service of ['clickhouse', 'init', 'console']) {
     const env = composeEnvironment(service)
     for (const [name, value] of Object.entries(env)) {
-      if (/PASSWORD|SECRET|USERS/.test(name)) assert.match(value, /^\$\{[A-Z_]+:\?/, `${service}: ${name} must come from the environment`)
+      if (/PASSWORD|SECRET|USERS/.test(name))
+        assert.match(value, /^\$\{[A-Z_]+:\?/, `${service}: ${name} must come from the environment`)
     }
   }
 })
@@ -115,7 +123,10 @@ test('no secret is written into compose.yaml or the Dockerfile', () => {
 test('the runtime image: standalone server only, non-root, health checked, data in a volume', () => {
   const runtime = stage('runtime')
   const copies = runtime.filter((l) => l.startsWith('COPY '))
-  assert.deepEqual(copies.map((l) => l.replace(/--chown=\S+ /, '')), ['COPY --from=build /standalone ./'])
+  assert.deepEqual(
+    copies.map((l) => l.replace(/--chown=\S+ /, '')),
+    ['COPY --from=build /standalone ./'],
+  )
   assert.ok(stage('build').some((l) => l.includes('node scripts/standalone.mjs /standalone')))
   assert.ok(!runtime.some((l) => /npm (ci|install)/.test(l)), 'the runtime stage installs nothing')
   const user = runtime.filter((l) => l.startsWith('USER ')).at(-1)
@@ -127,8 +138,14 @@ test('the runtime image: standalone server only, non-root, health checked, data 
   assert.ok(dataDir, 'the runtime sets an absolute LOOM_RUNS_DATA_DIR')
   const volume = runtime.find((l) => l.startsWith('VOLUME '))
   const volumes = JSON.parse(volume!.slice('VOLUME '.length)) as string[]
-  assert.ok(volumes.some((v) => dataDir === v || dataDir.startsWith(`${v}/`)), `${dataDir} is inside a volume`)
-  assert.ok(!/COPY[^\n]*\.data/.test(dockerfile) && read('.dockerignore').split('\n').includes('.data'), 'no embedded data goes into the image')
+  assert.ok(
+    volumes.some((v) => dataDir === v || dataDir.startsWith(`${v}/`)),
+    `${dataDir} is inside a volume`,
+  )
+  assert.ok(
+    !/COPY[^\n]*\.data/.test(dockerfile) && read('.dockerignore').split('\n').includes('.data'),
+    'no embedded data goes into the image',
+  )
 })
 
 test('the Node version: .nvmrc, engines, the images and install scripts agree', () => {
@@ -141,7 +158,8 @@ test('the Node version: .nvmrc, engines, the images and install scripts agree', 
     .filter(([, p]) => p.hasInstallScript)
     .map(([k]) => k.slice(k.lastIndexOf('node_modules/') + 'node_modules/'.length))
   assert.ok(withScripts.length > 0)
-  for (const name of withScripts) assert.equal(typeof pkg.allowScripts?.[name], 'boolean', `allowScripts has no entry for ${name}`)
+  for (const name of withScripts)
+    assert.equal(typeof pkg.allowScripts?.[name], 'boolean', `allowScripts has no entry for ${name}`)
 })
 
 test('the console and its init run with no capability, no new privileges and a read-only root filesystem', () => {
@@ -158,17 +176,31 @@ test('the image installs exactly the lockfile: npm ci accepts it, and every opti
   assert.ok(stage('build').includes('RUN npm ci --no-audit --no-fund'), 'the build stage installs with npm ci')
   assert.ok(!dockerfile.includes('npm install'), 'no stage installs with npm install')
   // npm ci refuses a lockfile that lacks an entry for any dependency, optional ones for other platforms included.
-  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { optionalDependencies?: Record<string, string>; version?: string }> }
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { optionalDependencies?: Record<string, string>; version?: string }>
+  }
   for (const [key, p] of Object.entries(lock.packages)) {
     for (const [name, version] of Object.entries(p.optionalDependencies ?? {})) {
-      const entry = lock.packages[`${key ? `${key}/` : ''}node_modules/${name}`] ?? lock.packages[`node_modules/${name}`]
+      const entry =
+        lock.packages[`${key ? `${key}/` : ''}node_modules/${name}`] ?? lock.packages[`node_modules/${name}`]
       assert.ok(entry, `${key || 'the project'}: the lockfile has no entry for its optional ${name}`)
       if (/^\d/.test(version)) assert.equal(entry.version, version, name)
     }
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-npm-ci-'))
   for (const f of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f))
-  const ci = spawnSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund', '--offline'], { cwd: dir, encoding: 'utf8', timeout: 120_000 })
+  const ci = spawnSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund', '--offline'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
   fs.rmSync(dir, { recursive: true, force: true })
-  assert.equal(ci.status, 0, ci.stderr.split('\n').filter((l) => /Missing|in sync|ERR/i.test(l)).join('\n'))
+  assert.equal(
+    ci.status,
+    0,
+    ci.stderr
+      .split('\n')
+      .filter((l) => /Missing|in sync|ERR/i.test(l))
+      .join('\n'),
+  )
 })

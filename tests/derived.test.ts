@@ -30,7 +30,8 @@ import { freshnessNote } from '../components/runs/derived-freshness-model'
 useFreshEngine('derived')
 
 const rows = <T extends z.ZodType>(q: string, schema: T) => queryRows(q, {}, schema)
-const count = async (table: string) => (await rows(`SELECT count() AS n FROM ${table}`, z.object({ n: z.coerce.number() })))[0].n
+const count = async (table: string) =>
+  (await rows(`SELECT count() AS n FROM ${table}`, z.object({ n: z.coerce.number() })))[0].n
 
 /** The materialized views and the table each reads first (the one whose inserts fire it). */
 async function viewsBySource(): Promise<Map<string, string[]>> {
@@ -47,7 +48,11 @@ async function viewsBySource(): Promise<Map<string, string[]>> {
 }
 
 const id = (runId: string) => ({ org: 'lite', namespace: 'ns', agent: 'worker', userId: 'u', sessionId: 's', runId })
-const ctx = (ms: number) => ({ actor: 'worker', sourceTrace: 'host/1', now: () => new Date(Date.UTC(2026, 10, 20, 8, 0, 0) + ms) })
+const ctx = (ms: number) => ({
+  actor: 'worker',
+  sourceTrace: 'host/1',
+  now: () => new Date(Date.UTC(2026, 10, 20, 8, 0, 0) + ms),
+})
 const at = (ms: number) => () => new Date(Date.UTC(2026, 10, 20, 8, 0, 0) + ms)
 
 /** The analytics sums as a comparable list (zero rows dropped). */
@@ -68,15 +73,22 @@ describe('after db:init', () => {
     forgetExistingTables()
   })
 
-  test("one view reads loom.working_memory (the history capture, a copy of the row), none reads loom.runs", async () => {
+  test('one view reads loom.working_memory (the history capture, a copy of the row), none reads loom.runs', async () => {
     const t = tableNames()
     const bySource = await viewsBySource()
     assert.deepEqual(bySource.get(t.workingMemory), [t.historyView])
     assert.equal(bySource.get(t.runs), undefined)
     // Nothing else of ours is fed by an insert anywhere (no chains through our own tables either).
     assert.deepEqual([...bySource.values()].flat(), [t.historyView])
-    const [{ ddl }] = await rows(`SELECT create_table_query AS ddl FROM system.tables WHERE concat(database, '.', name) = '${t.historyView}'`, z.object({ ddl: z.string() }))
-    assert.doesNotMatch(ddl, /\bJOIN\b|\bGROUP BY\b|\bIN\s*\(/i, 'the capture copies the row: no lookup, no aggregation')
+    const [{ ddl }] = await rows(
+      `SELECT create_table_query AS ddl FROM system.tables WHERE concat(database, '.', name) = '${t.historyView}'`,
+      z.object({ ddl: z.string() }),
+    )
+    assert.doesNotMatch(
+      ddl,
+      /\bJOIN\b|\bGROUP BY\b|\bIN\s*\(/i,
+      'the capture copies the row: no lookup, no aggregation',
+    )
   })
 
   test("agents' writes reach the derived tables through a batch, which says how far it got", async () => {
@@ -90,7 +102,10 @@ describe('after db:init', () => {
     assert.equal(report.runs, 1)
     assert.equal(await count(`${ix.runs} WHERE run_id = 'late-run'`), 1)
     const listed = await listRuns({ filter: { org: 'lite' }, limit: 10 })
-    assert.deepEqual(listed.runs.map((x) => [x.runId, x.status, x.checkpoint?.version]), [['late-run', 'running', '1']])
+    assert.deepEqual(
+      listed.runs.map((x) => [x.runId, x.status, x.checkpoint?.version]),
+      [['late-run', 'running', '1']],
+    )
     const health = await getHealth()
     assert.equal(health.derived.error, null)
     assert.ok(health.derived.lagMs !== null && health.derived.lagMs < 60_000, `lag ${health.derived.lagMs}`)
@@ -104,15 +119,26 @@ describe('after db:init', () => {
   test("an operator's write is derived before its answer; an agent's write holds up no read", async () => {
     const r = id('op-run')
     const ix = runIndexNames(getConfig().databases.runs)
-    const latest = async () => (await rows(`SELECT max(version) AS v FROM ${ix.checkpoints} WHERE run_id = 'op-run'`, z.object({ v: z.coerce.number() })))[0].v
+    const latest = async () =>
+      (
+        await rows(
+          `SELECT max(version) AS v FROM ${ix.checkpoints} WHERE run_id = 'op-run'`,
+          z.object({ v: z.coerce.number() }),
+        )
+      )[0].v
     await runBegin({ ...r, goal: 'edited' }, at(0))
     await wmSet({ ...r, blockKey: 'checkpoint' }, 'item-1', ctx(1000))
     await deriveNow()
     assert.equal(await latest(), 1)
-    const res = await call(putBlock, '/x?userId=u&sessionId=s', { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId, blockKey: 'checkpoint' }, {
-      method: 'PUT',
-      body: { content: 'item-0', expectedVersion: '1', reason: 'redo item 1' },
-    })
+    const res = await call(
+      putBlock,
+      '/x?userId=u&sessionId=s',
+      { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId, blockKey: 'checkpoint' },
+      {
+        method: 'PUT',
+        body: { content: 'item-0', expectedVersion: '1', reason: 'redo item 1' },
+      },
+    )
     assert.equal(res.status, 200, JSON.stringify(res.body))
     // No deriveNow here: the answer came after the batch that covers the edit.
     assert.equal(await latest(), 2)
@@ -150,7 +176,10 @@ describe('after db:init', () => {
     // The same totals as deriving everything again from the rows.
     await installDerived({ rebuild: true })
     assert.deepEqual(await sums(), afterRetry)
-    assert.ok(afterRetry.some((s) => s.includes('"status":"failed"')), 'the failed run is counted')
+    assert.ok(
+      afterRetry.some((s) => s.includes('"status":"failed"')),
+      'the failed run is counted',
+    )
   })
 })
 
@@ -161,15 +190,22 @@ describe('upgrade and removal', () => {
     const legacy = legacyObjects(db)
     // What an earlier version left: a view on each Loom table and its marker.
     await command(`CREATE TABLE IF NOT EXISTS ${db}.run_index_tie_probe (org String) ENGINE = Null`)
-    await command(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${legacy.views[0]} TO ${db}.run_index_tie_probe AS SELECT org FROM ${t.runs}`)
-    await command(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.run_index_checkpoints_mv TO ${db}.run_index_tie_probe AS SELECT org FROM ${t.workingMemory}`)
+    await command(
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${legacy.views[0]} TO ${db}.run_index_tie_probe AS SELECT org FROM ${t.runs}`,
+    )
+    await command(
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.run_index_checkpoints_mv TO ${db}.run_index_tie_probe AS SELECT org FROM ${t.workingMemory}`,
+    )
     await command(`DROP TABLE IF EXISTS ${runIndexNames(db).meta}`)
-    await command(`CREATE TABLE ${db}.run_index_meta_v6 (installed_at DateTime64(3)) ENGINE = MergeTree ORDER BY installed_at`)
+    await command(
+      `CREATE TABLE ${db}.run_index_meta_v6 (installed_at DateTime64(3)) ENGINE = MergeTree ORDER BY installed_at`,
+    )
     const loomRows = await count(t.workingMemory)
     const lines: string[] = []
     await runDbInit({ history: true, runIndex: true, dryRun: true, log: (l) => lines.push(l) })
     const dry = lines.join('\n')
-    for (const name of [legacy.views[0], `${db}.run_index_checkpoints_mv`, `${db}.run_index_meta_v6`]) assert.match(dry, new RegExp(`DROP TABLE IF EXISTS ${name.replace('.', '\\.')};`))
+    for (const name of [legacy.views[0], `${db}.run_index_checkpoints_mv`, `${db}.run_index_meta_v6`])
+      assert.match(dry, new RegExp(`DROP TABLE IF EXISTS ${name.replace('.', '\\.')};`))
     assert.doesNotMatch(dry, /DROP TABLE IF EXISTS loom\./, 'a dry run never plans to drop a Loom table')
     assert.ok((await existingTables([db])).has(legacy.views[0]), 'a dry run changes nothing')
 
@@ -179,7 +215,10 @@ describe('upgrade and removal', () => {
     assert.deepEqual([...bySource.values()].flat(), [t.historyView])
     assert.equal(await count(t.workingMemory), loomRows)
     const listed = await listRuns({ filter: { org: 'lite' }, limit: 10 })
-    assert.ok(listed.runs.some((x) => x.runId === 'late-run'), 'derived again from the rows after the upgrade')
+    assert.ok(
+      listed.runs.some((x) => x.runId === 'late-run'),
+      'derived again from the rows after the upgrade',
+    )
   })
 
   test('db:uninstall removes every object of the console and leaves Loom alone', async () => {
@@ -193,7 +232,10 @@ describe('upgrade and removal', () => {
     const loomRows = await count(t.workingMemory)
     await uninstallConsole()
     const after = await existingTables([databases.runs, databases.loom])
-    assert.deepEqual([...after].filter((n) => n.startsWith(`${databases.runs}.`)), [])
+    assert.deepEqual(
+      [...after].filter((n) => n.startsWith(`${databases.runs}.`)),
+      [],
+    )
     assert.equal(await count(t.workingMemory), loomRows)
     // An agent's insert now costs the bare table: nothing of ours fires.
     assert.deepEqual([...(await viewsBySource()).values()].flat(), [])
@@ -219,12 +261,18 @@ describe('on a cluster', () => {
     const db = getConfig().databases.runs
     for (const o of derivedTables(db)) {
       const ddl = forCluster(o.sql, 'loom_cluster')
-      assert.match(ddl, new RegExp(`^CREATE TABLE IF NOT EXISTS ${o.name.replace('.', '\\.')} ON CLUSTER loom_cluster \\(`))
+      assert.match(
+        ddl,
+        new RegExp(`^CREATE TABLE IF NOT EXISTS ${o.name.replace('.', '\\.')} ON CLUSTER loom_cluster \\(`),
+      )
       assert.match(ddl, /ENGINE = Replicated(Replacing|Aggregating|Summing)?MergeTree\b/)
     }
     assert.equal(forCluster(`DROP TABLE IF EXISTS ${db}.x`, 'c1'), `DROP TABLE IF EXISTS ${db}.x ON CLUSTER c1`)
     const [, view] = [tableNames().history, tableNames().historyView]
-    assert.match(forCluster(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} TO t AS SELECT 1`, 'c1'), /^CREATE MATERIALIZED VIEW IF NOT EXISTS \S+ ON CLUSTER c1 TO t/)
+    assert.match(
+      forCluster(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view} TO t AS SELECT 1`, 'c1'),
+      /^CREATE MATERIALIZED VIEW IF NOT EXISTS \S+ ON CLUSTER c1 TO t/,
+    )
     assert.throws(() => forCluster('CREATE TABLE a.b (x UInt8) ENGINE = MergeTree ORDER BY x', 'bad name;'))
   })
 })

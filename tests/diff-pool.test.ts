@@ -60,14 +60,22 @@ describe('large diffs off the event loop', () => {
     for (const [x, y] of [
       ['a\nb\n', 'a\nc\n'],
       ['item-1 item-2', 'item-1 item-2 item-3'],
-      [JSON.stringify({ done: Array.from({ length: 3000 }, (_, i) => `item-${i}`) }), JSON.stringify({ done: Array.from({ length: 3001 }, (_, i) => `item-${i}`) })],
+      [
+        JSON.stringify({ done: Array.from({ length: 3000 }, (_, i) => `item-${i}`) }),
+        JSON.stringify({ done: Array.from({ length: 3001 }, (_, i) => `item-${i}`) }),
+      ],
     ]) {
       assert.deepEqual(await diffContentsOffLoop(x, y), diffContents(x, y))
     }
   })
 
   test('resume points: the large step is summarized from the worker’s diff, everything else as inline', async () => {
-    const versions = [row('1', 'start', 'host/1', 0), row('2', before, 'host/1', 1), row('3', after, 'host/2', 30), row('4', `${after}\nend`, 'host/2', 31)]
+    const versions = [
+      row('1', 'start', 'host/1', 0),
+      row('2', before, 'host/1', 1),
+      row('3', after, 'host/2', 30),
+      row('4', `${after}\nend`, 'host/2', 31),
+    ]
     const plain = detectResumePoints(versions)
     const off = await detectResumePointsOffLoop(versions)
     assert.equal(off.length, plain.length)

@@ -31,10 +31,26 @@ const who = { actor: 'many-blocks', sourceTrace: 'host-a/pid-1' }
 
 before(async () => {
   await ensureReady()
-  const base = { ...RUN, user_id: '', session_id: '', run_id: RUN.runId, char_limit: 4096, is_deleted: 0, actor: who.actor, source_trace: who.sourceTrace }
-  const at = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0, i)).toISOString().replace('T', ' ').replace('Z', '')
+  const base = {
+    ...RUN,
+    user_id: '',
+    session_id: '',
+    run_id: RUN.runId,
+    char_limit: 4096,
+    is_deleted: 0,
+    actor: who.actor,
+    source_trace: who.sourceTrace,
+  }
+  const at = (i: number) =>
+    new Date(Date.UTC(2026, 10, 20, 10, 0, 0, i)).toISOString().replace('T', ' ').replace('Z', '')
   // Many small blocks in one insert (the write path is tested elsewhere); three versions of one of them.
-  const rows = Array.from({ length: BLOCKS }, (_, i) => ({ ...base, block_key: `note-${String(i).padStart(5, '0')}`, content: `note ${i}`, version: '1', updated_at: at(i) }))
+  const rows = Array.from({ length: BLOCKS }, (_, i) => ({
+    ...base,
+    block_key: `note-${String(i).padStart(5, '0')}`,
+    content: `note ${i}`,
+    version: '1',
+    updated_at: at(i),
+  }))
   rows.push({ ...base, block_key: 'note-00600', content: 'note 600 v2', version: '2', updated_at: at(5000) })
   rows.push({ ...base, block_key: 'note-00600', content: 'note 600 v3', version: '3', updated_at: at(5001) })
   await insertRows(tableNames().workingMemory, rows)
@@ -55,7 +71,10 @@ describe('export of a run with thousands of blocks', () => {
     // Physical rows may already be merged; the captured history keeps every version.
     assert.equal(multi.versions[0].version, '3')
     assert.equal(multi.versions[0].content, 'note 600 v3')
-    assert.deepEqual(multi.history.map((v: { version: string }) => v.version), ['3', '2', '1'])
+    assert.deepEqual(
+      multi.history.map((v: { version: string }) => v.version),
+      ['3', '2', '1'],
+    )
     const cp = doc.blockDetails.find((d: { blockKey: string }) => d.blockKey === 'checkpoint')
     assert.equal(cp.resume.value, 'done: a b')
     assert.equal(cp.resume.fromVersion, '2')
@@ -94,7 +113,10 @@ describe('capped lists say they were cut', () => {
       result_keys: [],
       result_scores: [],
       latency_ms: 1,
-      event_time: new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString().replace('T', ' ').replace('Z', ''),
+      event_time: new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000)
+        .toISOString()
+        .replace('T', ' ')
+        .replace('Z', ''),
     }))
     await insertRows(tableNames().searchTrace, rows)
     const res = await call(searchesRoute, '/x', SEARCH_RUN)
@@ -120,7 +142,11 @@ describe('capped lists say they were cut', () => {
 
 describe('the schema report', () => {
   test('is computed once for concurrent viewers and then served from the cache; a refresh is honoured at most every 10 s', async () => {
-    const [a, b, c] = await Promise.all([call(schemaRoute, '/api/schema'), call(schemaRoute, '/api/schema'), call(schemaRoute, '/api/schema')])
+    const [a, b, c] = await Promise.all([
+      call(schemaRoute, '/api/schema'),
+      call(schemaRoute, '/api/schema'),
+      call(schemaRoute, '/api/schema'),
+    ])
     assert.equal(a.status, 200)
     assert.equal(new Set([a.body.checkedAt, b.body.checkedAt, c.body.checkedAt]).size, 1, 'one computation shared')
     const later = await call(schemaRoute, '/api/schema')
@@ -137,7 +163,10 @@ describe('the schema report', () => {
     let computed = 0
     const r = new SharedResult(async () => ++computed, 60_000, 10_000)
     const all = await Promise.all([r.get(), r.get(), r.get()])
-    assert.deepEqual(all.map((x) => x.data), [1, 1, 1])
+    assert.deepEqual(
+      all.map((x) => x.data),
+      [1, 1, 1],
+    )
     assert.equal(computed, 1)
     const t0 = all[0].at
     assert.equal((await r.get({ now: t0 + 30_000 })).data, 1)

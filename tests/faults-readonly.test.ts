@@ -42,8 +42,19 @@ before(() => {
   // The data: schema and one run, written by another process into the source directory.
   const seed = spawnSync(
     process.execPath,
-    [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'seed-small-run.ts'), RUN.org, RUN.namespace, RUN.agent, RUN.runId],
-    { cwd: path.join(__dirname, '..'), env: { ...process.env, LOOM_RUNS_DATA_DIR: source, LOOM_RUNS_DEMO: '0' }, encoding: 'utf8' },
+    [
+      ...SERVER_NODE_ARGS,
+      path.join(__dirname, 'helpers', 'seed-small-run.ts'),
+      RUN.org,
+      RUN.namespace,
+      RUN.agent,
+      RUN.runId,
+    ],
+    {
+      cwd: path.join(__dirname, '..'),
+      env: { ...process.env, LOOM_RUNS_DATA_DIR: source, LOOM_RUNS_DEMO: '0' },
+      encoding: 'utf8',
+    },
   )
   assert.equal(seed.status, 0, seed.stderr)
   mounted = mountReadOnly()
@@ -78,7 +89,10 @@ test('a read-only data directory → 503 naming it, writes change nothing; writa
   const ok = await call(runs, '/api/runs')
   assert.equal(ok.status, 200, JSON.stringify(ok.body))
   assert.deepEqual(
-    ok.body.runs.map((r: { runId: string; checkpoint: { version: string } | null }) => [r.runId, r.checkpoint?.version]),
+    ok.body.runs.map((r: { runId: string; checkpoint: { version: string } | null }) => [
+      r.runId,
+      r.checkpoint?.version,
+    ]),
     [[RUN.runId, '1']],
   )
   const detail = await call(block.GET, '/x?userId=&sessionId=', blockPath)

@@ -18,7 +18,11 @@ import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
 // Remote mode, against a ClickHouse-HTTP peer (tests/helpers/clickhouse-http-peer.ts) on a port
 // picked now. All of this must be set before any app module reads the configuration.
-const PORT = Number(spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'free-port.mjs')], { encoding: 'utf8' }).stdout.trim())
+const PORT = Number(
+  spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'free-port.mjs')], {
+    encoding: 'utf8',
+  }).stdout.trim(),
+)
 const USER = 'loom'
 const PASSWORD = 'peer-secret'
 process.env.CLICKHOUSE_URL = `http://127.0.0.1:${PORT}`
@@ -41,7 +45,9 @@ type Peer = { child: ChildProcess; exited: Promise<Exit> }
 /** Fails instead of hanging when `p` takes longer than `ms`. */
 function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
+  )
   return Promise.race([p, late]).finally(() => clearTimeout(timer))
 }
 
@@ -79,8 +85,14 @@ before(async () => {
   // The schema and the run go in through the app's own code, over HTTP to the peer.
   await createMissingSchema({ history: true, runIndex: true })
   await runBegin({ ...REF, goal: 'survive an outage' }, () => new Date('2026-11-25T10:00:00.000Z'))
-  await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1', { ...AGENT, now: () => new Date('2026-11-25T10:01:00.000Z') })
-  await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1 step-2', { ...AGENT, now: () => new Date('2026-11-25T10:02:00.000Z') })
+  await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1', {
+    ...AGENT,
+    now: () => new Date('2026-11-25T10:01:00.000Z'),
+  })
+  await wmSet({ ...BLOCK, userId: '', sessionId: '' }, 'step-1 step-2', {
+    ...AGENT,
+    now: () => new Date('2026-11-25T10:02:00.000Z'),
+  })
   await runComplete({ ...REF, status: 'succeeded', turns: 2 }, () => new Date('2026-11-25T10:05:00.000Z'))
 })
 
@@ -107,7 +119,10 @@ async function reads() {
 const listed = (res: { body: { runs: RunSummary[] } }) => res.body.runs.find((x) => x.runId === RUN.runId)
 
 const edit = (content: string, expectedVersion: string, reason: string) =>
-  call(r.put, '/x?userId=&sessionId=', BLOCK, { method: 'PUT', body: { content, expectedVersion, reason, force: false } })
+  call(r.put, '/x?userId=&sessionId=', BLOCK, {
+    method: 'PUT',
+    body: { content, expectedVersion, reason, force: false },
+  })
 
 describe('the peer speaks ClickHouse HTTP', () => {
   test('query parameters reach the engine as the exact value a server binds (INSERT and parameterised SELECT)', async () => {
@@ -117,17 +132,34 @@ describe('the peer speaks ClickHouse HTTP', () => {
       { s: ODD, n: null, a: [new TupleParam([ODD, "it's"])] },
       z.object({ s: z.string(), h: z.string(), n: z.null(), a: z.array(z.tuple([z.string(), z.string()])) }),
     )
-    assert.deepEqual(echo, { s: ODD, h: Buffer.from(ODD, 'utf8').toString('hex').toUpperCase(), n: null, a: [[ODD, "it's"]] })
+    assert.deepEqual(echo, {
+      s: ODD,
+      h: Buffer.from(ODD, 'utf8').toString('hex').toUpperCase(),
+      n: null,
+      a: [[ODD, "it's"]],
+    })
     // A row with that string in its key and content: INSERT with the rows in the body, then the
     // app's own parameterised reads (String parameters; the list binds Array(Tuple(...)) ones).
-    const ref = { org: 'params', namespace: 'p', agent: 'a', userId: ODD, sessionId: '', runId: ODD, blockKey: 'checkpoint' }
+    const ref = {
+      org: 'params',
+      namespace: 'p',
+      agent: 'a',
+      userId: ODD,
+      sessionId: '',
+      runId: ODD,
+      blockKey: 'checkpoint',
+    }
     await wmSet(ref, ODD, AGENT)
     const row = await wmLatestRow(ref)
     assert.deepEqual([row?.run_id, row?.user_id, row?.content, row?.version], [ODD, ODD, ODD, '1'])
     const list = await call(r.runs, '/api/runs?org=params')
     assert.equal(list.status, 200, JSON.stringify(list.body))
     assert.deepEqual(
-      list.body.runs.map((x: { runId: string; userId: string; checkpoint: { version: string } | null }) => [x.runId, x.userId, x.checkpoint?.version]),
+      list.body.runs.map((x: { runId: string; userId: string; checkpoint: { version: string } | null }) => [
+        x.runId,
+        x.userId,
+        x.checkpoint?.version,
+      ]),
       [[ODD, ODD, '1']],
     )
   })
@@ -159,7 +191,12 @@ describe('ClickHouse goes away and comes back on the same port: the app recovers
     assert.equal(s.run.body.run.status, 'succeeded')
     assert.equal(s.run.body.run.checkpoint.version, '2')
     assert.deepEqual(
-      s.blocks.body.blocks.map((b: { blockKey: string; version: string; content: string; actor: string }) => [b.blockKey, b.version, b.content, b.actor]),
+      s.blocks.body.blocks.map((b: { blockKey: string; version: string; content: string; actor: string }) => [
+        b.blockKey,
+        b.version,
+        b.content,
+        b.actor,
+      ]),
       [['checkpoint', '2', 'step-1 step-2', 'resumer']],
     )
   })
@@ -199,7 +236,10 @@ describe('ClickHouse goes away and comes back on the same port: the app recovers
     assert.deepEqual(s.blocks.body, beforeOutage.blocks.body, 'the refused edit changed nothing')
     const audit = await call(r.audit, '/x', RUN)
     assert.equal(audit.status, 200)
-    assert.deepEqual(audit.body.entries.map((e: { reason: string }) => e.reason), ['fix before the outage'])
+    assert.deepEqual(
+      audit.body.entries.map((e: { reason: string }) => e.reason),
+      ['fix before the outage'],
+    )
     const res = await edit('step-1 step-2 step-3', '3', 'after the outage')
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(res.body.block.version, '4')

@@ -20,7 +20,10 @@ test('remote ClickHouse refusing or dropping connections → 503 on every read r
   process.env.CLICKHOUSE_REQUEST_TIMEOUT_MS = '2000'
   resetConfig()
   try {
-    for (const [h, params] of [[runs, {}], [run, { org: 'o', namespace: 'n', agent: 'a', runId: 'r' }]] as const) {
+    for (const [h, params] of [
+      [runs, {}],
+      [run, { org: 'o', namespace: 'n', agent: 'a', runId: 'r' }],
+    ] as const) {
       const res = await call(h, '/api/runs', params)
       assert.equal(res.status, 503, JSON.stringify(res.body))
       assert.equal(res.body.error.code, 'unavailable')

@@ -15,16 +15,23 @@ const dir = useFreshEngine('faults')
 
 function holdDataDir(): Promise<() => Promise<void>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'hold-data-dir.ts'), dir], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
+    const child = spawn(
+      process.execPath,
+      [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'hold-data-dir.ts'), dir],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    )
     child.on('error', reject)
     child.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('holding'))
-        resolve(() => new Promise((done) => {
-          child.on('exit', () => done())
-          child.kill('SIGKILL')
-        }))
+        resolve(
+          () =>
+            new Promise((done) => {
+              child.on('exit', () => done())
+              child.kill('SIGKILL')
+            }),
+        )
     })
   })
 }
@@ -47,7 +54,9 @@ test('data directory locked by another process → 503, then recovers when it is
 })
 
 test('a query over its time budget → 504 with the contract body', async () => {
-  const err = await queryRows('SELECT sleep(2) AS s', {}, z.object({ s: z.coerce.number() }), { settings: { max_execution_time: 1 } }).then(
+  const err = await queryRows('SELECT sleep(2) AS s', {}, z.object({ s: z.coerce.number() }), {
+    settings: { max_execution_time: 1 },
+  }).then(
     () => null,
     (e: unknown) => e,
   )
@@ -61,9 +70,14 @@ test('a query over its time budget → 504 with the contract body', async () => 
 test('a query that times out part way leaves nothing behind: the next queries get only their own rows', async () => {
   const n = z.object({ n: z.coerce.number() })
   // Streams rows for ~100 s in blocks of 10; the budget stops it after 1 s with some rows produced.
-  const slow = queryRows('SELECT number AS n, sleepEachRow(0.001) AS s FROM numbers(100000) SETTINGS max_block_size = 10', {}, n, {
-    settings: { max_execution_time: 1 },
-  })
+  const slow = queryRows(
+    'SELECT number AS n, sleepEachRow(0.001) AS s FROM numbers(100000) SETTINGS max_block_size = 10',
+    {},
+    n,
+    {
+      settings: { max_execution_time: 1 },
+    },
+  )
   // Queued behind it, as a concurrent request would be.
   const next = queryRows('SELECT 42 AS n', {}, n)
   await assert.rejects(slow, /time budget/)

@@ -32,11 +32,13 @@ function libImports(file: string): string[] {
     ...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]/g),
     ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
   ].map((m) => m[1])
-  return specifiers.flatMap((s) => {
-    if (s.startsWith('@/')) return [path.join(root, s.slice(2))]
-    if (s.startsWith('.')) return [path.resolve(path.dirname(file), s)]
-    return []
-  }).filter((target) => target.startsWith(lib + path.sep))
+  return specifiers
+    .flatMap((s) => {
+      if (s.startsWith('@/')) return [path.join(root, s.slice(2))]
+      if (s.startsWith('.')) return [path.resolve(path.dirname(file), s)]
+      return []
+    })
+    .filter((target) => target.startsWith(lib + path.sep))
 }
 
 /** Folder -> folders it imports, with one file-level import behind each edge (for the message). */
@@ -48,7 +50,8 @@ function folderGraph(): Map<string, Map<string, string>> {
       const to = folderOf(target)
       if (to === from) continue
       if (!graph.has(from)) graph.set(from, new Map())
-      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${path.relative(lib, file)} -> ${path.relative(lib, target)}`)
+      if (!graph.get(from)!.has(to))
+        graph.get(from)!.set(to, `${path.relative(lib, file)} -> ${path.relative(lib, target)}`)
     }
   }
   return graph
@@ -88,7 +91,13 @@ test('the loop finder finds a loop of three folders and names its imports', () =
   const graph = new Map([
     ['a', new Map([['b', 'a/x.ts -> b/y.ts']])],
     ['b', new Map([['c', 'b/y.ts -> c/z.ts']])],
-    ['c', new Map([['a', 'c/z.ts -> a/x.ts'], ['d', 'c/z.ts -> d/w.ts']])],
+    [
+      'c',
+      new Map([
+        ['a', 'c/z.ts -> a/x.ts'],
+        ['d', 'c/z.ts -> d/w.ts'],
+      ]),
+    ],
   ])
   assert.deepEqual(folderLoops(graph), [['a', 'b', 'c']])
 })
@@ -100,8 +109,16 @@ function describeLoop(graph: Map<string, Map<string, string>>, group: string[]):
 
 test('no two folders of lib/ import each other', () => {
   const graph = folderGraph()
-  const pairs = [...graph].flatMap(([f, to]) => [...to.keys()].filter((g) => f < g && graph.get(g)?.has(f)).map((g) => `${to.get(g)}  and  ${graph.get(g)!.get(f)}`))
-  assert.deepEqual(pairs, [], `folders that import each other (types flow down from where they are defined):\n${pairs.join('\n')}`)
+  const pairs = [...graph].flatMap(([f, to]) =>
+    [...to.keys()]
+      .filter((g) => f < g && graph.get(g)?.has(f))
+      .map((g) => `${to.get(g)}  and  ${graph.get(g)!.get(f)}`),
+  )
+  assert.deepEqual(
+    pairs,
+    [],
+    `folders that import each other (types flow down from where they are defined):\n${pairs.join('\n')}`,
+  )
 })
 
 test('no loops through several folders of lib/', () => {

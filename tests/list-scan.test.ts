@@ -30,13 +30,20 @@ before(async () => {
     await runBegin({ ...r, userId: '', sessionId: '', goal: `goal ${i}` }, at(1))
     await runComplete({ ...r, status: i % 4 === 0 ? 'failed' : 'succeeded' }, at(2))
   }
-  await wmSet({ org: ORG, namespace: NS, agent: 'loner', userId: 'u', sessionId: 's', runId: 'run-cp', blockKey: 'checkpoint' }, 'x', agent)
+  await wmSet(
+    { org: ORG, namespace: NS, agent: 'loner', userId: 'u', sessionId: 's', runId: 'run-cp', blockKey: 'checkpoint' },
+    'x',
+    agent,
+  )
 })
 
 describe('the runs list reads the index in windows', () => {
   test('a filter with fewer runs than a page costs one window, not a second empty one', async () => {
     const { result, rounds } = await windows(() => listRuns({ filter: { org: ORG, status: 'failed' }, limit: 50 }))
-    assert.deepEqual(result.runs.map((r) => r.runId), ['run-s4', 'run-s0'])
+    assert.deepEqual(
+      result.runs.map((r) => r.runId),
+      ['run-s4', 'run-s0'],
+    )
     assert.equal(result.nextCursor, null)
     assert.equal(rounds, 1)
   })
@@ -45,7 +52,11 @@ describe('the runs list reads the index in windows', () => {
     const seen: string[] = []
     let cursor: string | null | undefined
     do {
-      const page = await listRuns({ filter: { org: ORG }, limit: 3, cursor: (cursor && decodeCursor(cursor)) || undefined })
+      const page = await listRuns({
+        filter: { org: ORG },
+        limit: 3,
+        cursor: (cursor && decodeCursor(cursor)) || undefined,
+      })
       seen.push(...page.runs.map((r) => r.runId))
       cursor = page.nextCursor
     } while (cursor)

@@ -40,7 +40,9 @@ const server = http.createServer((req, res) => {
     for (const [k, v] of Object.entries(loopbackRequestHeaders())) headers.set(k, v)
     headers.set('host', '127.0.0.1:3000')
     const body = chunks.length ? Buffer.concat(chunks) : undefined
-    const out = await POST(new NextRequest(`http://127.0.0.1:3000${req.url}`, { method: req.method, headers, body }), { params: Promise.resolve({}) })
+    const out = await POST(new NextRequest(`http://127.0.0.1:3000${req.url}`, { method: req.method, headers, body }), {
+      params: Promise.resolve({}),
+    })
     res.statusCode = out.status
     out.headers.forEach((v, k) => res.setHeader(k, v))
     res.end(Buffer.from(await out.arrayBuffer()))
@@ -54,7 +56,7 @@ async function httpClient(headers: Record<string, string> = {}) {
   return client
 }
 
-const textOf = (r: unknown) => ((r as { content: { text: string }[] }).content[0]?.text ?? '')
+const textOf = (r: unknown) => (r as { content: { text: string }[] }).content[0]?.text ?? ''
 const jsonOf = (r: unknown) => JSON.parse(textOf(r))
 
 before(async () => {
@@ -64,7 +66,9 @@ before(async () => {
   await wm.wmSet(ref, 'doc-1 doc-2', { actor: 'indexer', sourceTrace: 'h/p1', now: () => hoursAgo(2.8) })
   await runBegin({ ...ident, runId: 'r1', goal: 'Index the docs' }, () => hoursAgo(2))
   await wm.wmSet(ref, 'doc-1 doc-2 doc-3', { actor: 'indexer', sourceTrace: 'h/p2', now: () => hoursAgo(1.9) })
-  await runComplete({ org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', status: 'failed' }, () => hoursAgo(1.8))
+  await runComplete({ org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', status: 'failed' }, () =>
+    hoursAgo(1.8),
+  )
   await deriveNow()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`)
@@ -76,10 +80,28 @@ describe('Streamable HTTP (POST /api/mcp)', () => {
   test('lists the read-only tools', async () => {
     const client = await httpClient()
     const { tools } = await client.listTools()
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['diff_versions', 'explain_resume', 'get_run', 'get_timeline', 'list_checkpoint_versions', 'list_runs'])
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'diff_versions',
+      'explain_resume',
+      'get_run',
+      'get_timeline',
+      'list_checkpoint_versions',
+      'list_runs',
+    ])
     assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true))
     const listRuns = tools.find((t) => t.name === 'list_runs')!
-    assert.deepEqual(Object.keys((listRuns.inputSchema as { properties: object }).properties).sort(), ['agent', 'cursor', 'flag', 'from', 'limit', 'namespace', 'org', 'q', 'status', 'to'])
+    assert.deepEqual(Object.keys((listRuns.inputSchema as { properties: object }).properties).sort(), [
+      'agent',
+      'cursor',
+      'flag',
+      'from',
+      'limit',
+      'namespace',
+      'org',
+      'q',
+      'status',
+      'to',
+    ])
     await client.close()
   })
 
@@ -87,18 +109,30 @@ describe('Streamable HTTP (POST /api/mcp)', () => {
     const client = await httpClient()
     const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args })
     const runs = jsonOf(await call('list_runs', { org: 'mcp', flag: ['resumed'] }))
-    assert.deepEqual(runs.runs.map((r: { runId: string; attempt: number }) => [r.runId, r.attempt]), [['r1', 2]])
+    assert.deepEqual(
+      runs.runs.map((r: { runId: string; attempt: number }) => [r.runId, r.attempt]),
+      [['r1', 2]],
+    )
     const run = jsonOf(await call('get_run', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1' }))
     assert.equal(run.run.status, 'failed')
     assert.equal(run.run.checkpoint.version, '3')
     const why = jsonOf(await call('explain_resume', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1' }))
     assert.equal(why.value, 'doc-1 doc-2 doc-3')
-    assert.ok(why.explanation.some((l: string) => /resumed .* from v2/.test(l)), why.explanation.join('\n'))
-    const versions = jsonOf(await call('list_checkpoint_versions', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1' }))
+    assert.ok(
+      why.explanation.some((l: string) => /resumed .* from v2/.test(l)),
+      why.explanation.join('\n'),
+    )
+    const versions = jsonOf(
+      await call('list_checkpoint_versions', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1' }),
+    )
     assert.deepEqual(versions.versions.map((v: { version: string }) => v.version).sort(), ['1', '2', '3'])
-    const diff = jsonOf(await call('diff_versions', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', a: '2', b: '3' }))
+    const diff = jsonOf(
+      await call('diff_versions', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', a: '2', b: '3' }),
+    )
     assert.equal(diff.summary, 'added doc-3')
-    const timeline = jsonOf(await call('get_timeline', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', limit: 100 }))
+    const timeline = jsonOf(
+      await call('get_timeline', { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', limit: 100 }),
+    )
     assert.ok(timeline.events.length >= 5)
     assert.equal(timeline.resumes.length, 1)
     await client.close()
@@ -109,10 +143,16 @@ describe('Streamable HTTP (POST /api/mcp)', () => {
     const bad = await client.callTool({ name: 'list_runs', arguments: { limit: 500 } })
     assert.equal(bad.isError, true)
     assert.match(textOf(bad), /^invalid: limit must be at most 200 \(field: limit\)$/)
-    const missing = await client.callTool({ name: 'get_run', arguments: { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'nope' } })
+    const missing = await client.callTool({
+      name: 'get_run',
+      arguments: { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'nope' },
+    })
     assert.equal(missing.isError, true)
     assert.match(textOf(missing), /^not_found: /)
-    const noVersion = await client.callTool({ name: 'diff_versions', arguments: { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', a: '1', b: '9' } })
+    const noVersion = await client.callTool({
+      name: 'diff_versions',
+      arguments: { org: 'mcp', namespace: 'ns', agent: 'indexer', runId: 'r1', a: '1', b: '9' },
+    })
     assert.match(textOf(noVersion), /b: version 9 is not a captured version of checkpoint \(field: b\)/)
     await client.close()
   })
@@ -150,7 +190,10 @@ describe('stdio (npm run mcp)', () => {
     assert.equal(tools.length, 6)
     const runs = jsonOf(await client.callTool({ name: 'list_runs', arguments: {} }))
     assert.deepEqual(runs.runs, [])
-    const missing = await client.callTool({ name: 'get_run', arguments: { org: 'a', namespace: 'b', agent: 'c', runId: 'd' } })
+    const missing = await client.callTool({
+      name: 'get_run',
+      arguments: { org: 'a', namespace: 'b', agent: 'c', runId: 'd' },
+    })
     assert.equal(missing.isError, true)
     await client.close()
   })

@@ -16,7 +16,11 @@ import { useFreshEngine } from './helpers/engine'
 useFreshEngine('page-viewer', { LOOM_RUNS_SESSION_SECRET: 'a-test-secret-that-is-at-least-32-characters' })
 
 const stamped = (extra: Record<string, string> = {}) =>
-  new Headers({ host: '127.0.0.1:3000', [PEER_HEADER]: peerStamp({ address: '127.0.0.1', localPort: 3000, encrypted: false }), ...extra })
+  new Headers({
+    host: '127.0.0.1:3000',
+    [PEER_HEADER]: peerStamp({ address: '127.0.0.1', localPort: 3000, encrypted: false }),
+    ...extra,
+  })
 
 before(async () => {
   process.env.LOOM_RUNS_USERS = `olga:viewer:${await hashPassword('olga-secret')}`
@@ -27,8 +31,13 @@ test('with users configured, a page request names its viewer only by credentials
   // Loopback alone is no one when users are configured.
   assert.equal(await viewerOfHeaders(stamped()), null)
   assert.equal(await viewerOfHeaders(stamped({ cookie: '__Host-loom_runs_session=forged.value' })), null)
-  assert.equal(await viewerOfHeaders(stamped({ authorization: `Basic ${Buffer.from('olga:wrong').toString('base64')}` })), null)
-  const olga = await viewerOfHeaders(stamped({ authorization: `Basic ${Buffer.from('olga:olga-secret').toString('base64')}` }))
+  assert.equal(
+    await viewerOfHeaders(stamped({ authorization: `Basic ${Buffer.from('olga:wrong').toString('base64')}` })),
+    null,
+  )
+  const olga = await viewerOfHeaders(
+    stamped({ authorization: `Basic ${Buffer.from('olga:olga-secret').toString('base64')}` }),
+  )
   assert.deepEqual(olga && { name: olga.name, role: olga.role }, { name: 'olga', role: 'viewer' })
 })
 
@@ -42,7 +51,9 @@ function pageModules(dir: string): string[] {
 }
 
 test('every page module that reads data checks the viewer before its first read', () => {
-  const readers = pageModules('app').filter((f) => /from '@\/lib\/(queries|server\/read-cache)\//.test(fs.readFileSync(f, 'utf8')))
+  const readers = pageModules('app').filter((f) =>
+    /from '@\/lib\/(queries|server\/read-cache)\//.test(fs.readFileSync(f, 'utf8')),
+  )
   assert.ok(readers.length >= 3, `page modules that read data: ${readers.join(', ')}`)
   for (const file of readers) {
     const text = fs.readFileSync(file, 'utf8')

@@ -21,7 +21,11 @@ test('HSTS only when the nearest trusted proxy says the request came over TLS', 
   const plain = await run({ host: '127.0.0.1:3000', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http' })
   assert.equal(plain.headers.get('strict-transport-security'), null)
   // The client wrote "https" itself; the proxy appended what it saw: http.
-  const forged = await run({ host: '127.0.0.1:3000', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'https, http' })
+  const forged = await run({
+    host: '127.0.0.1:3000',
+    'x-forwarded-for': '127.0.0.1',
+    'x-forwarded-proto': 'https, http',
+  })
   assert.equal(forged.headers.get('strict-transport-security'), null)
 })
 

@@ -7,7 +7,13 @@ import { before, test } from 'node:test'
 import { hashPassword } from '../lib/auth/passwords'
 import { resetConfig } from '../lib/config'
 import { wmSet } from '../lib/loom/working-memory'
-import { READS_AT_ONCE_PER_VIEWER, READS_WAITING_PER_VIEWER, readBudgetStats, resetReadBudgetStats, withinReadBudget } from '../lib/server/read-budget'
+import {
+  READS_AT_ONCE_PER_VIEWER,
+  READS_WAITING_PER_VIEWER,
+  readBudgetStats,
+  resetReadBudgetStats,
+  withinReadBudget,
+} from '../lib/server/read-budget'
 import { peerStamp, PEER_HEADER } from '../lib/net/peer'
 import { ensureReady } from '../lib/server/ready'
 import { useFreshEngine } from './helpers/engine'
@@ -17,14 +23,25 @@ import { apiRoutes as routes } from './helpers/api-routes'
 useFreshEngine('read-budget', { LOOM_RUNS_SESSION_SECRET: 'a-test-secret-that-is-at-least-32-characters' })
 
 const basic = (name: string, password: string) => `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`
-const from = (ip: string, authorization: string) => ({ host: '127.0.0.1:3000', [PEER_HEADER]: peerStamp({ address: ip, localPort: 3000, encrypted: false }), authorization })
+const from = (ip: string, authorization: string) => ({
+  host: '127.0.0.1:3000',
+  [PEER_HEADER]: peerStamp({ address: ip, localPort: 3000, encrypted: false }),
+  authorization,
+})
 
 before(async () => {
-  process.env.LOOM_RUNS_USERS = [`olga:viewer:${await hashPassword('olga-secret')}`, `victor:viewer:${await hashPassword('victor-secret')}`].join(',')
+  process.env.LOOM_RUNS_USERS = [
+    `olga:viewer:${await hashPassword('olga-secret')}`,
+    `victor:viewer:${await hashPassword('victor-secret')}`,
+  ].join(',')
   resetConfig()
   await ensureReady()
   for (let i = 0; i < 20; i++) {
-    await wmSet({ org: 'o', namespace: 'n', agent: 'a', runId: `r-${i}`, blockKey: 'checkpoint', userId: '', sessionId: '' }, `v-${i}`, { actor: 'a', sourceTrace: 't' })
+    await wmSet(
+      { org: 'o', namespace: 'n', agent: 'a', runId: `r-${i}`, blockKey: 'checkpoint', userId: '', sessionId: '' },
+      `v-${i}`,
+      { actor: 'a', sourceTrace: 't' },
+    )
   }
 })
 

@@ -12,7 +12,8 @@ import { useFreshEngine } from './helpers/engine'
 
 useFreshEngine('read-only-reads')
 
-const count = async () => (await queryRows('SELECT count() AS n FROM default.ro_probe', {}, z.object({ n: z.coerce.number() })))[0].n
+const count = async () =>
+  (await queryRows('SELECT count() AS n FROM default.ro_probe', {}, z.object({ n: z.coerce.number() })))[0].n
 
 test('a write sent down a read path is refused, and writes after the read still land', async () => {
   await command('CREATE TABLE IF NOT EXISTS default.ro_probe (a UInt32) ENGINE = MergeTree ORDER BY a')
@@ -20,9 +21,8 @@ test('a write sent down a read path is refused, and writes after the read still 
   assert.equal(await count(), 1)
 
   // A read path handed a write (a bug, or a statement built from the wrong template).
-  await assert.rejects(
-    queryRows('INSERT INTO default.ro_probe SELECT 2', {}, z.object({})),
-    (err: Error) => /readonly|read-only|READONLY/i.test(`${err.message} ${String((err as { cause?: unknown }).cause)}`),
+  await assert.rejects(queryRows('INSERT INTO default.ro_probe SELECT 2', {}, z.object({})), (err: Error) =>
+    /readonly|read-only|READONLY/i.test(`${err.message} ${String((err as { cause?: unknown }).cause)}`),
   )
   await assert.rejects(queryJsonArrayBytes('INSERT INTO default.ro_probe SELECT 3', {}))
   assert.equal(await count(), 1)
@@ -31,7 +31,10 @@ test('a write sent down a read path is refused, and writes after the read still 
   await insertRows('default.ro_probe', [{ a: 4 }])
   await command('ALTER TABLE default.ro_probe DELETE WHERE a = 1 SETTINGS mutations_sync = 1')
   const rows = await queryRows('SELECT a FROM default.ro_probe ORDER BY a', {}, z.object({ a: z.number() }))
-  assert.deepEqual(rows.map((r) => r.a), [4])
+  assert.deepEqual(
+    rows.map((r) => r.a),
+    [4],
+  )
 
   // A read reports its own setting as read-only.
   const [setting] = await queryRows("SELECT getSetting('readonly') AS r", {}, z.object({ r: z.coerce.number() }))

@@ -49,9 +49,14 @@ describe('replay preview', () => {
     const old = { ...BLOCK, runId: 'run-before-history' }
     await wm.wmSet(old, 'item-001', { actor: 'indexer', sourceTrace: 'h/p1', now: at(1) })
     await wm.wmSet(old, 'item-001 item-002', { actor: 'indexer', sourceTrace: 'h/p1', now: at(2) })
-    await runCommand(sql`DELETE FROM ${trusted(tableNames().history)} WHERE run_id = ${param('run', 'String', old.runId)}`)
+    await runCommand(
+      sql`DELETE FROM ${trusted(tableNames().history)} WHERE run_id = ${param('run', 'String', old.runId)}`,
+    )
     // A clear (merges may already have collapsed v1 out of the physical rows).
-    const res = await call(replayRoute, `/api/runs/acme/prod/indexer/run-before-history/blocks/checkpoint/replay`, { ...PATH, runId: old.runId })
+    const res = await call(replayRoute, `/api/runs/acme/prod/indexer/run-before-history/blocks/checkpoint/replay`, {
+      ...PATH,
+      runId: old.runId,
+    })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     assert.equal(res.body.current.version, '2')
     assert.deepEqual(res.body.units, { kind: 'list', redo: 2, sample: ['item-001', 'item-002'] })
@@ -105,8 +110,16 @@ describe('replay preview', () => {
 describe('units to redo', () => {
   test('id lists, JSON arrays and unit fields; mixed or uncountable states say none', () => {
     assert.deepEqual(unitsToRedo('a1 b2 c3', 'a1'), { kind: 'list', redo: 2, sample: ['b2', 'c3'] })
-    assert.deepEqual(unitsToRedo('["x","y",{"id":1}]', '["x"]'), { kind: 'json-array', redo: 2, sample: ['y', '{"id":1}'] })
-    assert.deepEqual(unitsToRedo('{"done":["p1","p2"],"cursor":3}', '{"done":["p1"],"cursor":1}'), { kind: 'json-array', redo: 1, sample: ['p2'] })
+    assert.deepEqual(unitsToRedo('["x","y",{"id":1}]', '["x"]'), {
+      kind: 'json-array',
+      redo: 2,
+      sample: ['y', '{"id":1}'],
+    })
+    assert.deepEqual(unitsToRedo('{"done":["p1","p2"],"cursor":3}', '{"done":["p1"],"cursor":1}'), {
+      kind: 'json-array',
+      redo: 1,
+      sample: ['p2'],
+    })
     assert.deepEqual(unitsToRedo('a1 b2', '{"cursor":1}'), { kind: 'none', redo: null, sample: [] })
     assert.deepEqual(unitsToRedo('step 4 of the plan', 'step 3'), { kind: 'none', redo: null, sample: [] })
     assert.equal(unitsToRedo(ids(30), null).sample.length, 10)

@@ -48,7 +48,9 @@ function raw(text: string, ms = 1500): Promise<{ answer: string; closed: boolean
 }
 
 test('an upgrade request is answered and its socket closed at once', async () => {
-  const r = await raw(`GET /api/anything HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`)
+  const r = await raw(
+    `GET /api/anything HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+  )
   assert.match(r.answer, /^HTTP\/1\.1 404 /)
   assert.equal(r.closed, true, 'the server closed the socket')
   assert.ok(r.afterMs < 1000, `closed after ${r.afterMs} ms`)

@@ -14,9 +14,17 @@ useFreshEngine('resume-evidence')
 const NOW = new Date('2026-11-25T12:00:00.000Z')
 let runs: Runs
 
-const path = (r: { org: string; namespace: string; agent: string; runId: string }) => ({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId })
+const path = (r: { org: string; namespace: string; agent: string; runId: string }) => ({
+  org: r.org,
+  namespace: r.namespace,
+  agent: r.agent,
+  runId: r.runId,
+})
 const detail = (r: Runs['batch'], sessionId = r.sessionId) =>
-  call(block, `/x?userId=${encodeURIComponent(r.userId)}&sessionId=${encodeURIComponent(sessionId)}`, { ...path(r), blockKey: 'checkpoint' })
+  call(block, `/x?userId=${encodeURIComponent(r.userId)}&sessionId=${encodeURIComponent(sessionId)}`, {
+    ...path(r),
+    blockKey: 'checkpoint',
+  })
 
 before(async () => {
   await createMissingSchema({ history: true })
@@ -30,12 +38,24 @@ describe('the demo runs, told from the evidence', () => {
     const resume = tl.body.resumes.find((p: { reasons: string[] }) => p.reasons.includes('run-begin'))
     assert.equal(resume.fromVersion, null)
     assert.deepEqual(
-      { agent: resume.missed.agent, userId: resume.missed.userId, sessionId: resume.missed.sessionId, version: resume.missed.version, redone: resume.missed.unitsRedone },
+      {
+        agent: resume.missed.agent,
+        userId: resume.missed.userId,
+        sessionId: resume.missed.sessionId,
+        version: resume.missed.version,
+        redone: resume.missed.unitsRedone,
+      },
       { agent: runs.nearMiss.agent, userId: 'u-7', sessionId: 's1', version: '40', redone: 40 },
     )
     const d = await detail(runs.nearMiss)
-    assert.match(d.body.resume.explanation.join('\n'), /from nothing \(no earlier version, so resume returned None\); v40 under session s1 existed: 40 items redone/)
-    assert.match(d.body.resume.attemptsText, /attempt 1 \(began .*\) wrote v1–v40 under session s1, not here; attempt 2 \(began .*\) wrote v1–v100/)
+    assert.match(
+      d.body.resume.explanation.join('\n'),
+      /from nothing \(no earlier version, so resume returned None\); v40 under session s1 existed: 40 items redone/,
+    )
+    assert.match(
+      d.body.resume.attemptsText,
+      /attempt 1 \(began .*\) wrote v1–v40 under session s1, not here; attempt 2 \(began .*\) wrote v1–v100/,
+    )
   })
 
   test("near miss: s1's abandoned first attempt does not read 'run succeeded'", async () => {
@@ -50,7 +70,11 @@ describe('the demo runs, told from the evidence', () => {
   test('migration: the process ended with the run (failed), two hours before the operator cleared it', async () => {
     const d = await detail(runs.operatorCleared)
     assert.deepEqual(
-      d.body.resume.segments.map((s: { kind: string; endedBy: string; endStatus: string | null }) => [s.kind, s.endedBy, s.endStatus]),
+      d.body.resume.segments.map((s: { kind: string; endedBy: string; endStatus: string | null }) => [
+        s.kind,
+        s.endedBy,
+        s.endStatus,
+      ]),
       [
         ['process', 'completed', 'failed'],
         ['operator', 'cleared', null],
@@ -62,7 +86,10 @@ describe('the demo runs, told from the evidence', () => {
 
   test('invoices: 3 attempts, attempt 2 wrote nothing and says so; the resume gap counts the operator’s v12', async () => {
     const d = await detail(runs.operatorEdited)
-    assert.match(d.body.resume.attemptsText, /^3 attempts: attempt 1 .* wrote v1–v11; attempt 2 \(run\.begin time not kept\) wrote no checkpoint here; attempt 3 .* wrote v13–v20\.$/)
+    assert.match(
+      d.body.resume.attemptsText,
+      /^3 attempts: attempt 1 .* wrote v1–v11; attempt 2 \(run\.begin time not kept\) wrote no checkpoint here; attempt 3 .* wrote v13–v20\.$/,
+    )
     const resume = d.body.resume.points.find((p: { reasons: string[] }) => p.reasons.includes('run-begin'))
     assert.equal(resume.gapFrom.version, '12')
     assert.equal(resume.gapFrom.actor, 'operator:alice')
@@ -78,11 +105,16 @@ describe('the demo runs, told from the evidence', () => {
     const r = runs.tooLarge
     const before = await detail(r)
     const latest = before.body.block.version
-    const res = await call(restore, '/x', { ...path(r), blockKey: 'checkpoint' }, {
-      method: 'POST',
-      body: { version: '3', expectedVersion: latest, reason: 'back to the third step' },
-      headers: { origin: 'http://127.0.0.1:3000' },
-    })
+    const res = await call(
+      restore,
+      '/x',
+      { ...path(r), blockKey: 'checkpoint' },
+      {
+        method: 'POST',
+        body: { version: '3', expectedVersion: latest, reason: 'back to the third step' },
+        headers: { origin: 'http://127.0.0.1:3000' },
+      },
+    )
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const v = res.body.block.version
     const d = await detail(r)

@@ -30,7 +30,8 @@ before(async () => {
 
 test('the demo has a run for most flags, and most runs have none', () => {
   const count = (f: string) => runs.filter((r) => r.flags.includes(f as never)).length
-  for (const f of ['resumed', 'near_miss', 'near_limit', 'missing_blob', 'stalled']) assert.ok(count(f) >= 1, `some demo run is ${f}`)
+  for (const f of ['resumed', 'near_miss', 'near_limit', 'missing_blob', 'stalled'])
+    assert.ok(count(f) >= 1, `some demo run is ${f}`)
   assert.ok(runs.filter((r) => r.flags.length === 0).length > runs.length / 2)
 })
 
@@ -39,7 +40,15 @@ test("each run's flags match its checkpoint's block detail and its run row", asy
     const name = `${r.org}/${r.namespace}/${r.agent}/${r.runId}`
     const cp = r.checkpoint
     const detail = cp
-      ? await getBlockDetail({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId, userId: cp.userId ?? r.userId, sessionId: cp.sessionId ?? r.sessionId, blockKey: 'checkpoint' })
+      ? await getBlockDetail({
+          org: r.org,
+          namespace: r.namespace,
+          agent: r.agent,
+          runId: r.runId,
+          userId: cp.userId ?? r.userId,
+          sessionId: cp.sessionId ?? r.sessionId,
+          blockKey: 'checkpoint',
+        })
       : null
     const expect = new Set<string>()
     if (r.attempt > 1 || detail?.resume.points.some(isResume)) expect.add('resumed')
@@ -54,7 +63,11 @@ test("each run's flags match its checkpoint's block detail and its run row", asy
     const stalled = r.flags.includes('stalled')
     if (stalled) assert.equal(r.status, 'running', `${name}: only a running run is stalled`)
     const got = r.flags.filter((f) => f !== 'stalled' && f !== 'tie')
-    assert.deepEqual(got, [...expect].sort((a, b) => order(a) - order(b)), name)
+    assert.deepEqual(
+      got,
+      [...expect].sort((a, b) => order(a) - order(b)),
+      name,
+    )
   }
 })
 
@@ -62,7 +75,9 @@ test("each run's header decides the same flags as the list, in its one statement
   for (const r of runs) {
     // Nothing kept: the header's own statement carries what decides the flags.
     invalidateReadCache()
-    const { result, sent } = await statementsSent(() => getRunDetail({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId }))
+    const { result, sent } = await statementsSent(() =>
+      getRunDetail({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId }),
+    )
     assert.deepEqual(result.run.flags, r.flags, `${r.org}/${r.namespace}/${r.agent}/${r.runId}`)
     assert.ok(sent.length <= 2, `${r.runId}: ${sent.length} statements`)
   }
@@ -81,14 +96,20 @@ test('a page read without flags and its flags read afterwards (the runs page str
       whole.runs.map((r) => r.runId),
       'the same runs, in the same order',
     )
-    assert.ok(bare.runs.every((r) => r.flags.length === 0), 'no flags before they are read')
+    assert.ok(
+      bare.runs.every((r) => r.flags.length === 0),
+      'no flags before they are read',
+    )
     const byRun = await flagsOfPage(filter, bare.runs)
     assert.deepEqual(
       bare.runs.map((r) => byRun[runKeyText(r)]),
       whole.runs.map((r) => r.flags),
       JSON.stringify(filter),
     )
-    assert.ok(whole.runs.some((r) => r.flags.length > 0) || filter.status === 'running', 'some run on the page has a flag')
+    assert.ok(
+      whole.runs.some((r) => r.flags.length > 0) || filter.status === 'running',
+      'some run on the page has a flag',
+    )
   }
 })
 
@@ -98,7 +119,19 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   const res = await call(GET, '/api/runs/cohorts')
   assert.equal(res.status, 200, JSON.stringify(res.body))
   ;(await import('../lib/endpoints/runs')).cohortsResponse.parse(res.body)
-  type C = { key: string; agent: string; org: string; namespace: string; status: string; flags: string[]; runs: number; firstAt: string; lastAt: string; sample: string[]; href: string }
+  type C = {
+    key: string
+    agent: string
+    org: string
+    namespace: string
+    status: string
+    flags: string[]
+    runs: number
+    firstAt: string
+    lastAt: string
+    sample: string[]
+    href: string
+  }
   const cohorts = res.body.cohorts as C[]
   // Computed here from the whole list, independently of the route.
   const problems = ['near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled']
@@ -110,7 +143,10 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
     expected.set(k, [...(expected.get(k) ?? []), r.runId])
   }
   assert.ok(expected.size >= 2, 'the demo has troubled runs in more than one cohort')
-  assert.deepEqual(new Map(cohorts.map((c) => [c.key, c.runs])), new Map([...expected].map(([k, ids]) => [k, ids.length])))
+  assert.deepEqual(
+    new Map(cohorts.map((c) => [c.key, c.runs])),
+    new Map([...expected].map(([k, ids]) => [k, ids.length])),
+  )
   for (let i = 1; i < cohorts.length; i++) assert.ok(cohorts[i - 1].runs >= cohorts[i].runs, 'largest first')
   // Whole: the same starts, samples (newest first) and links as grouping the whole list gives.
   const { groupCohorts } = await import('../lib/cohorts/group')
@@ -128,7 +164,10 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
     const url = new URL(c.href, 'http://x')
     assert.equal(url.searchParams.get('agent'), c.agent)
     assert.equal(url.searchParams.get('status'), c.status)
-    const listed = await listRuns({ filter: { org: c.org, namespace: c.namespace, agent: c.agent, status: c.status as never, flag: c.flags as never }, limit: 200 })
+    const listed = await listRuns({
+      filter: { org: c.org, namespace: c.namespace, agent: c.agent, status: c.status as never, flag: c.flags as never },
+      limit: 200,
+    })
     const ids = new Set(listed.runs.map((r) => r.runId))
     for (const id of expected.get(c.key)!) assert.ok(ids.has(id), `${c.href} lists ${id}`)
   }

@@ -34,10 +34,25 @@ before(async () => {
   await ensureReady()
   await seededDemo()
   const base = NOW.getTime() - 6 * 60 * MIN
-  const id = (agent: string, runId: string, userId = 'u', sessionId = 's') => ({ org: 'edge', namespace: 'ns', agent, userId, sessionId, runId })
+  const id = (agent: string, runId: string, userId = 'u', sessionId = 's') => ({
+    org: 'edge',
+    namespace: 'ns',
+    agent,
+    userId,
+    sessionId,
+    runId,
+  })
   const cp = (r: ReturnType<typeof id>) => ({ ...r, blockKey: 'checkpoint' })
-  const agent = (trace: string, offset: number) => ({ actor: 'agent', sourceTrace: trace, now: () => new Date(base + offset) })
-  const operator = (offset: number) => ({ actor: 'operator:alice', sourceTrace: 'console', now: () => new Date(base + offset) })
+  const agent = (trace: string, offset: number) => ({
+    actor: 'agent',
+    sourceTrace: trace,
+    now: () => new Date(base + offset),
+  })
+  const operator = (offset: number) => ({
+    actor: 'operator:alice',
+    sourceTrace: 'console',
+    now: () => new Date(base + offset),
+  })
 
   // Operator writes inside an agent's steady rhythm, then a gap that only counts from the operator's write.
   const a = id('edge-agent', 'run-operator-gap')
@@ -81,8 +96,20 @@ before(async () => {
   for (const i of [0, 1, 2]) await runBegin({ ...g, goal: 'again' }, () => new Date(base + i * MIN))
   await runComplete({ ...g, status: 'failed' }, () => new Date(base + 3 * MIN))
   const twice = (trace: string) => ({
-    org: 'edge', namespace: 'ns', agent: 'edge-agent', user_id: 'u', session_id: 's', run_id: 'run-tie', block_key: 'notes',
-    content: trace, char_limit: 4096, version: '1', is_deleted: 0, actor: 'agent', source_trace: trace, updated_at: toChTime(new Date(base + MIN)),
+    org: 'edge',
+    namespace: 'ns',
+    agent: 'edge-agent',
+    user_id: 'u',
+    session_id: 's',
+    run_id: 'run-tie',
+    block_key: 'notes',
+    content: trace,
+    char_limit: 4096,
+    version: '1',
+    is_deleted: 0,
+    actor: 'agent',
+    source_trace: trace,
+    updated_at: toChTime(new Date(base + MIN)),
   })
   await insertRows(tableNames().workingMemory, [twice('host-a/1')])
   await insertRows(tableNames().workingMemory, [twice('host-b/1')])
@@ -97,7 +124,10 @@ before(async () => {
 test('the flags shown for every run equal what each flag filter selects, at several moments', async () => {
   const ix = flagIndexNames(getConfig().databases.runs)
   await deriveNow()
-  const runs: FlaggedRun[] = await selectRows(trusted(`SELECT DISTINCT org, namespace, agent, run_id FROM ${ix.flags}`), keySchema)
+  const runs: FlaggedRun[] = await selectRows(
+    trusted(`SELECT DISTINCT org, namespace, agent, run_id FROM ${ix.flags}`),
+    keySchema,
+  )
   assert.ok(runs.length >= 40, `${runs.length} runs`)
   const carried = new Set<string>()
   const moments = [0, 10 * MIN, 21 * MIN, 6 * 60 * MIN, 3 * 86_400_000].map((d) => new Date(NOW.getTime() + d))
@@ -106,7 +136,10 @@ test('the flags shown for every run equal what each flag filter selects, at seve
     for (const f of RUN_FLAGS.filter((x) => x !== 'near_miss')) {
       const selected = await selectRows(await flagFilterSql([f], {}, now), keySchema)
       const bySql = selected.map(runKey).sort()
-      const byRules = runs.filter((r) => shown.get(runKey(r))?.includes(f)).map(runKey).sort()
+      const byRules = runs
+        .filter((r) => shown.get(runKey(r))?.includes(f))
+        .map(runKey)
+        .sort()
       assert.deepEqual(byRules, bySql, `${f} at ${now.toISOString()}`)
       if (bySql.length) carried.add(f)
     }
@@ -116,7 +149,18 @@ test('the flags shown for every run equal what each flag filter selects, at seve
 })
 
 test('the edge histories carry what the rules say', async () => {
-  const runIds = ['run-operator-gap', 'run-two-blocks', 'run-usual-gap', 'run-cleared-blob', 'run-named-blob', 'run-third-attempt', 'run-tie', 'run-operator-burst', 'run-just-begun', 'run-steady-running']
+  const runIds = [
+    'run-operator-gap',
+    'run-two-blocks',
+    'run-usual-gap',
+    'run-cleared-blob',
+    'run-named-blob',
+    'run-third-attempt',
+    'run-tie',
+    'run-operator-burst',
+    'run-just-begun',
+    'run-steady-running',
+  ]
   const keys = runIds.map((run_id) => ({ org: 'edge', namespace: 'ns', agent: 'edge-agent', run_id }))
   const at = async (offset: number) => {
     const shown = await flagsOfRuns(keys, true, undefined, new Date(NOW.getTime() + offset))
@@ -148,14 +192,36 @@ test('a run with over WRITES_DECIDED_IN_NODE checkpoint writes has its flags dec
   const start = NOW.getTime() - 2 * 86_400_000
   const rows = (runId: string, traceAt: (i: number) => string) =>
     Array.from({ length: n }, (_, i) => ({
-      org: 'edge', namespace: 'ns', agent: 'edge-agent', user_id: 'u', session_id: 's', run_id: runId, block_key: 'checkpoint',
-      content: `{"n": ${i}}`, char_limit: 4096, version: String(i + 1), is_deleted: 0, actor: 'agent', source_trace: traceAt(i),
+      org: 'edge',
+      namespace: 'ns',
+      agent: 'edge-agent',
+      user_id: 'u',
+      session_id: 's',
+      run_id: runId,
+      block_key: 'checkpoint',
+      content: `{"n": ${i}}`,
+      char_limit: 4096,
+      version: String(i + 1),
+      is_deleted: 0,
+      actor: 'agent',
+      source_trace: traceAt(i),
       updated_at: toChTime(new Date(start + i * 1000)),
     }))
   // One insert each: the second run changes process half way (a resume); the first never does.
-  await insertRows(tableNames().workingMemory, rows('run-long-steady', () => 'host-l/1'))
-  await insertRows(tableNames().workingMemory, rows('run-long-resumed', (i) => (i < n / 2 ? 'host-l/1' : 'host-l/2')))
-  const keys = ['run-long-steady', 'run-long-resumed', 'run-named-blob'].map((run_id) => ({ org: 'edge', namespace: 'ns', agent: 'edge-agent', run_id }))
+  await insertRows(
+    tableNames().workingMemory,
+    rows('run-long-steady', () => 'host-l/1'),
+  )
+  await insertRows(
+    tableNames().workingMemory,
+    rows('run-long-resumed', (i) => (i < n / 2 ? 'host-l/1' : 'host-l/2')),
+  )
+  const keys = ['run-long-steady', 'run-long-resumed', 'run-named-blob'].map((run_id) => ({
+    org: 'edge',
+    namespace: 'ns',
+    agent: 'edge-agent',
+    run_id,
+  }))
   const { result, sent } = await statementsSent(() => flagsOfRuns(keys, true, undefined, NOW))
   assert.deepEqual(
     keys.map((k) => result.get(runKey(k))),

@@ -35,7 +35,14 @@ const at = (offsetMs: number) => () => new Date(T0 + offsetMs)
 const S = 1000
 const MIN = 60 * S
 
-const run = (agent: string, runId: string, userId = 'u', sessionId = 's') => ({ org: ORG, namespace: NS, agent, userId, sessionId, runId })
+const run = (agent: string, runId: string, userId = 'u', sessionId = 's') => ({
+  org: ORG,
+  namespace: NS,
+  agent,
+  userId,
+  sessionId,
+  runId,
+})
 const cp = (r: ReturnType<typeof run>) => ({ ...r, blockKey: 'checkpoint' })
 const agentCtx = (trace: string, offsetMs: number) => ({ actor: 'agent', sourceTrace: trace, now: at(offsetMs) })
 
@@ -115,8 +122,20 @@ describe('each flag, on and off', () => {
     assert.deepEqual(await flagsOf('tier', 't-1'), [])
     // Two writers that both read version 2 and wrote 3 (what Loom's unchecked set allows).
     const row = (content: string, trace: string) => ({
-      org: ORG, namespace: NS, agent: 'tier', user_id: 'u', session_id: 's', run_id: 't-1', block_key: 'notes',
-      content, char_limit: 4096, version: '3', is_deleted: 0, actor: 'agent', source_trace: trace, updated_at: '2026-11-20 08:00:30.000',
+      org: ORG,
+      namespace: NS,
+      agent: 'tier',
+      user_id: 'u',
+      session_id: 's',
+      run_id: 't-1',
+      block_key: 'notes',
+      content,
+      char_limit: 4096,
+      version: '3',
+      is_deleted: 0,
+      actor: 'agent',
+      source_trace: trace,
+      updated_at: '2026-11-20 08:00:30.000',
     })
     await insertRows(tableNames().workingMemory, [row('from a', 'host-a/1')])
     const tieCandidates = async () => {
@@ -135,14 +154,20 @@ describe('each flag, on and off', () => {
     assert.deepEqual(await tieCandidates(), ['t-1'])
     assert.deepEqual(await flagsOf('tier', 't-1'), ['tie'])
     const listed = await listRuns({ filter: { org: ORG, flag: ['tie'] }, limit: 10 })
-    assert.deepEqual(listed.runs.map((x) => x.runId), ['t-1'])
+    assert.deepEqual(
+      listed.runs.map((x) => x.runId),
+      ['t-1'],
+    )
   })
 
   test('missing_blob: the checkpoint names a blob_key with no blob row; off once the blob is there', async () => {
     const r = await begun(run('offloader', 'b-1'))
     await wmSet(cp(r), '{"blob_key": "blob-late", "cursor": 3}', agentCtx('host-a/1', 10 * S))
     assert.deepEqual(await flagsOf('offloader', 'b-1'), ['missing_blob'])
-    await contextOffload({ ...r, summary: 's', content: 'big', ttlSeconds: 86_400 * 365, blobKey: 'blob-late' }, at(20 * S))
+    await contextOffload(
+      { ...r, summary: 's', content: 'big', ttlSeconds: 86_400 * 365, blobKey: 'blob-late' },
+      at(20 * S),
+    )
     assert.deepEqual(await flagsOf('offloader', 'b-1'), [])
     // A checkpoint that is not JSON names no blob.
     await wmSet(cp(r), 'plain text with blob_key in it', agentCtx('host-a/1', 30 * S))
@@ -162,7 +187,11 @@ describe('each flag, on and off', () => {
 
   test('stalled: running with no write for max(15 min, 10 × median interval); off when it writes again', async () => {
     const fast = await begun(run('staller', 's-fast'), [1 * MIN, 2 * MIN, 3 * MIN])
-    assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 17 * MIN), [], '14 minutes of silence is under the 15-minute floor')
+    assert.deepEqual(
+      await flagsOf('staller', 's-fast', T0 + 17 * MIN),
+      [],
+      '14 minutes of silence is under the 15-minute floor',
+    )
     assert.deepEqual(await flagsOf('staller', 's-fast', T0 + 19 * MIN), ['stalled'])
     await wmSet(cp(fast), '{"done": 4}', agentCtx('host-a/1', 18 * MIN))
     // A new write ends the stall (the 15-minute gap before it is a resume point: over 8 × 1 min).
@@ -196,7 +225,11 @@ describe('each flag, on and off', () => {
     const ix = flagIndex()
     const idsIn = async (kind: string) => {
       await deriveNow()
-      const rows = await queryRows(`SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = {kind:String} AND org = {org:String} ORDER BY run_id`, { kind, org: ORG }, z.object({ run_id: z.string() }))
+      const rows = await queryRows(
+        `SELECT DISTINCT run_id FROM ${ix.candidates} WHERE kind = {kind:String} AND org = {org:String} ORDER BY run_id`,
+        { kind, org: ORG },
+        z.object({ run_id: z.string() }),
+      )
       return rows.map((r) => r.run_id)
     }
     // The near-miss test's runs (two sessions; two agents) are shared; a run written under one identity is not.
@@ -206,25 +239,57 @@ describe('each flag, on and off', () => {
 
     // Two identities in one insert: shared at once.
     const row = (agent: string, session: string) => ({
-      org: ORG, namespace: NS, agent, user_id: 'u', session_id: session, run_id: 'one-insert', block_key: 'checkpoint',
-      content: '{"done": 1}', char_limit: 1000, version: 1, updated_at: '2026-11-20 09:00:00.000', actor: 'agent', source_trace: 'h/1', is_deleted: 0,
+      org: ORG,
+      namespace: NS,
+      agent,
+      user_id: 'u',
+      session_id: session,
+      run_id: 'one-insert',
+      block_key: 'checkpoint',
+      content: '{"done": 1}',
+      char_limit: 1000,
+      version: 1,
+      updated_at: '2026-11-20 09:00:00.000',
+      actor: 'agent',
+      source_trace: 'h/1',
+      is_deleted: 0,
     })
     await insertRows(tableNames().workingMemory, [row('racer', 's1'), row('racer', 's2')])
     assert.ok((await idsIn('shared')).includes('one-insert'))
 
     // Arrival rows, which earlier versions wrote for racing first writes, are still read: simulated by
     // removing the run's `shared` row and leaving both identities as `arrival` rows.
-    const listed = async () => (await listRuns({ filter: { org: ORG, agent: 'racer', flag: ['near_miss'] }, limit: 10 })).runs.map((r) => r.runId)
+    const listed = async () =>
+      (await listRuns({ filter: { org: ORG, agent: 'racer', flag: ['near_miss'] }, limit: 10 })).runs.map(
+        (r) => r.runId,
+      )
     assert.deepEqual(await listed(), ['one-insert'])
-    await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'shared' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
-    await command(`INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, agent, user_id, session_id, detail, seen_at) VALUES
-      ('arrival', {org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's1', '', now64(3)), ('arrival', {org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's2', '', now64(3))`, { org: ORG, ns: NS })
+    await command(
+      `ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'shared' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`,
+      { org: ORG },
+    )
+    await command(
+      `INSERT INTO ${ix.candidates} (kind, org, namespace, run_id, agent, user_id, session_id, detail, seen_at) VALUES
+      ('arrival', {org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's1', '', now64(3)), ('arrival', {org:String}, {ns:String}, 'one-insert', 'racer', 'u', 's2', '', now64(3))`,
+      { org: ORG, ns: NS },
+    )
     assert.deepEqual(await listed(), ['one-insert'], 'found through arrivals')
     // And the candidates are what the filter checks: without either, the run is not listed.
-    await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'arrival' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`, { org: ORG })
+    await command(
+      `ALTER TABLE ${ix.candidates} DELETE WHERE kind = 'arrival' AND org = {org:String} AND run_id = 'one-insert' SETTINGS mutations_sync = 1`,
+      { org: ORG },
+    )
     assert.deepEqual(await listed(), [])
-    const whole = await listRuns({ filter: { org: ORG, agent: 'racer', flag: ['near_miss'] }, limit: 10, flagScan: 'exhaustive' })
-    assert.deepEqual(whole.runs.map((r) => r.runId), ['one-insert'], 'the exhaustive scan does not depend on the candidates')
+    const whole = await listRuns({
+      filter: { org: ORG, agent: 'racer', flag: ['near_miss'] },
+      limit: 10,
+      flagScan: 'exhaustive',
+    })
+    assert.deepEqual(
+      whole.runs.map((r) => r.runId),
+      ['one-insert'],
+      'the exhaustive scan does not depend on the candidates',
+    )
     // Put the run back for the tests that follow (a later write to the run marks it shared again).
     await insertRows(tableNames().workingMemory, [{ ...row('racer', 's1'), version: 2 }])
     assert.deepEqual(await listed(), ['one-insert'])
@@ -241,13 +306,20 @@ describe('each flag, on and off', () => {
       { org: ORG },
       z.object({ kind: z.string() }),
     )
-    assert.deepEqual(marks.map((m) => m.kind), ['missing_blob', 'near_limit'])
-    const listed = async (flag: 'near_limit' | 'missing_blob') => (await listRuns({ filter: { org: ORG, agent: 'marker', flag: [flag] }, limit: 10 })).runs.map((x) => x.runId)
+    assert.deepEqual(
+      marks.map((m) => m.kind),
+      ['missing_blob', 'near_limit'],
+    )
+    const listed = async (flag: 'near_limit' | 'missing_blob') =>
+      (await listRuns({ filter: { org: ORG, agent: 'marker', flag: [flag] }, limit: 10 })).runs.map((x) => x.runId)
     // The latest checkpoint names a missing blob and is far below its limit: a candidate for both, carrying one.
     assert.deepEqual(await listed('missing_blob'), ['mk-1'])
     assert.deepEqual(await listed('near_limit'), [])
     // The candidates are what the filter reads: without its mark the run is not listed.
-    await command(`ALTER TABLE ${ix.candidates} DELETE WHERE kind IN ('near_limit', 'missing_blob') AND org = {org:String} AND agent = 'marker' SETTINGS mutations_sync = 1`, { org: ORG })
+    await command(
+      `ALTER TABLE ${ix.candidates} DELETE WHERE kind IN ('near_limit', 'missing_blob') AND org = {org:String} AND agent = 'marker' SETTINGS mutations_sync = 1`,
+      { org: ORG },
+    )
     assert.deepEqual(await listed('missing_blob'), [])
     await wmSet(cp(r), '{"blob_key": "never-offloaded", "step": 2}', agentCtx('host-a/1', 30 * S), { charLimit: 100 })
     assert.deepEqual(await listed('missing_blob'), ['mk-1'], 'the next such write marks it again')
@@ -255,7 +327,10 @@ describe('each flag, on and off', () => {
 
   test('RunSummary.flags in the list and the run detail agree', async () => {
     const page = await listRuns({ filter: { org: ORG, agent: 'looper' }, limit: 10 })
-    assert.deepEqual(page.runs.map((r) => [r.runId, r.flags]), [['c-1', ['resumed']]])
+    assert.deepEqual(
+      page.runs.map((r) => [r.runId, r.flags]),
+      [['c-1', ['resumed']]],
+    )
     const detail = await getRunDetail({ org: ORG, namespace: NS, agent: 'reporter', runId: 'm-1' })
     // Still running, with no write for days (the list judges stalls by the clock, not the test's time).
     assert.deepEqual(detail.run.flags, ['resumed', 'near_miss', 'stalled'])
@@ -267,24 +342,43 @@ describe('flag filter', () => {
     // Five crash loops started at the same instant under different agents, two of them near a limit.
     for (const i of [1, 2, 3, 4, 5]) {
       const r = run(`tied-${i}`, 'loop')
-      for (const k of [0, 1, 2]) await runBegin({ ...r, goal: 'tied' }, k === 0 ? at(3 * 3600_000) : at(3 * 3600_000 + k * S))
-      if (i % 2 === 0) await wmSet(cp(r), 'y'.repeat(95), agentCtx('host-a/1', 3 * 3600_000 + 10 * S), { charLimit: 100 })
+      for (const k of [0, 1, 2])
+        await runBegin({ ...r, goal: 'tied' }, k === 0 ? at(3 * 3600_000) : at(3 * 3600_000 + k * S))
+      if (i % 2 === 0)
+        await wmSet(cp(r), 'y'.repeat(95), agentCtx('host-a/1', 3 * 3600_000 + 10 * S), { charLimit: 100 })
     }
     const pages: string[][] = []
     let cursor: string | null = null
     do {
-      const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ filter: { org: ORG, flag: ['crash_loop'] }, cursor: cursor ? decodeCursor(cursor)! : undefined, limit: 2 })
+      const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({
+        filter: { org: ORG, flag: ['crash_loop'] },
+        cursor: cursor ? decodeCursor(cursor)! : undefined,
+        limit: 2,
+      })
       pages.push(page.runs.map((r) => `${r.agent}/${r.runId}`))
-      for (const r of page.runs) assert.ok(r.flags.includes('crash_loop'), `${r.agent} carries the flag it was filtered by`)
+      for (const r of page.runs)
+        assert.ok(r.flags.includes('crash_loop'), `${r.agent} carries the flag it was filtered by`)
       cursor = page.nextCursor
     } while (cursor && pages.length < 10)
     assert.deepEqual(pages.flat(), ['tied-5/loop', 'tied-4/loop', 'tied-3/loop', 'tied-2/loop', 'tied-1/loop'])
-    assert.deepEqual(pages.map((p) => p.length), [2, 2, 1])
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [2, 2, 1],
+    )
 
     const both = await listRuns({ filter: { org: ORG, flag: ['crash_loop', 'near_limit'] }, limit: 50 })
-    assert.deepEqual(both.runs.map((r) => r.agent), ['tied-4', 'tied-2'])
-    const withOther = await listRuns({ filter: { org: ORG, agent: 'tied-2', status: 'running', flag: ['near_limit'] }, limit: 50 })
-    assert.deepEqual(withOther.runs.map((r) => r.agent), ['tied-2'])
+    assert.deepEqual(
+      both.runs.map((r) => r.agent),
+      ['tied-4', 'tied-2'],
+    )
+    const withOther = await listRuns({
+      filter: { org: ORG, agent: 'tied-2', status: 'running', flag: ['near_limit'] },
+      limit: 50,
+    })
+    assert.deepEqual(
+      withOther.runs.map((r) => r.agent),
+      ['tied-2'],
+    )
     const none = await listRuns({ filter: { org: ORG, flag: ['tie', 'crash_loop'] }, limit: 50 })
     assert.deepEqual(none.runs, [])
   })
@@ -299,7 +393,10 @@ describe('flag filter', () => {
         `flag=${f}`,
       )
     }
-    assert.ok(all.runs.some((r) => r.flags.length === 0), 'some runs carry no flag')
+    assert.ok(
+      all.runs.some((r) => r.flags.length === 0),
+      'some runs carry no flag',
+    )
   })
 
   test('a bounded scan: pages that stop early say how far they looked, go on from there, and together hold every match', async () => {
@@ -312,14 +409,20 @@ describe('flag filter', () => {
       let cut = 0
       let pages = 0
       do {
-        const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ filter: { org: ORG, flag: [f] }, cursor: cursor ? decodeCursor(cursor)! : undefined, limit: 50, flagScanBudget: 3 })
+        const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({
+          filter: { org: ORG, flag: [f] },
+          cursor: cursor ? decodeCursor(cursor)! : undefined,
+          limit: 50,
+          flagScanBudget: 3,
+        })
         seen.push(...page.runs.map((r) => `${r.agent}/${r.runId}`))
         if (page.searchedTo !== undefined) {
           cut++
           assert.ok(page.nextCursor, 'a page that stopped early has a cursor to go on')
           assert.ok(page.runs.length < 50)
           // Every run kept started at or after the point the search reached.
-          for (const r of page.runs) assert.ok(Date.parse(r.startedAt) >= Date.parse(page.searchedTo), `${r.runId} before ${page.searchedTo}`)
+          for (const r of page.runs)
+            assert.ok(Date.parse(r.startedAt) >= Date.parse(page.searchedTo), `${r.runId} before ${page.searchedTo}`)
         }
         cursor = page.nextCursor
         pages++
@@ -329,7 +432,11 @@ describe('flag filter', () => {
       if (expected.length > 3) assert.ok(cut > 0, `flag=${f}: a budget of 3 rows cuts the scan`)
       // The exhaustive mode (batches) finds the same runs in one page.
       const whole = await listRuns({ filter: { org: ORG, flag: [f] }, limit: 200, flagScan: 'exhaustive' })
-      assert.deepEqual(whole.runs.map((r) => `${r.agent}/${r.runId}`), expected, `flag=${f}: exhaustive`)
+      assert.deepEqual(
+        whole.runs.map((r) => `${r.agent}/${r.runId}`),
+        expected,
+        `flag=${f}: exhaustive`,
+      )
       assert.equal(whole.searchedTo, undefined)
     }
   })
@@ -337,7 +444,10 @@ describe('flag filter', () => {
   test('GET /api/runs?flag= : repeatable, and an unknown flag is a 400 naming the field', async () => {
     const ok = await call(runsRoute, `/api/runs?org=${ORG}&flag=crash_loop&flag=near_limit`)
     assert.equal(ok.status, 200)
-    assert.deepEqual(ok.body.runs.map((r: { agent: string }) => r.agent), ['tied-4', 'tied-2'])
+    assert.deepEqual(
+      ok.body.runs.map((r: { agent: string }) => r.agent),
+      ['tied-4', 'tied-2'],
+    )
     const bad = await call(runsRoute, `/api/runs?flag=crash_loop&flag=bogus`)
     assertRefused(bad, 'flag')
     assert.match(bad.body.error.message, /flag must be one of resumed, near_miss/)
@@ -352,7 +462,10 @@ describe('cohorts', () => {
     const expected = groupCohorts(all.runs, { org: ORG })
     assert.ok(expected.length >= 3, `several cohorts among the hand-built runs (${expected.length})`)
     // Near misses made by writes above, decided by batches (which check them only when the run_id is a candidate).
-    assert.ok(expected.some((c) => c.flags.includes('near_miss')), 'a near-miss cohort')
+    assert.ok(
+      expected.some((c) => c.flags.includes('near_miss')),
+      'a near-miss cohort',
+    )
     const got = await runCohorts({ org: ORG })
     assert.deepEqual(got, { cohorts: expected, total: expected.length, capped: [], searchedTo: null })
     // A limit keeps the largest ones and still counts them all.
@@ -360,15 +473,24 @@ describe('cohorts', () => {
     assert.deepEqual(two, { cohorts: expected.slice(0, 2), total: expected.length, capped: [], searchedTo: null })
     // A flag the filter names must hold too (resumed, which no cohort is made of, included).
     const resumed = await runCohorts({ org: ORG, flag: ['resumed'] })
-    assert.deepEqual(resumed.cohorts, groupCohorts(all.runs.filter((r) => r.flags.includes('resumed')), { org: ORG, flag: ['resumed'] }))
+    assert.deepEqual(
+      resumed.cohorts,
+      groupCohorts(
+        all.runs.filter((r) => r.flags.includes('resumed')),
+        { org: ORG, flag: ['resumed'] },
+      ),
+    )
   })
 
   test('a run that gains a problem flag joins a cohort at the next derivation, and leaves it when the flag ends', async () => {
     const { runCohorts } = await import('../lib/queries/cohorts')
     const r = await begun(run('cohort-agent', 'c-1'), [], 'cohort')
-    await wmSet(cp(r), JSON.stringify({ done: 1, pad: 'x'.repeat(950) }), agentCtx('host-c/1', 10 * S), { charLimit: 1000 })
+    await wmSet(cp(r), JSON.stringify({ done: 1, pad: 'x'.repeat(950) }), agentCtx('host-c/1', 10 * S), {
+      charLimit: 1000,
+    })
     await deriveNow()
-    const mine = async () => (await runCohorts({ org: ORG, agent: 'cohort-agent' })).cohorts.map((c) => [c.status, c.flags, c.runs, c.sample])
+    const mine = async () =>
+      (await runCohorts({ org: ORG, agent: 'cohort-agent' })).cohorts.map((c) => [c.status, c.flags, c.runs, c.sample])
     // Running, last written weeks before the test's clock: stalled as well, judged now.
     assert.deepEqual(await mine(), [['running', ['near_limit', 'stalled'], 1, [`${ORG}/${NS}/cohort-agent/c-1`]]])
     await wmSet(cp(r), '{"done": 2}', agentCtx('host-c/1', 20 * S))

@@ -16,12 +16,22 @@ useFreshEngine('run-fragments')
 const ORG = 'acme'
 const NS = 'prod'
 const agent = { actor: 'worker', sourceTrace: 'host-a/pid-1' }
-const runs = Array.from({ length: 6 }, (_, i) => ({ org: ORG, namespace: NS, agent: i % 2 ? 'crawler' : 'planner', runId: `run-f${i}` }))
+const runs = Array.from({ length: 6 }, (_, i) => ({
+  org: ORG,
+  namespace: NS,
+  agent: i % 2 ? 'crawler' : 'planner',
+  runId: `run-f${i}`,
+}))
 
 const FLAG_STATEMENT = /run_index_flags/
 const CHECKPOINT_STATEMENT = /run_index_checkpoints FINAL/
 
-type Listed = { runId: string; agent: string; flags: string[]; checkpoint: { version: string; isDeleted: boolean } | null }
+type Listed = {
+  runId: string
+  agent: string
+  flags: string[]
+  checkpoint: { version: string; isDeleted: boolean } | null
+}
 const byId = (body: { runs: Listed[] }) => new Map(body.runs.map((r) => [r.runId, r]))
 
 before(async () => {
@@ -48,7 +58,11 @@ describe('per-run pieces kept a moment', () => {
     // Another filter (a different request, so no answer is shared) over some of the same runs.
     const second = await statementsSent(() => call(routes.runs, `/api/runs?org=${ORG}&agent=crawler`))
     assert.equal(second.result.status, 200)
-    assert.equal(second.sent.filter((s) => FLAG_STATEMENT.test(s) || CHECKPOINT_STATEMENT.test(s)).length, 0, second.sent.join('\n---\n'))
+    assert.equal(
+      second.sent.filter((s) => FLAG_STATEMENT.test(s) || CHECKPOINT_STATEMENT.test(s)).length,
+      0,
+      second.sent.join('\n---\n'),
+    )
     const a = byId(first.result.body)
     for (const r of second.result.body.runs as Listed[]) {
       assert.equal(r.agent, 'crawler')
@@ -62,7 +76,8 @@ describe('per-run pieces kept a moment', () => {
       undefined,
       new Date(),
     )
-    for (const r of first.result.body.runs as Listed[]) assert.deepEqual(r.flags, fresh.get(JSON.stringify([ORG, NS, r.agent, r.runId])), r.runId)
+    for (const r of first.result.body.runs as Listed[])
+      assert.deepEqual(r.flags, fresh.get(JSON.stringify([ORG, NS, r.agent, r.runId])), r.runId)
     assert.deepEqual(a.get('run-f3')?.flags, ['resumed', 'crash_loop'])
   })
 
@@ -73,9 +88,14 @@ describe('per-run pieces kept a moment', () => {
     const block = { ...target, userId: '', sessionId: '', blockKey: 'checkpoint' }
     const written = await wmDelete(block, agent)
     // Another run's header still finds its flags kept; the written run's are read again.
-    const header = (r: (typeof runs)[number]) => statementsSent(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
+    const header = (r: (typeof runs)[number]) =>
+      statementsSent(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
     const other = await header(runs[2])
-    assert.equal(other.sent.filter((s) => FLAG_STATEMENT.test(s)).length, 0, 'kept flags of a run the write did not touch')
+    assert.equal(
+      other.sent.filter((s) => FLAG_STATEMENT.test(s)).length,
+      0,
+      'kept flags of a run the write did not touch',
+    )
     const own = await header(target)
     assert.equal(own.sent.filter((s) => FLAG_STATEMENT.test(s)).length, 1, 'the written run’s flags are read again')
     const after = await call(routes.runs, `/api/runs?org=${ORG}&limit=40`)
@@ -88,7 +108,9 @@ describe('per-run pieces kept a moment', () => {
     invalidateReadCache()
     await call(routes.runs, `/api/runs?org=${ORG}`)
     const r = runs[3]
-    const header = await statementsSent(() => call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r))
+    const header = await statementsSent(() =>
+      call(routes.run, `/api/runs/${r.org}/${r.namespace}/${r.agent}/${r.runId}`, r),
+    )
     assert.equal(header.result.status, 200)
     assert.deepEqual(header.result.body.run.flags, ['resumed', 'crash_loop'])
     assert.equal(header.sent.filter((s) => FLAG_STATEMENT.test(s)).length, 0)
@@ -109,17 +131,24 @@ describe('RunFragments', () => {
     await f.many([key('x'), key('y')], compute, () => '')
     await f.many([key('y'), key('x')], compute, () => '')
     const got = await f.many([key('x'), key('z')], compute, () => '')
-    assert.deepEqual(asked, [['x', 'y'], ['x', 'z']])
+    assert.deepEqual(asked, [
+      ['x', 'y'],
+      ['x', 'z'],
+    ])
     assert.equal(got.get(k('x')), 'v-x')
 
     // A write to y lands while y is being computed again: that answer is used once, not kept.
     f.changed([{ org: 'o', namespace: 'n', runId: 'y' }])
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
-    const pending = f.many([key('y')], async (missing) => {
-      await gate
-      return compute(missing)
-    }, () => '')
+    const pending = f.many(
+      [key('y')],
+      async (missing) => {
+        await gate
+        return compute(missing)
+      },
+      () => '',
+    )
     f.changed([{ org: 'o', namespace: 'n', runId: 'y' }])
     release()
     assert.equal((await pending).get(k('y')), 'v-y')
@@ -130,16 +159,24 @@ describe('RunFragments', () => {
   test('a run the computation leaves out gets the empty value; a change to any run drops everything', async () => {
     const f = new RunFragments<string[]>(60_000)
     let calls = 0
-    const got = await f.many([key('p')], async () => {
-      calls++
-      return new Map()
-    }, () => [])
+    const got = await f.many(
+      [key('p')],
+      async () => {
+        calls++
+        return new Map()
+      },
+      () => [],
+    )
     assert.deepEqual(got.get(k('p')), [])
     f.changed(null)
-    await f.many([key('p')], async () => {
-      calls++
-      return new Map()
-    }, () => [])
+    await f.many(
+      [key('p')],
+      async () => {
+        calls++
+        return new Map()
+      },
+      () => [],
+    )
     assert.equal(calls, 2)
   })
 })

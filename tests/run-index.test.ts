@@ -42,12 +42,19 @@ before(async () => {
   const names = ['a', 'z', 'Ω', '\uFB00', '\u{1F600}', 'é', 'Z']
   for (const [i, agent] of names.entries()) {
     for (const org of ['edge', 'edgé']) {
-      await runBegin({ org, namespace: 'ns', agent, userId: '', sessionId: '', runId: `tie-${i}`, goal: `tie ${agent}` }, at('2026-11-19T08:00:00.000Z'))
+      await runBegin(
+        { org, namespace: 'ns', agent, userId: '', sessionId: '', runId: `tie-${i}`, goal: `tie ${agent}` },
+        at('2026-11-19T08:00:00.000Z'),
+      )
     }
   }
   // Checkpoint-only runs tied with those runs: the merge of both parts must order them as ClickHouse does.
   for (const [i, agent] of names.entries()) {
-    await wmSet({ org: 'edge', namespace: 'ns', agent, userId: '', sessionId: '', runId: `tie-cp-${i}`, blockKey: 'checkpoint' }, 'x', ctx('2026-11-19T08:00:00.000Z'))
+    await wmSet(
+      { org: 'edge', namespace: 'ns', agent, userId: '', sessionId: '', runId: `tie-cp-${i}`, blockKey: 'checkpoint' },
+      'x',
+      ctx('2026-11-19T08:00:00.000Z'),
+    )
   }
   // A run with several versions (begin, complete) and a checkpoint under its own session and another one.
   const multi = { org: 'edge', namespace: 'ns', agent: 'multi', userId: 'u1', sessionId: 's1', runId: 'multi-1' }
@@ -87,7 +94,16 @@ async function allPages(filter: Filter, limit: number, source: 'index' | 'union'
 }
 
 function keys(pages: { runs: unknown[] }[]) {
-  return pages.flatMap((p) => p.runs.map((r) => JSON.stringify([(r as { org: string }).org, (r as { namespace: string }).namespace, (r as { agent: string }).agent, (r as { runId: string }).runId])))
+  return pages.flatMap((p) =>
+    p.runs.map((r) =>
+      JSON.stringify([
+        (r as { org: string }).org,
+        (r as { namespace: string }).namespace,
+        (r as { agent: string }).agent,
+        (r as { runId: string }).runId,
+      ]),
+    ),
+  )
 }
 
 describe('run index', () => {
@@ -102,7 +118,10 @@ describe('run index', () => {
     const all = keys(index)
     assert.ok(all.length > 2500, `listed ${all.length} runs`)
     assert.equal(new Set(all).size, all.length, 'no run twice')
-    assert.deepEqual(await listRuns({ filter: {}, limit: 50 }), await listRuns({ filter: {}, limit: 50, source: 'union' }))
+    assert.deepEqual(
+      await listRuns({ filter: {}, limit: 50 }),
+      await listRuns({ filter: {}, limit: 50, source: 'union' }),
+    )
   })
 
   const filters: [string, Filter][] = [
@@ -132,7 +151,10 @@ describe('run index', () => {
   }
 
   test('run-scoped working-memory reads through the index see exactly the run’s rows', async () => {
-    assert.match((await workingMemoryRunScope({ org: 'o', namespace: 'n', agent: 'a', runId: 'r' })).sql, /run_index_sessions/)
+    assert.match(
+      (await workingMemoryRunScope({ org: 'o', namespace: 'n', agent: 'a', runId: 'r' })).sql,
+      /run_index_sessions/,
+    )
     const page = await listRuns({ filter: {}, limit: 40, source: 'index' })
     const edge = await listRuns({ filter: { org: 'edge' }, limit: 40, source: 'index' })
     for (const r of [...page.runs, ...edge.runs]) {
@@ -154,13 +176,23 @@ describe('run index', () => {
   })
 
   test('indexRunsSql (for aggregations) holds the same runs as the list', async () => {
-    for (const filter of [{}, { org: 'edge' }, { status: 'unknown' }, { status: 'failed', q: 'invoice' }, { from: new Date('2026-11-19T00:00:00Z') }] as Filter[]) {
+    for (const filter of [
+      {},
+      { org: 'edge' },
+      { status: 'unknown' },
+      { status: 'failed', q: 'invoice' },
+      { from: new Date('2026-11-19T00:00:00Z') },
+    ] as Filter[]) {
       const rows = await selectRows(
         sql`SELECT org, namespace, agent, run_id FROM (${await indexRunsSql(filter, new Date())})`,
         z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string() }),
       )
       const listed = keys(await allPages(filter, 200, 'union'))
-      assert.deepEqual(rows.map((r) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])).sort(), [...listed].sort(), JSON.stringify(filter))
+      assert.deepEqual(
+        rows.map((r) => JSON.stringify([r.org, r.namespace, r.agent, r.run_id])).sort(),
+        [...listed].sort(),
+        JSON.stringify(filter),
+      )
     }
   })
 
@@ -176,7 +208,10 @@ describe('run index', () => {
     assert.equal(lone.startedAt, '2026-11-19T10:00:00.000Z')
     assert.equal(lone.checkpoint?.userId, 'old')
     const late = page.runs.filter((r) => r.runId === 'late-begin')
-    assert.deepEqual(late.map((r) => r.status), ['running'])
+    assert.deepEqual(
+      late.map((r) => r.status),
+      ['running'],
+    )
     assert.equal(late[0].checkpoint?.version, '1')
     const running = await listRuns({ filter: { org: 'edge', status: 'running' }, limit: 200, source: 'index' })
     assert.ok(!running.runs.some((r) => r.runId === 'multi-1'), 'an older version never passes a status filter')

@@ -29,7 +29,10 @@ async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements
 before(async () => {
   await ensureReady()
   await runBegin({ ...ROW_ONLY, userId: '', sessionId: '', goal: 'plan the week' })
-  await wmSet({ ...CP_ONLY, userId: 'u1', sessionId: 's1', blockKey: 'checkpoint' }, 'page-1', { actor: 'crawler', sourceTrace: 'h/1' })
+  await wmSet({ ...CP_ONLY, userId: 'u1', sessionId: 's1', blockKey: 'checkpoint' }, 'page-1', {
+    actor: 'crawler',
+    sourceTrace: 'h/1',
+  })
 })
 
 describe('a run-scoped tab with nothing to show', () => {
@@ -69,7 +72,12 @@ describe('the run header', () => {
     assert.deepEqual([cpOnly.result.run.userId, cpOnly.result.run.sessionId], ['u1', 's1'])
     assert.equal(cpOnly.result.run.checkpoint?.version, '1')
     assert.deepEqual([cpOnly.result.counts.blocks, cpOnly.result.counts.versions], [1, 1])
-    const unknown = await counted(() => getRunDetail(UNKNOWN).then(() => null, (err: { status?: number }) => err.status))
+    const unknown = await counted(() =>
+      getRunDetail(UNKNOWN).then(
+        () => null,
+        (err: { status?: number }) => err.status,
+      ),
+    )
     assert.equal(unknown.result, 404)
     assert.equal(unknown.statements, 1)
   })

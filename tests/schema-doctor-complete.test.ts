@@ -29,22 +29,44 @@ before(async () => {
   withoutIndex = await getSchemaReport()
   await command('SYSTEM STOP MERGES loom.working_memory')
   await installRunIndex()
-  const ref = { org: 'acme', namespace: 'prod', agent: 'a', userId: '', sessionId: '', runId: 'r1', blockKey: 'checkpoint' }
-  for (let i = 1; i <= 3; i++) {
-    await wmSet(ref, `done ${i}`, { actor: 'a', sourceTrace: 'h/1', now: () => new Date(`2026-11-20T10:0${i}:00.000Z`) })
+  const ref = {
+    org: 'acme',
+    namespace: 'prod',
+    agent: 'a',
+    userId: '',
+    sessionId: '',
+    runId: 'r1',
+    blockKey: 'checkpoint',
   }
-  await wmSet({ ...ref, blockKey: 'notes' }, 'n', { actor: 'a', sourceTrace: 'h/1', now: () => new Date('2026-11-20T10:05:00.000Z') })
+  for (let i = 1; i <= 3; i++) {
+    await wmSet(ref, `done ${i}`, {
+      actor: 'a',
+      sourceTrace: 'h/1',
+      now: () => new Date(`2026-11-20T10:0${i}:00.000Z`),
+    })
+  }
+  await wmSet({ ...ref, blockKey: 'notes' }, 'n', {
+    actor: 'a',
+    sourceTrace: 'h/1',
+    now: () => new Date('2026-11-20T10:05:00.000Z'),
+  })
 })
 
 describe('schema doctor on the schema the DDL creates', () => {
   test('history on, run index not installed: no problems, no warnings; the index is reported absent', () => {
-    assert.deepEqual(notOk(withoutIndex).filter((t) => !t.table.startsWith('loom_runs.run_index')), [])
+    assert.deepEqual(
+      notOk(withoutIndex).filter((t) => !t.table.startsWith('loom_runs.run_index')),
+      [],
+    )
     assert.equal(withoutIndex.status, 'ok')
     assert.equal(withoutIndex.summary.problems, 0)
     assert.equal(withoutIndex.summary.warnings, 0)
     assert.equal(withoutIndex.runIndex.state, 'absent')
     assert.equal(withoutIndex.runIndex.present, 0)
-    assert.deepEqual(withoutIndex.disabled.map((d) => [d.table, d.severity]), [['loom_runs.run_index*', 'info']])
+    assert.deepEqual(
+      withoutIndex.disabled.map((d) => [d.table, d.severity]),
+      [['loom_runs.run_index*', 'info']],
+    )
     assert.equal(withoutIndex.history.installed, true)
     assert.equal(withoutIndex.history.rows, 0)
     assert.equal(withoutIndex.workingMemory!.unmergedVersions, 0)
@@ -57,7 +79,13 @@ describe('schema doctor on the schema the DDL creates', () => {
     assert.ok(expected >= 19, String(expected))
     assert.deepEqual(notOk(report), [])
     assert.equal(report.status, 'ok')
-    assert.deepEqual(report.summary, { problems: 0, warnings: 0, info: 0, tablesExpected: expected, tablesPresent: expected })
+    assert.deepEqual(report.summary, {
+      problems: 0,
+      warnings: 0,
+      info: 0,
+      tablesExpected: expected,
+      tablesPresent: expected,
+    })
     assert.deepEqual(report.disabled, [])
     assert.equal(report.runIndex.state, 'installed')
     assert.deepEqual(report.runIndex.olderInstalls, [])
@@ -74,7 +102,10 @@ describe('schema doctor on the schema the DDL creates', () => {
       assert.equal(t.sortingKey!.ok, true, t.fullName)
       assert.deepEqual(t.columns!.missing, [], t.fullName)
       assert.deepEqual(t.columns!.extra, [], t.fullName)
-      assert.ok(t.skipIndexes.every((i) => i.state === 'ok'), t.fullName)
+      assert.ok(
+        t.skipIndexes.every((i) => i.state === 'ok'),
+        t.fullName,
+      )
     }
     assert.deepEqual(
       report.tables.filter((t) => t.skipIndexes.length > 0).map((t) => t.name),
@@ -133,7 +164,11 @@ describe('the schema mapping knows the contract', () => {
     for (const [name, key] of Object.entries(LOOM_TABLE_KEYS)) {
       const spec = specs.find((s) => s.key === key)
       assert.ok(spec, `contract has ${key}`)
-      assert.deepEqual([...LOOM_COLUMNS[name as keyof typeof LOOM_COLUMNS]], spec.columns.map((c) => c.name), name)
+      assert.deepEqual(
+        [...LOOM_COLUMNS[name as keyof typeof LOOM_COLUMNS]],
+        spec.columns.map((c) => c.name),
+        name,
+      )
     }
   })
 })

@@ -79,7 +79,9 @@ before(async () => {
   await command(historyDdl(t)[0])
   await command(`CREATE TABLE runsx.run_index_sessions (org String, namespace String, run_id String, agent String, user_id String, session_id String)
     ENGINE = ReplacingMergeTree ORDER BY (org, namespace, run_id, agent, user_id, session_id)`)
-  await command(`CREATE TABLE runsx.run_index_meta (installed_at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY installed_at`)
+  await command(
+    `CREATE TABLE runsx.run_index_meta (installed_at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY installed_at`,
+  )
   // Three versions of one block in three parts, and another block: 4 rows, 2 blocks.
   await command('SYSTEM STOP MERGES loomx.working_memory')
   for (const v of [1, 2, 3]) {
@@ -122,7 +124,11 @@ describe('schema doctor on a broken schema', () => {
   test('working_memory: the wrong sorting key, each missing column, the renamed one, the type change', () => {
     const wm = table(report, 'loomx.working_memory')
     assert.equal(wm.status, 'problem')
-    assert.deepEqual(wm.engine, { expected: 'ReplacingMergeTree(version)', found: 'ReplacingMergeTree(version)', ok: true })
+    assert.deepEqual(wm.engine, {
+      expected: 'ReplacingMergeTree(version)',
+      found: 'ReplacingMergeTree(version)',
+      ok: true,
+    })
     assert.deepEqual(wm.sortingKey, {
       expected: ['org', 'namespace', 'agent', 'user_id', 'session_id', 'run_id', 'block_key'],
       found: ['org', 'namespace', 'agent', 'run_id', 'block_key'],
@@ -130,16 +136,23 @@ describe('schema doctor on a broken schema', () => {
     })
     const key = wm.issues.find((i) => i.code === 'sorting_key')!
     assert.equal(key.severity, 'problem')
-    assert.match(key.message, /^Sorted by \(org, namespace, agent, run_id, block_key\), the contract says \(org, namespace, agent, user_id, session_id, run_id, block_key\); not in the key: user_id, session_id/)
+    assert.match(
+      key.message,
+      /^Sorted by \(org, namespace, agent, run_id, block_key\), the contract says \(org, namespace, agent, user_id, session_id, run_id, block_key\); not in the key: user_id, session_id/,
+    )
     assert.deepEqual(wm.columns!.missing, [
       { name: 'char_limit', type: 'UInt32' },
       { name: 'source_trace', type: 'String', renamedTo: 'trace' },
     ])
     assert.deepEqual(wm.columns!.extra, [{ name: 'trace', type: 'String' }])
-    assert.deepEqual(wm.columns!.typeDiffers, [{ name: 'updated_at', expected: "DateTime64(3, 'UTC')", found: "DateTime('UTC')", compatible: false }])
+    assert.deepEqual(wm.columns!.typeDiffers, [
+      { name: 'updated_at', expected: "DateTime64(3, 'UTC')", found: "DateTime('UTC')", compatible: false },
+    ])
     const charLimit = wm.issues.find((i) => i.subject === 'char_limit')!
     assert.equal(charLimit.severity, 'problem')
-    assert.deepEqual(charLimit.fix, ['ALTER TABLE loomx.working_memory ADD COLUMN IF NOT EXISTS char_limit UInt32 DEFAULT 4096'])
+    assert.deepEqual(charLimit.fix, [
+      'ALTER TABLE loomx.working_memory ADD COLUMN IF NOT EXISTS char_limit UInt32 DEFAULT 4096',
+    ])
     const trace = wm.issues.find((i) => i.subject === 'source_trace')!
     assert.match(trace.message, /trace \(String\) may be it under another name/)
     assert.equal(trace.fix, undefined)
@@ -192,9 +205,16 @@ describe('schema doctor on a broken schema', () => {
     ])
     const memory = table(report, 'loomx.memory')
     assert.equal(memory.skipIndexes[0].state, 'equivalent')
-    assert.deepEqual(memory.skipIndexes[0].found, { name: 'idx_run', expr: 'run_id', type: 'bloom_filter', granularity: 4 })
+    assert.deepEqual(memory.skipIndexes[0].found, {
+      name: 'idx_run',
+      expr: 'run_id',
+      type: 'bloom_filter',
+      granularity: 4,
+    })
     // status String instead of LowCardinality(String): compatible, not a warning.
-    assert.deepEqual(memory.columns!.typeDiffers, [{ name: 'status', expected: 'LowCardinality(String)', found: 'String', compatible: true }])
+    assert.deepEqual(memory.columns!.typeDiffers, [
+      { name: 'status', expected: 'LowCardinality(String)', found: 'String', compatible: true },
+    ])
     assert.equal(memory.status, 'ok')
   })
 
@@ -268,24 +288,47 @@ describe('schema doctor on a broken schema', () => {
 
 describe('engine and key parsing', () => {
   test('replicated and shared engines compare by family and version column', async () => {
-    assert.deepEqual(parseEngine('SharedReplacingMergeTree', "SharedReplacingMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}', version) ORDER BY (a, b)"), {
-      family: 'ReplacingMergeTree',
-      args: ['version'],
+    assert.deepEqual(
+      parseEngine(
+        'SharedReplacingMergeTree',
+        "SharedReplacingMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}', version) ORDER BY (a, b)",
+      ),
+      {
+        family: 'ReplacingMergeTree',
+        args: ['version'],
+      },
+    )
+    assert.deepEqual(parseEngine('ReplicatedMergeTree', "ReplicatedMergeTree('/p', 'r') ORDER BY a"), {
+      family: 'MergeTree',
+      args: [],
     })
-    assert.deepEqual(parseEngine('ReplicatedMergeTree', "ReplicatedMergeTree('/p', 'r') ORDER BY a"), { family: 'MergeTree', args: [] })
     // ClickHouse Cloud: every MergeTree table is a Shared one.
-    assert.deepEqual(parseEngine('SharedMergeTree', "SharedMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}') PARTITION BY toYYYYMM(at) ORDER BY a"), { family: 'MergeTree', args: [] })
+    assert.deepEqual(
+      parseEngine(
+        'SharedMergeTree',
+        "SharedMergeTree('/clickhouse/tables/{uuid}/{shard}', '{replica}') PARTITION BY toYYYYMM(at) ORDER BY a",
+      ),
+      { family: 'MergeTree', args: [] },
+    )
     assert.deepEqual(parseEngine('MergeTree', 'MergeTree ORDER BY a'), { family: 'MergeTree', args: [] })
     assert.deepEqual(splitTopLevel("a, toDate(b, 'x,y'), c"), ['a', "toDate(b, 'x,y')", 'c'])
   })
 
   test('the DDL reader sees in each Loom CREATE TABLE what the contract spells out', async () => {
     const t = tableNames()
-    const statements = [...loomTableDdl(t), { table: t.audit, sql: auditTableDdl(t) }, { table: t.history, sql: historyDdl(t)[0] }]
+    const statements = [
+      ...loomTableDdl(t),
+      { table: t.audit, sql: auditTableDdl(t) },
+      { table: t.history, sql: historyDdl(t)[0] },
+    ]
     const specs = new Map(tableSpecs(schemaContract()).map((s) => [s.fullName, s]))
     for (const s of statements) {
       const spec = specs.get(s.table)!
-      assert.deepEqual(parseCreateTable(s.sql), { engine: spec.engine, sortingKey: spec.sortingKey, columns: spec.columns, skipIndexes: spec.skipIndexes }, s.table)
+      assert.deepEqual(
+        parseCreateTable(s.sql),
+        { engine: spec.engine, sortingKey: spec.sortingKey, columns: spec.columns, skipIndexes: spec.skipIndexes },
+        s.table,
+      )
     }
   })
 })

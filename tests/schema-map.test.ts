@@ -25,7 +25,10 @@ import { GET as schemaRoute } from '../app/api/schema/route'
  * table (into another database) with its run_id key column, the turns table and one memory column.
  */
 const MAP = {
-  working_memory: { table: 'agent_memory', columns: { content: 'body', block_key: 'slot', updated_at: 'written_at', version: 'rev' } },
+  working_memory: {
+    table: 'agent_memory',
+    columns: { content: 'body', block_key: 'slot', updated_at: 'written_at', version: 'rev' },
+  },
   runs: { table: 'loom_meta.agent_runs', columns: { status: 'run_status', run_id: 'run_key' } },
   conversation_turns: { table: 'turns_v2', columns: { content: 'text' } },
   memory: { columns: { value: 'memory_value' } },
@@ -42,8 +45,18 @@ function referenceSnapshot(): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...SERVER_NODE_ARGS, path.join(__dirname, 'helpers', 'route-snapshot-cli.ts'), String(SEED), NOW.toISOString(), out],
-      { cwd: path.join(__dirname, '..'), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOOM_RUNS_SCHEMA_MAP: '' } },
+      [
+        ...SERVER_NODE_ARGS,
+        path.join(__dirname, 'helpers', 'route-snapshot-cli.ts'),
+        String(SEED),
+        NOW.toISOString(),
+        out,
+      ],
+      {
+        cwd: path.join(__dirname, '..'),
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, LOOM_RUNS_SCHEMA_MAP: '' },
+      },
     )
     let err = ''
     child.stderr.on('data', (d) => (err += d))
@@ -65,7 +78,11 @@ before(async () => {
 })
 
 async function tablesIn(database: string) {
-  const rows = await q.queryRows('SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name', { db: database }, z.object({ name: z.string() }))
+  const rows = await q.queryRows(
+    'SELECT name FROM system.tables WHERE database = {db:String} ORDER BY name',
+    { db: database },
+    z.object({ name: z.string() }),
+  )
   return rows.map((r) => r.name)
 }
 
@@ -83,7 +100,8 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
     )
     const names = cols.map((c) => c.name)
     for (const c of ['body', 'slot', 'written_at', 'rev']) assert.ok(names.includes(c), `agent_memory has ${c}`)
-    for (const c of ['content', 'block_key', 'updated_at', 'version']) assert.ok(!names.includes(c), `agent_memory has no ${c}`)
+    for (const c of ['content', 'block_key', 'updated_at', 'version'])
+      assert.ok(!names.includes(c), `agent_memory has no ${c}`)
     // Every version went through the renamed table: the history capture (a view over it) has them all.
     const [{ n, blocks }] = await q.queryRows(
       'SELECT count() AS n, (SELECT count() FROM loom.agent_memory FINAL) AS blocks FROM loom_runs.working_memory_history',
@@ -121,7 +139,10 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
   test('an operator edit lands in the renamed table and columns, and every view sees it', async () => {
     const run = DEMO_RUNS.batch
     const p = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId }
-    const before = await call(block.GET, `/x?userId=${run.userId}&sessionId=${run.sessionId}`, { ...p, blockKey: 'checkpoint' })
+    const before = await call(block.GET, `/x?userId=${run.userId}&sessionId=${run.sessionId}`, {
+      ...p,
+      blockKey: 'checkpoint',
+    })
     assert.equal(before.status, 200)
     const current = before.body.block.version as string
     const res = await call(
@@ -148,15 +169,26 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
     const listed = list.body.runs.find((r: { runId: string }) => r.runId === run.runId)
     assert.equal(listed.checkpoint.version, next)
     // The history capture copied it too.
-    const after = await call(block.GET, `/x?userId=${run.userId}&sessionId=${run.sessionId}`, { ...p, blockKey: 'checkpoint' })
+    const after = await call(block.GET, `/x?userId=${run.userId}&sessionId=${run.sessionId}`, {
+      ...p,
+      blockKey: 'checkpoint',
+    })
     assert.equal(after.body.history[0].version, next)
   })
 
-  test('an extra physical column that carries a renamed column\'s contract name does not shadow it', async () => {
+  test("an extra physical column that carries a renamed column's contract name does not shadow it", async () => {
     await q.command("ALTER TABLE loom.agent_memory ADD COLUMN content String DEFAULT 'not the checkpoint'")
     try {
       const run = DEMO_RUNS.batch
-      const value = await wmGet({ org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, userId: run.userId, sessionId: run.sessionId, blockKey: 'checkpoint' })
+      const value = await wmGet({
+        org: run.org,
+        namespace: run.namespace,
+        agent: run.agent,
+        runId: run.runId,
+        userId: run.userId,
+        sessionId: run.sessionId,
+        blockKey: 'checkpoint',
+      })
       assert.equal(value, 'edited under a mapping')
     } finally {
       await q.command('ALTER TABLE loom.agent_memory DROP COLUMN content')
@@ -194,16 +226,36 @@ describe('parsing the mapping', () => {
   test('bad entries are named, good ones parsed; columns mapped to themselves are dropped', async () => {
     assert.match(parseSchemaMap('{').problems[0], /not valid JSON/)
     assert.match(parseSchemaMap('{"workingmemory":{}}').problems[0], /workingmemory/)
-    assert.match(parseSchemaMap('{"working_memory":{"columns":{"conten":"body"}}}').problems[0], /working_memory\.columns\.conten: working_memory has no contract column "conten"/)
-    assert.match(parseSchemaMap('{"runs":{"table":"a;DROP TABLE x"}}').problems[0], /runs\.table: must be table or database\.table/)
-    assert.match(parseSchemaMap('{"runs":{"columns":{"goal":"g`"}}}').problems[0], /runs\.columns\.goal: must be a plain ClickHouse identifier/)
-    assert.match(parseSchemaMap('{"runs":{"columns":{"goal":"x","model":"x"}}}').problems[0], /two columns are mapped to "x"/)
-    assert.deepEqual(parseSchemaMap('{"runs":{"table":"r2","columns":{"goal":"goal"}},"memory":{}}').map, { runs: { table: 'r2' } })
+    assert.match(
+      parseSchemaMap('{"working_memory":{"columns":{"conten":"body"}}}').problems[0],
+      /working_memory\.columns\.conten: working_memory has no contract column "conten"/,
+    )
+    assert.match(
+      parseSchemaMap('{"runs":{"table":"a;DROP TABLE x"}}').problems[0],
+      /runs\.table: must be table or database\.table/,
+    )
+    assert.match(
+      parseSchemaMap('{"runs":{"columns":{"goal":"g`"}}}').problems[0],
+      /runs\.columns\.goal: must be a plain ClickHouse identifier/,
+    )
+    assert.match(
+      parseSchemaMap('{"runs":{"columns":{"goal":"x","model":"x"}}}').problems[0],
+      /two columns are mapped to "x"/,
+    )
+    assert.deepEqual(parseSchemaMap('{"runs":{"table":"r2","columns":{"goal":"goal"}},"memory":{}}').map, {
+      runs: { table: 'r2' },
+    })
   })
 
   test('the configuration refuses a bad mapping, naming the variable', async () => {
-    assert.throws(() => parseConfig({ LOOM_RUNS_SCHEMA_MAP: '{"runs":{"tabel":"x"}}' }), /LOOM_RUNS_SCHEMA_MAP: runs: Unrecognized key: "tabel"/)
-    assert.throws(() => parseConfig({ LOOM_RUNS_SCHEMA_MAP_FILE: '/nonexistent/map.json' }), /LOOM_RUNS_SCHEMA_MAP_FILE: cannot read \/nonexistent\/map.json \(ENOENT\)/)
+    assert.throws(
+      () => parseConfig({ LOOM_RUNS_SCHEMA_MAP: '{"runs":{"tabel":"x"}}' }),
+      /LOOM_RUNS_SCHEMA_MAP: runs: Unrecognized key: "tabel"/,
+    )
+    assert.throws(
+      () => parseConfig({ LOOM_RUNS_SCHEMA_MAP_FILE: '/nonexistent/map.json' }),
+      /LOOM_RUNS_SCHEMA_MAP_FILE: cannot read \/nonexistent\/map.json \(ENOENT\)/,
+    )
     assert.throws(() => parseConfig({ LOOM_RUNS_SCHEMA_MAP: '{}', LOOM_RUNS_SCHEMA_MAP_FILE: 'x.json' }), /not both/)
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-map-')), 'map.json')
     fs.writeFileSync(file, JSON.stringify({ runs: { table: 'agent_runs' } }))

@@ -7,7 +7,14 @@ import { SERVER_NODE_ARGS } from '../scripts/server-node'
 const ROOT = path.join(__dirname, '..')
 
 /** The modules through which everything that reads ClickHouse, the configuration or a session passes. */
-const DOORS = ['lib/config.ts', 'lib/clickhouse/client.ts', 'lib/clickhouse/query.ts', 'lib/auth/session.ts', 'lib/http/handler.ts', 'lib/queries/runs.ts']
+const DOORS = [
+  'lib/config.ts',
+  'lib/clickhouse/client.ts',
+  'lib/clickhouse/query.ts',
+  'lib/auth/session.ts',
+  'lib/http/handler.ts',
+  'lib/queries/runs.ts',
+]
 
 function load(file: string, args: readonly string[]) {
   const script = `import('${path.join(ROOT, file).replace(/\\/g, '/')}').then(() => console.log('loaded'))`

@@ -18,7 +18,6 @@ const RUN = { org: 'acme', namespace: 'prod', agent: 'batch', runId: 'run-s1' }
 const OTHER = { org: 'globex', namespace: 'prod', agent: 'batch', runId: 'run-s2' }
 const BLOCK = { ...RUN, blockKey: 'checkpoint' }
 
-
 before(async () => {
   await ensureReady()
   const agent = { actor: 'batch', sourceTrace: 'host-a/pid-1' }
@@ -34,9 +33,15 @@ describe('single flight in the query layer', () => {
     const schema = z.object({ n: z.coerce.number() })
     const sql = 'SELECT {n:UInt32} + sleepEachRow(0.05) AS n FROM numbers(1)'
     const { result, sent } = await statementsSent(() =>
-      Promise.all([...Array.from({ length: 8 }, () => q.queryRows(sql, { n: 1 }, schema)), q.queryRows(sql, { n: 2 }, schema)]),
+      Promise.all([
+        ...Array.from({ length: 8 }, () => q.queryRows(sql, { n: 1 }, schema)),
+        q.queryRows(sql, { n: 2 }, schema),
+      ]),
     )
-    assert.deepEqual(result.map((rows) => rows[0].n), [1, 1, 1, 1, 1, 1, 1, 1, 2])
+    assert.deepEqual(
+      result.map((rows) => rows[0].n),
+      [1, 1, 1, 1, 1, 1, 1, 1, 2],
+    )
     assert.equal(sent.length, 2, 'one statement per distinct parameter set')
   })
 
@@ -56,7 +61,15 @@ describe('single flight in the query layer', () => {
     const schema = z.object({ n: z.coerce.number() })
     const sql = `SELECT count() AS n FROM ${t.runs} WHERE org = {org:String}`
     const before = q.queryRows(sql, { org: 'initech' }, schema)
-    await runBegin({ org: 'initech', namespace: 'prod', agent: 'a', runId: 'r-1', userId: '', sessionId: '', goal: 'g' })
+    await runBegin({
+      org: 'initech',
+      namespace: 'prod',
+      agent: 'a',
+      runId: 'r-1',
+      userId: '',
+      sessionId: '',
+      goal: 'g',
+    })
     const after = await q.queryRows(sql, { org: 'initech' }, schema)
     await before
     assert.equal(after[0].n, 1)
@@ -101,8 +114,14 @@ describe('shared answers for the list, analytics and run header', () => {
       ]),
     )
     const [failed, succeeded, a, b] = result
-    assert.deepEqual(failed.body.runs.map((r: { runId: string }) => r.runId), [RUN.runId])
-    assert.deepEqual(succeeded.body.runs.map((r: { runId: string }) => r.runId), [OTHER.runId])
+    assert.deepEqual(
+      failed.body.runs.map((r: { runId: string }) => r.runId),
+      [RUN.runId],
+    )
+    assert.deepEqual(
+      succeeded.body.runs.map((r: { runId: string }) => r.runId),
+      [OTHER.runId],
+    )
     assert.equal(a.body.run.runId, RUN.runId)
     assert.equal(b.body.run.runId, OTHER.runId)
     assert.ok(sent.length >= 4)
@@ -112,12 +131,16 @@ describe('shared answers for the list, analytics and run header', () => {
   })
 
   test('a console write drops the kept list and run so the next read shows the new version', async () => {
-    const list = async () => (await call(routes.runs, `/api/runs?org=${RUN.org}`)).body.runs[0].checkpoint.version as string
+    const list = async () =>
+      (await call(routes.runs, `/api/runs?org=${RUN.org}`)).body.runs[0].checkpoint.version as string
     const detail = async () => (await call(routes.run, '/x', RUN)).body.run.checkpoint.version as string
     const v0 = await list()
     assert.equal(await detail(), v0)
     assert.equal((await statementsSent(() => list())).sent.length, 0, 'kept')
-    const res = await call(routes.put, '/x', BLOCK, { method: 'PUT', body: { content: 'item-1 item-2', expectedVersion: v0, reason: 'test' } })
+    const res = await call(routes.put, '/x', BLOCK, {
+      method: 'PUT',
+      body: { content: 'item-1 item-2', expectedVersion: v0, reason: 'test' },
+    })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const v1 = res.body.block.version as string
     assert.notEqual(v1, v0)
@@ -129,9 +152,15 @@ describe('shared answers for the list, analytics and run header', () => {
     cache.invalidateReadCache() // everything below is computed now, well within its time to live
     await call(routes.run, '/x', OTHER)
     await call(routes.runs, '/api/runs?status=succeeded')
-    await wm.wmSet({ ...RUN, blockKey: 'notes', userId: '', sessionId: '' }, 'a note', { actor: 'batch', sourceTrace: 'host-a/pid-1' })
+    await wm.wmSet({ ...RUN, blockKey: 'notes', userId: '', sessionId: '' }, 'a note', {
+      actor: 'batch',
+      sourceTrace: 'host-a/pid-1',
+    })
     assert.equal((await statementsSent(() => call(routes.run, '/x', OTHER))).sent.length, 0, 'another run: still kept')
-    assert.ok((await statementsSent(() => call(routes.runs, '/api/runs?status=succeeded'))).sent.length > 0, 'lists: read again')
+    assert.ok(
+      (await statementsSent(() => call(routes.runs, '/api/runs?status=succeeded'))).sent.length > 0,
+      'lists: read again',
+    )
     assert.ok((await statementsSent(() => call(routes.run, '/x', RUN))).sent.length > 0, 'the written run: read again')
   })
 
@@ -152,7 +181,11 @@ describe('shared answers for the list, analytics and run header', () => {
   })
 
   test('kept answers hold data only: nothing about who asked', async () => {
-    const bodies = [(await call(routes.runs, '/api/runs')).body, (await call(routes.run, '/x', RUN)).body, (await call(routes.analytics, '/api/runs/analytics')).body]
+    const bodies = [
+      (await call(routes.runs, '/api/runs')).body,
+      (await call(routes.run, '/x', RUN)).body,
+      (await call(routes.analytics, '/api/runs/analytics')).body,
+    ]
     for (const b of bodies) assert.doesNotMatch(JSON.stringify(b), /canWrite|"user"|"role"|readOnly/)
   })
 })

@@ -18,26 +18,65 @@ const who = (runId: string) => ({ org: 'acme', namespace: 'batch', agent: 'worke
 
 describe('activeTime (pure)', () => {
   test('a run that never resumed is active for its whole duration', () => {
-    assert.deepEqual(activeTime({ startedAt: 0, lastBeginAt: 0, completedAt: HOUR, durationMs: HOUR, attempt: 1, lastWriteBeforeResume: null }), {
-      durationMs: HOUR,
-      activeMs: HOUR,
-      idleMs: 0,
+    assert.deepEqual(
+      activeTime({
+        startedAt: 0,
+        lastBeginAt: 0,
+        completedAt: HOUR,
+        durationMs: HOUR,
+        attempt: 1,
+        lastWriteBeforeResume: null,
+      }),
+      {
+        durationMs: HOUR,
+        activeMs: HOUR,
+        idleMs: 0,
+        idleKnown: 'all',
+      },
+    )
+  })
+
+  test('a resumed run is idle from its last write before the resume to the resume', () => {
+    const r = activeTime({
+      startedAt: 0,
+      lastBeginAt: 4 * DAY,
+      completedAt: 4 * DAY + 10 * MIN,
+      durationMs: null,
+      attempt: 2,
+      lastWriteBeforeResume: 5 * MIN,
+    })
+    assert.deepEqual(r, {
+      durationMs: 4 * DAY + 10 * MIN,
+      activeMs: 15 * MIN,
+      idleMs: 4 * DAY - 5 * MIN,
       idleKnown: 'all',
     })
   })
 
-  test('a resumed run is idle from its last write before the resume to the resume', () => {
-    const r = activeTime({ startedAt: 0, lastBeginAt: 4 * DAY, completedAt: 4 * DAY + 10 * MIN, durationMs: null, attempt: 2, lastWriteBeforeResume: 5 * MIN })
-    assert.deepEqual(r, { durationMs: 4 * DAY + 10 * MIN, activeMs: 15 * MIN, idleMs: 4 * DAY - 5 * MIN, idleKnown: 'all' })
-  })
-
   test('without a stored write before the resume, idle is unknown and active is the duration', () => {
-    const r = activeTime({ startedAt: 0, lastBeginAt: DAY, completedAt: DAY + MIN, durationMs: DAY + MIN, attempt: 2, lastWriteBeforeResume: null })
+    const r = activeTime({
+      startedAt: 0,
+      lastBeginAt: DAY,
+      completedAt: DAY + MIN,
+      durationMs: DAY + MIN,
+      attempt: 2,
+      lastWriteBeforeResume: null,
+    })
     assert.deepEqual(r, { durationMs: DAY + MIN, activeMs: DAY + MIN, idleMs: null, idleKnown: 'none' })
   })
 
   test('no duration, no figures', () => {
-    assert.equal(activeTime({ startedAt: 0, lastBeginAt: 0, completedAt: null, durationMs: null, attempt: 1, lastWriteBeforeResume: null }), null)
+    assert.equal(
+      activeTime({
+        startedAt: 0,
+        lastBeginAt: 0,
+        completedAt: null,
+        durationMs: null,
+        attempt: 1,
+        lastWriteBeforeResume: null,
+      }),
+      null,
+    )
   })
 })
 

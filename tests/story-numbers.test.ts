@@ -30,7 +30,17 @@ before(async () => {
   await runBegin({ ...writer, goal: 'research' }, at(0))
   await memorySet({ ...writer, memoryKey: 'policy.refund', value: { max: 100 }, runId: writer.runId }, at(10))
   await logSearch(
-    { ...reader, query: 'refund policy', mode: 'hybrid', topK: 3, hits: [{ memoryKey: 'policy.refund', score: 0.9 }, { memoryKey: 'policy.fresh', score: 0.5 }], latencyMs: 3 },
+    {
+      ...reader,
+      query: 'refund policy',
+      mode: 'hybrid',
+      topK: 3,
+      hits: [
+        { memoryKey: 'policy.refund', score: 0.9 },
+        { memoryKey: 'policy.fresh', score: 0.5 },
+      ],
+      latencyMs: 3,
+    },
     at(200),
   )
   // Both written 11 s after the search: neither was this run's when the search returned them.
@@ -44,8 +54,18 @@ describe('searches: a hit is attributed to whoever had written it at search time
     assert.equal(searches.length, 1)
     const [refund, fresh] = searches[0].hits
     assert.equal(refund.memoryKey, 'policy.refund')
-    assert.deepEqual(refund.writtenBy, { agent: 'helper', runId: 'writer-1', version: '1', at: '2026-11-20T10:00:10.000Z' })
-    assert.deepEqual(refund.writtenAfter, { agent: 'helper', runId: 'reader-1', version: '2', at: '2026-11-20T10:03:31.000Z' })
+    assert.deepEqual(refund.writtenBy, {
+      agent: 'helper',
+      runId: 'writer-1',
+      version: '1',
+      at: '2026-11-20T10:00:10.000Z',
+    })
+    assert.deepEqual(refund.writtenAfter, {
+      agent: 'helper',
+      runId: 'reader-1',
+      version: '2',
+      at: '2026-11-20T10:03:31.000Z',
+    })
     assert.equal(fresh.memoryKey, 'policy.fresh')
     assert.equal(fresh.writtenBy, null, 'not written by this run at search time')
     assert.equal(fresh.writtenAfter?.runId, 'reader-1')

@@ -24,7 +24,10 @@ describe('the table catalogue', () => {
 
   test('a TTL is written as declared, or as the install chooses', () => {
     assert.match(createTableSql(revokedSessionsTable, 'db.r'), /\nTTL toDateTime\(expires_at\)$/)
-    assert.match(createTableSql(workingMemoryHistoryTable, 'db.h', { ttl: historyTtl(7.9) }), /\nTTL toDateTime\(updated_at\) \+ INTERVAL 7 DAY$/)
+    assert.match(
+      createTableSql(workingMemoryHistoryTable, 'db.h', { ttl: historyTtl(7.9) }),
+      /\nTTL toDateTime\(updated_at\) \+ INTERVAL 7 DAY$/,
+    )
     assert.doesNotMatch(createTableSql(auditLogTable, 'db.a'), /TTL/)
   })
 

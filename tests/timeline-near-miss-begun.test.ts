@@ -17,7 +17,12 @@ before(async () => {
   await createMissingSchema({ history: true })
   const first = { ...base, sessionId: 'b1' }
   await runBegin({ ...first, goal: 'write the digest' }, at(0))
-  for (let k = 1; k <= 6; k++) await wmSet({ ...first, blockKey: 'checkpoint' }, items(k), { actor: 'digest-writer', sourceTrace: 'host-p/pid-1', now: at(k * 10_000) })
+  for (let k = 1; k <= 6; k++)
+    await wmSet({ ...first, blockKey: 'checkpoint' }, items(k), {
+      actor: 'digest-writer',
+      sourceTrace: 'host-p/pid-1',
+      now: at(k * 10_000),
+    })
   // The retry, as another session, has begun and written nothing yet.
   await runBegin({ ...base, sessionId: 'b2', goal: '' }, at(3_600_000))
 })
@@ -30,12 +35,17 @@ describe('a near miss seen at once', () => {
     assert.equal(resume.firstWrite, null)
     assert.equal(resume.at, new Date(t0 + 3_600_000).toISOString())
     assert.deepEqual(
-      resume.missed && { sessionId: resume.missed.sessionId, version: resume.missed.version, unitsDone: resume.missed.unitsDone, under: resume.missed.under },
+      resume.missed && {
+        sessionId: resume.missed.sessionId,
+        version: resume.missed.version,
+        unitsDone: resume.missed.unitsDone,
+        under: resume.missed.under,
+      },
       { sessionId: 'b1', version: '6', unitsDone: 6, under: 'session b1' },
     )
   })
 
-  test('each run.begin carries the identity it began under, not the run row\'s latest', async () => {
+  test("each run.begin carries the identity it began under, not the run row's latest", async () => {
     const t = await runTimeline({ org: base.org, namespace: base.namespace, agent: base.agent, runId: base.runId })
     const begins = t.events.filter((e) => e.kind === 'run.begin').map((e) => [e.id, e.userId, e.sessionId])
     assert.deepEqual(begins, [

@@ -27,9 +27,17 @@ before(async () => {
   // A resumed process that inserts one id in the middle of the list.
   const ref2 = { ...inserted, blockKey: 'checkpoint' }
   await runBegin({ ...inserted, goal: 'index, then fill a hole' }, at(0))
-  await wmSet(ref2, state(['doc-1', 'doc-3', 'doc-4', 'doc-5']), { actor: 'indexer', sourceTrace: 'host-a/pid-1', now: at(1_000) })
+  await wmSet(ref2, state(['doc-1', 'doc-3', 'doc-4', 'doc-5']), {
+    actor: 'indexer',
+    sourceTrace: 'host-a/pid-1',
+    now: at(1_000),
+  })
   await runBegin({ ...inserted, goal: '' }, at(600_000))
-  await wmSet(ref2, state(['doc-1', 'doc-2', 'doc-3', 'doc-4', 'doc-5']), { actor: 'indexer', sourceTrace: 'host-b/pid-2', now: at(601_000) })
+  await wmSet(ref2, state(['doc-1', 'doc-2', 'doc-3', 'doc-4', 'doc-5']), {
+    actor: 'indexer',
+    sourceTrace: 'host-b/pid-2',
+    now: at(601_000),
+  })
 })
 
 describe('timeline resume summaries come from whole versions', () => {
@@ -37,7 +45,10 @@ describe('timeline resume summaries come from whole versions', () => {
     const res = { body: await runTimeline(run) }
     const cps = res.body.events.filter((e) => e.kind === 'checkpoint')
     assert.equal(cps.length, 3)
-    assert.ok(cps.every((e) => e.detail.length === 2000), 'the event payloads are cut')
+    assert.ok(
+      cps.every((e) => e.detail.length === 2000),
+      'the event payloads are cut',
+    )
     assert.equal(res.body.resumes.length, 1)
     const [p] = res.body.resumes
     assert.equal(p.fromVersion, '2')

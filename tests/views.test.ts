@@ -37,8 +37,10 @@ const server = http.createServer((req, res) => {
 })
 let hookUrl = ''
 
-const post = (body: unknown, headers: Record<string, string> = ORIGIN) => call(create, '/api/views', {}, { method: 'POST', body, headers })
-const put = (id: string, body: unknown, headers: Record<string, string> = ORIGIN) => call(update, `/api/views/${id}`, { id }, { method: 'PUT', body, headers })
+const post = (body: unknown, headers: Record<string, string> = ORIGIN) =>
+  call(create, '/api/views', {}, { method: 'POST', body, headers })
+const put = (id: string, body: unknown, headers: Record<string, string> = ORIGIN) =>
+  call(update, `/api/views/${id}`, { id }, { method: 'PUT', body, headers })
 
 async function failedRun(runId: string) {
   await runBegin({ ...ident, runId, goal: `goal ${runId}` })
@@ -70,10 +72,16 @@ describe('saved views', () => {
     const res = await post({ name: '  Failed in vw ', filter: { ...FILTER, flag: ['crash_loop'] }, shared: true })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     id = res.body.view.id
-    assert.deepEqual([res.body.view.name, res.body.view.owner, res.body.view.shared, res.body.view.alert], ['Failed in vw', 'local', true, null])
+    assert.deepEqual(
+      [res.body.view.name, res.body.view.owner, res.body.view.shared, res.body.view.alert],
+      ['Failed in vw', 'local', true, null],
+    )
     assert.deepEqual(res.body.view.filter, { org: 'vw', status: 'failed', flag: ['crash_loop'] })
     const listed = await call(list, '/api/views')
-    assert.deepEqual(listed.body.views.map((v: { id: string }) => v.id), [id])
+    assert.deepEqual(
+      listed.body.views.map((v: { id: string }) => v.id),
+      [id],
+    )
     const renamed = await put(id, { name: 'Failed imports', filter: FILTER })
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body))
     assert.equal((await call(one, '/x', { id })).body.view.name, 'Failed imports')
@@ -93,28 +101,41 @@ describe('saved views', () => {
       [{ name: 'n', filter: {}, alert: { webhook: hookUrl, threshold: 0 } }, 'alert.threshold'],
       [{ name: 'n', filter: {}, alert: { webhook: 'http://evil.example/hook', threshold: 1 } }, 'alert.webhook'],
       [{ name: 'n', filter: {}, alert: { webhook: 'file:///etc/passwd', threshold: 1 } }, 'alert.webhook'],
-      [{ name: 'n', filter: {}, alert: { webhook: `${hookUrl.replace('127.0.0.1', 'localhost')}`, threshold: 1 } }, 'alert.webhook'],
+      [
+        { name: 'n', filter: {}, alert: { webhook: `${hookUrl.replace('127.0.0.1', 'localhost')}`, threshold: 1 } },
+        'alert.webhook',
+      ],
     ]
     for (const [body, field] of cases) {
       const res = await post(body)
       assert.equal(res.status, 400, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`)
       assert.equal(res.body.error.field, field, JSON.stringify(res.body))
     }
-    assert.match((await post({ name: 'n', filter: {}, alert: { webhook: 'http://evil.example/hook', threshold: 1 } })).body.error.message, /alert\.webhook host evil\.example is not in LOOM_RUNS_WEBHOOK_HOSTS/)
+    assert.match(
+      (await post({ name: 'n', filter: {}, alert: { webhook: 'http://evil.example/hook', threshold: 1 } })).body.error
+        .message,
+      /alert\.webhook host evil\.example is not in LOOM_RUNS_WEBHOOK_HOSTS/,
+    )
     assert.deepEqual((await call(list, '/api/views')).body.views, [])
     assert.equal((await call(one, '/x', { id: 'not-a-uuid' })).body.error.field, 'id')
   })
 
   test('viewers keep private views; sharing and alerts need an operator; private views stay private', async () => {
     try {
-      process.env.LOOM_RUNS_USERS = [`vic:viewer:${await hashPassword('viewer pass')}`, `oscar:operator:${await hashPassword('operator pass')}`].join(',')
+      process.env.LOOM_RUNS_USERS = [
+        `vic:viewer:${await hashPassword('viewer pass')}`,
+        `oscar:operator:${await hashPassword('operator pass')}`,
+      ].join(',')
       resetConfig()
       const vic = { ...ORIGIN, authorization: `Basic ${Buffer.from('vic:viewer pass').toString('base64')}` }
       const oscar = { ...ORIGIN, authorization: `Basic ${Buffer.from('oscar:operator pass').toString('base64')}` }
       const mine = await post({ name: 'mine', filter: FILTER }, vic)
       assert.equal(mine.status, 200, JSON.stringify(mine.body))
       assert.equal((await post({ name: 'shared', filter: FILTER, shared: true }, vic)).status, 403)
-      assert.equal((await post({ name: 'alerting', filter: FILTER, alert: { webhook: hookUrl, threshold: 1 } }, vic)).status, 403)
+      assert.equal(
+        (await post({ name: 'alerting', filter: FILTER, alert: { webhook: hookUrl, threshold: 1 } }, vic)).status,
+        403,
+      )
       assert.equal((await put(mine.body.view.id, { shared: true }, vic)).status, 403)
       assert.equal((await put(mine.body.view.id, { name: 'still mine' }, vic)).status, 200)
       // Oscar cannot see, change or delete Vic's private view.
@@ -123,9 +144,13 @@ describe('saved views', () => {
       assert.deepEqual((await call(list, '/api/views', {}, { headers: oscar })).body.views, [])
       const shared = await post({ name: 'team', filter: FILTER, shared: true }, oscar)
       assert.equal(shared.status, 200)
-      assert.deepEqual((await call(list, '/api/views', {}, { headers: vic })).body.views.map((v: { name: string }) => v.name), ['still mine', 'team'])
+      assert.deepEqual(
+        (await call(list, '/api/views', {}, { headers: vic })).body.views.map((v: { name: string }) => v.name),
+        ['still mine', 'team'],
+      )
       assert.equal((await put(shared.body.view.id, { name: 'renamed by a viewer' }, vic)).status, 403)
-      for (const v of [mine.body.view.id, shared.body.view.id]) await call(remove, '/x', { id: v }, { method: 'DELETE', headers: v === mine.body.view.id ? vic : oscar })
+      for (const v of [mine.body.view.id, shared.body.view.id])
+        await call(remove, '/x', { id: v }, { method: 'DELETE', headers: v === mine.body.view.id ? vic : oscar })
     } finally {
       delete process.env.LOOM_RUNS_USERS
       resetConfig()
@@ -135,14 +160,25 @@ describe('saved views', () => {
 
 describe('alerts', () => {
   test('a view over its threshold with new runs is delivered to the webhook once; new runs send again; tests go at once', async () => {
-    const res = await post({ name: 'Failed in vw', filter: FILTER, shared: true, alert: { webhook: hookUrl, threshold: 2, enabled: true } })
+    const res = await post({
+      name: 'Failed in vw',
+      filter: FILTER,
+      shared: true,
+      alert: { webhook: hookUrl, threshold: 2, enabled: true },
+    })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const id = res.body.view.id
     received.length = 0
     const t0 = new Date()
     assert.equal(await checkAlerts(t0), 1)
     assert.equal(received.length, 1)
-    const p = received[0].body as { view: { id: string; name: string; href: string }; count: number; newRuns: { runId: string; href: string; flags: string[] }[]; text: string; at: string }
+    const p = received[0].body as {
+      view: { id: string; name: string; href: string }
+      count: number
+      newRuns: { runId: string; href: string; flags: string[] }[]
+      text: string
+      at: string
+    }
     assert.deepEqual([p.view.id, p.view.name, p.count], [id, 'Failed in vw', 2])
     assert.match(p.view.href, new RegExp(`/\\?view=${id}$`))
     assert.deepEqual(p.newRuns.map((r) => r.runId).sort(), ['f1', 'f2'])
@@ -156,7 +192,10 @@ describe('alerts', () => {
     await deriveNow()
     assert.equal(await checkAlerts(new Date(t0.getTime() + 30_000)), 0)
     assert.equal(await checkAlerts(new Date(t0.getTime() + 180_000)), 1)
-    assert.deepEqual((received[1].body as typeof p).newRuns.map((r) => r.runId), ['f3'])
+    assert.deepEqual(
+      (received[1].body as typeof p).newRuns.map((r) => r.runId),
+      ['f3'],
+    )
     assert.equal((received[1].body as typeof p).count, 3)
     // A test goes at once, whatever the threshold and the minute.
     const tested = await call(sendTest, '/x', { id }, { method: 'POST', headers: ORIGIN })
@@ -165,12 +204,29 @@ describe('alerts', () => {
     assert.equal(received.length, 3)
     const listed = await call(deliveries, '/x', { id })
     // Newest first by their times (the checks above ran on a clock set minutes ahead, the test on the real one).
-    assert.deepEqual(listed.body.deliveries.map((d: { kind: string; ok: boolean; status: number; count: number }) => [d.kind, d.ok, d.status, d.count]), [['alert', true, 200, 3], ['test', true, 200, 3], ['alert', true, 200, 2]])
+    assert.deepEqual(
+      listed.body.deliveries.map((d: { kind: string; ok: boolean; status: number; count: number }) => [
+        d.kind,
+        d.ok,
+        d.status,
+        d.count,
+      ]),
+      [
+        ['alert', true, 200, 3],
+        ['test', true, 200, 3],
+        ['alert', true, 200, 2],
+      ],
+    )
     await call(remove, '/x', { id }, { method: 'DELETE', headers: ORIGIN })
   })
 
   test('a failing webhook is retried with backoff, never more than once a minute, until delivered', async () => {
-    const res = await post({ name: 'Retry', filter: FILTER, shared: true, alert: { webhook: hookUrl, threshold: 1, enabled: true } })
+    const res = await post({
+      name: 'Retry',
+      filter: FILTER,
+      shared: true,
+      alert: { webhook: hookUrl, threshold: 1, enabled: true },
+    })
     const id = res.body.view.id
     const view = await getView(id, { name: 'local', role: 'operator' })
     status = 500
@@ -186,15 +242,31 @@ describe('alerts', () => {
     const ok = await checkView(view, at(182))
     assert.equal(ok?.ok, true)
     assert.equal(received.length, 3)
-    const history = (await call(deliveries, '/x', { id })).body.deliveries as { ok: boolean; status: number; error?: string }[]
-    assert.deepEqual(history.map((d) => [d.ok, d.status]), [[true, 200], [false, 500], [false, 500]])
+    const history = (await call(deliveries, '/x', { id })).body.deliveries as {
+      ok: boolean
+      status: number
+      error?: string
+    }[]
+    assert.deepEqual(
+      history.map((d) => [d.ok, d.status]),
+      [
+        [true, 200],
+        [false, 500],
+        [false, 500],
+      ],
+    )
     assert.equal(history[1].error, 'the webhook answered 500')
     assert.equal(nextAttemptAt([]), 0)
     await call(remove, '/x', { id }, { method: 'DELETE', headers: ORIGIN })
   })
 
   test('a webhook host removed from the list is not called, even for a saved view; a view without an alert cannot be tested', async () => {
-    const res = await post({ name: 'Gone', filter: FILTER, shared: true, alert: { webhook: hookUrl, threshold: 1, enabled: true } })
+    const res = await post({
+      name: 'Gone',
+      filter: FILTER,
+      shared: true,
+      alert: { webhook: hookUrl, threshold: 1, enabled: true },
+    })
     const id = res.body.view.id
     const before = received.length
     try {
@@ -202,7 +274,10 @@ describe('alerts', () => {
       resetConfig()
       const tested = await call(sendTest, '/x', { id }, { method: 'POST', headers: ORIGIN })
       assert.equal(tested.body.delivery.ok, false)
-      assert.match(tested.body.delivery.error, /not sent: the webhook host 127\.0\.0\.1:\d+ is not in LOOM_RUNS_WEBHOOK_HOSTS/)
+      assert.match(
+        tested.body.delivery.error,
+        /not sent: the webhook host 127\.0\.0\.1:\d+ is not in LOOM_RUNS_WEBHOOK_HOSTS/,
+      )
       assert.equal(received.length, before)
     } finally {
       process.env.LOOM_RUNS_WEBHOOK_HOSTS = new URL(hookUrl).host

@@ -46,7 +46,12 @@ async function state() {
        (SELECT toString(groupArray((version, cityHash64(content), is_deleted))) FROM
           (SELECT version, content, is_deleted FROM ${t.workingMemory} ORDER BY version)) AS versions`,
     {},
-    z.object({ wm_rows: z.coerce.number(), history_rows: z.coerce.number(), audit_rows: z.coerce.number(), versions: z.string() }),
+    z.object({
+      wm_rows: z.coerce.number(),
+      history_rows: z.coerce.number(),
+      audit_rows: z.coerce.number(),
+      versions: z.string(),
+    }),
   )
   return row
 }
@@ -81,7 +86,10 @@ describe('no half-written checkpoint', () => {
     assert.equal(now.content, BIG)
     assert.equal(now.chars, 3000)
     const after = await state()
-    assert.deepEqual([after.wm_rows, after.history_rows, after.audit_rows], [before.wm_rows + 1, before.history_rows + 1, before.audit_rows + 1])
+    assert.deepEqual(
+      [after.wm_rows, after.history_rows, after.audit_rows],
+      [before.wm_rows + 1, before.history_rows + 1, before.audit_rows + 1],
+    )
   })
 
   test('when the audit insert fails after the checkpoint landed, the answer names the version that landed, and it is whole', async () => {
@@ -97,7 +105,10 @@ describe('no half-written checkpoint', () => {
     }
     const landed = String(BigInt(start.version) + 1n)
     assert.equal(res.status, 503, JSON.stringify(res.body))
-    assert.match(res.body.error.message, new RegExp(`The write landed as version ${landed}, but its audit row could not be written`))
+    assert.match(
+      res.body.error.message,
+      new RegExp(`The write landed as version ${landed}, but its audit row could not be written`),
+    )
     const now = await latest()
     assert.deepEqual([now.version, now.content, now.chars], [landed, content, 3001])
     const after = await state()
@@ -137,7 +148,11 @@ describe('the audit log is written by the write paths only', () => {
     assert.deepEqual(callers, ['lib/demo/stories.ts', 'lib/loom/audit.ts', 'lib/operator/writes.ts'])
     const inserters = files.filter((f) => {
       const text = fs.readFileSync(path.join(root, f), 'utf8')
-      return /insertRows\(\s*(tableNames\(\)|\w+)\.audit\b/.test(text) || /INSERT INTO \$\{[^}]*\.audit\}/.test(text) || /INSERT INTO [\w.]*audit_log/.test(text)
+      return (
+        /insertRows\(\s*(tableNames\(\)|\w+)\.audit\b/.test(text) ||
+        /INSERT INTO \$\{[^}]*\.audit\}/.test(text) ||
+        /INSERT INTO [\w.]*audit_log/.test(text)
+      )
     })
     assert.deepEqual(inserters, ['lib/loom/audit.ts'])
   })
@@ -147,7 +162,9 @@ describe('the audit log is written by the write paths only', () => {
     const writers: string[] = []
     for (const f of routeFiles) {
       const mod = (await import(path.join(root, f))) as Record<string, unknown>
-      for (const m of ['POST', 'PUT', 'PATCH', 'DELETE']) if (typeof mod[m] === 'function') writers.push(`${m} ${f.replace(/^app\/api\//, '').replace(/\/route\.ts$/, '')}`)
+      for (const m of ['POST', 'PUT', 'PATCH', 'DELETE'])
+        if (typeof mod[m] === 'function')
+          writers.push(`${m} ${f.replace(/^app\/api\//, '').replace(/\/route\.ts$/, '')}`)
     }
     assert.deepEqual(writers.sort(), [
       // The MCP endpoint's POST carries read-only JSON-RPC; its DELETE only answers 405.
@@ -180,6 +197,9 @@ describe('the audit log is written by the write paths only', () => {
       z.object({ v: z.string(), matched: z.coerce.number() }),
     )
     assert.ok(rows.length >= 1)
-    assert.deepEqual(rows.filter((r) => r.matched !== 1), [])
+    assert.deepEqual(
+      rows.filter((r) => r.matched !== 1),
+      [],
+    )
   })
 })

@@ -22,7 +22,16 @@ let blockCounter = 0
 /** A block of its own run, so tests never see each other's rows. */
 function freshBlock(blockKey = 'checkpoint', over: Partial<BlockRef> = {}): BlockRef {
   blockCounter++
-  return { org: 'o', namespace: 'n', agent: 'a', userId: '', sessionId: '', runId: `run-${blockCounter}`, blockKey, ...over }
+  return {
+    org: 'o',
+    namespace: 'n',
+    agent: 'a',
+    userId: '',
+    sessionId: '',
+    runId: `run-${blockCounter}`,
+    blockKey,
+    ...over,
+  }
 }
 
 const ctx = { actor: 'a', sourceTrace: 'host-a/pid-1' }
@@ -226,7 +235,9 @@ describe('expected version', () => {
     const ref = freshBlock()
     await wm.wmSet(ref, 'base', ctx)
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => wm.wmSet(ref, `edit ${i}`, { ...ctx, sourceTrace: `host/pid-${i}` }, { expectedVersion: '1' })),
+      Array.from({ length: 20 }, (_, i) =>
+        wm.wmSet(ref, `edit ${i}`, { ...ctx, sourceTrace: `host/pid-${i}` }, { expectedVersion: '1' }),
+      ),
     )
     const ok = results.filter((r) => r.status === 'fulfilled')
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
@@ -319,7 +330,9 @@ describe('conversations', () => {
     const roles = ['system', 'user', 'assistant', 'tool', 'assistant'] as const
     const indexes: number[] = []
     for (const role of roles) {
-      indexes.push(await conv.conversationAppend({ ...ident, conversationId: 'c1', runId: 'run-c', role, content: role }))
+      indexes.push(
+        await conv.conversationAppend({ ...ident, conversationId: 'c1', runId: 'run-c', role, content: role }),
+      )
     }
     assert.deepEqual(indexes, [0, 1, 2, 3, 4])
     // Concurrent appends are serialized: still one index each, no gaps, no repeats.
@@ -328,8 +341,14 @@ describe('conversations', () => {
         conv.conversationAppend({ ...ident, conversationId: 'c1', runId: 'run-c', role: 'user', content: `u${i}` }),
       ),
     )
-    assert.deepEqual([...concurrent].sort((a, b) => a - b), [5, 6, 7, 8, 9])
-    assert.equal(await conv.conversationAppend({ ...ident, conversationId: 'c2', runId: 'run-c', role: 'user', content: 'x' }), 0)
+    assert.deepEqual(
+      [...concurrent].sort((a, b) => a - b),
+      [5, 6, 7, 8, 9],
+    )
+    assert.equal(
+      await conv.conversationAppend({ ...ident, conversationId: 'c2', runId: 'run-c', role: 'user', content: 'x' }),
+      0,
+    )
     const stored = await q.queryRows(
       `SELECT turn_index, role FROM ${tables.tableNames().turns} WHERE org = 'o' AND namespace = 'n' AND agent = 'a' AND conversation_id = 'c1' ORDER BY turn_index`,
       {},

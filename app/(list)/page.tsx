@@ -72,7 +72,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const queryClient = new QueryClient()
   let streamed: StreamedFlags | null = null
   const search = runsSearch(params)
-  const parsed = runsQuerySchema.safeParse({ ...Object.fromEntries(search), ...(filters.flag ? { flag: filters.flag } : {}) })
+  const parsed = runsQuerySchema.safeParse({
+    ...Object.fromEntries(search),
+    ...(filters.flag ? { flag: filters.flag } : {}),
+  })
   if (parsed.success) {
     try {
       await ensureReady()

@@ -29,7 +29,10 @@ const TEXT_FILTERS = [
 
 /** What the entry did, in the words the run's Audit tab uses. */
 function actionText(e: ConsoleAuditPage['entries'][number]): string {
-  if (e.action === 'restore') return e.restoredVersion ? `restore v${e.restoredVersion} as v${e.afterVersion} (replacing v${e.beforeVersion})` : `restore as v${e.afterVersion} (replacing v${e.beforeVersion})`
+  if (e.action === 'restore')
+    return e.restoredVersion
+      ? `restore v${e.restoredVersion} as v${e.afterVersion} (replacing v${e.beforeVersion})`
+      : `restore as v${e.afterVersion} (replacing v${e.beforeVersion})`
   if (e.action === 'clear') return `clear v${e.beforeVersion} with tombstone v${e.afterVersion}`
   return `edit v${e.beforeVersion} → v${e.afterVersion}`
 }
@@ -55,7 +58,9 @@ export function AuditView() {
   const [trail, setTrail] = useState<string[]>([])
   // The time inputs are read as UTC, as their labels say.
   const utc = (v: string | null) => (v && /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? `${v}Z` : v)
-  const params = new URLSearchParams(Object.entries({ ...f, from: utc(f.from), to: utc(f.to) }).filter((e): e is [string, string] => !!e[1]))
+  const params = new URLSearchParams(
+    Object.entries({ ...f, from: utc(f.from), to: utc(f.to) }).filter((e): e is [string, string] => !!e[1]),
+  )
   const query = useQuery({
     queryKey: runKeys.consoleAudit(params.toString()),
     queryFn: ({ signal }) => fetchJson<ConsoleAuditPage>(links.api.consoleAudit(params), { signal }),
@@ -83,9 +88,17 @@ export function AuditView() {
     <div className="stack">
       <div>
         <h1>Audit</h1>
-        <p className="muted small flush">Every write made from this console (edits, clears, restores, batches), newest first. Each links to its run.</p>
+        <p className="muted small flush">
+          Every write made from this console (edits, clears, restores, batches), newest first. Each links to its run.
+        </p>
       </div>
-      <form className={`panel ${styles.filters}`} onSubmit={submit} role="search" aria-label="Filter the audit log" key={params.toString()}>
+      <form
+        className={`panel ${styles.filters}`}
+        onSubmit={submit}
+        role="search"
+        aria-label="Filter the audit log"
+        key={params.toString()}
+      >
         {TEXT_FILTERS.map(([k, label]) => (
           <label key={k} className={styles.field}>
             <span>{label}</span>
@@ -114,7 +127,18 @@ export function AuditView() {
             <Button
               onClick={() => {
                 setTrail([])
-                void setF({ operator: null, org: null, namespace: null, agent: null, runId: null, batchId: null, action: null, from: null, to: null, cursor: null })
+                void setF({
+                  operator: null,
+                  org: null,
+                  namespace: null,
+                  agent: null,
+                  runId: null,
+                  batchId: null,
+                  action: null,
+                  from: null,
+                  to: null,
+                  cursor: null,
+                })
               }}
             >
               Clear filters
@@ -134,19 +158,28 @@ export function AuditView() {
           <p>
             <strong>No audit table yet.</strong>
           </p>
-          <p className="small">It is created with the console&apos;s objects (npm run db:init) and gets a row for each write made from here.</p>
+          <p className="small">
+            It is created with the console&apos;s objects (npm run db:init) and gets a row for each write made from
+            here.
+          </p>
         </div>
       ) : entries.length === 0 && !query.isError ? (
         <div className="panel empty" data-testid="audit-empty">
           <p>
-            <strong>{filtered ? 'No console write matches these filters.' : 'No write has been made from this console yet.'}</strong>
+            <strong>
+              {filtered ? 'No console write matches these filters.' : 'No write has been made from this console yet.'}
+            </strong>
           </p>
         </div>
       ) : entries.length ? (
         <>
           <ol className={`panel ${styles.list}`} aria-label="Audit entries">
             {entries.map((e) => (
-              <li key={`${e.at}|${e.org}|${e.namespace}|${e.agent}|${e.runId}|${e.blockKey}|${e.afterVersion}`} className={styles.entry} data-action={e.action}>
+              <li
+                key={`${e.at}|${e.org}|${e.namespace}|${e.agent}|${e.runId}|${e.blockKey}|${e.afterVersion}`}
+                className={styles.entry}
+                data-action={e.action}
+              >
                 <div className={styles.head}>
                   <span className="tag">{e.action}</span>
                   <span className="mono">{e.operator}</span>
@@ -179,7 +212,8 @@ export function AuditView() {
           </ol>
           <div className="pager">
             <span className="small muted">
-              {entries.length} entr{entries.length === 1 ? 'y' : 'ies'} on this page{query.isFetching ? ' · updating…' : ''}
+              {entries.length} entr{entries.length === 1 ? 'y' : 'ies'} on this page
+              {query.isFetching ? ' · updating…' : ''}
             </span>
             <Button
               disabled={!f.cursor}

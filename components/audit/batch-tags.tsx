@@ -6,12 +6,22 @@ export function BatchTags({ batchId, undoes }: { batchId: string | null; undoes:
   return (
     <>
       {batchId ? (
-        <Link className="tag" href={links.audit({ batchId })} prefetch={false} title={`Every write of batch ${batchId}`}>
+        <Link
+          className="tag"
+          href={links.audit({ batchId })}
+          prefetch={false}
+          title={`Every write of batch ${batchId}`}
+        >
           batch <span className="mono">{batchId.slice(0, 8)}</span>
         </Link>
       ) : null}
       {undoes ? (
-        <Link className="tag" href={links.audit({ batchId: undoes })} prefetch={false} title={`This write undid batch ${undoes}: its writes`}>
+        <Link
+          className="tag"
+          href={links.audit({ batchId: undoes })}
+          prefetch={false}
+          title={`This write undid batch ${undoes}: its writes`}
+        >
           undo of batch <span className="mono">{undoes.slice(0, 8)}</span>
         </Link>
       ) : null}

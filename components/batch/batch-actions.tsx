@@ -16,12 +16,8 @@ export function BatchActions({ filters }: { filters: RunsFilters }) {
   return (
     <div className={styles.actions} role="group" aria-label="Batch actions on the filtered runs">
       <span className="small muted">Filtered runs:</span>
-      <Button onClick={() => setOpen('clear')}>
-        Clear checkpoints…
-      </Button>
-      <Button onClick={() => setOpen('restore')}>
-        Restore checkpoints as of…
-      </Button>
+      <Button onClick={() => setOpen('clear')}>Clear checkpoints…</Button>
+      <Button onClick={() => setOpen('restore')}>Restore checkpoints as of…</Button>
       {open ? <BatchDialog key={open} action={open} filters={filters} onClose={() => setOpen(null)} /> : null}
     </div>
   )

@@ -36,7 +36,15 @@ const VERB: Record<BatchAction, { title: string; doing: string; button: string }
  * Batch clear or restore over the runs the list's filter matches: a dry-run preview first, then a
  * reason and the number of runs typed to confirm, then one conflict-checked write per run.
  */
-export function BatchDialog({ action, filters, onClose }: { action: BatchAction; filters: RunsFilters; onClose: () => void }) {
+export function BatchDialog({
+  action,
+  filters,
+  onClose,
+}: {
+  action: BatchAction
+  filters: RunsFilters
+  onClose: () => void
+}) {
   const qc = useQueryClient()
   const [asOf, setAsOf] = useState(() => localInputValue(new Date(Date.now() - 3600_000)))
   // A clear needs nothing more than the filter; a restore waits for its time.
@@ -104,16 +112,24 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
         <>
           <p className={`small muted ${styles.lead}`}>
             Runs matched by the list&apos;s filter ({filterText(filters)})
-            {request?.runs ? `, narrowed to the ${request.runs.length} conflicted run${request.runs.length === 1 ? '' : 's'}` : ''}. Each
-            run&apos;s <code>checkpoint</code> block under the run&apos;s own user and session is{' '}
-            {action === 'clear' ? 'cleared with a tombstone, so its next resume() returns None' : 'put back to its latest live version written before the time you choose, as a new version'}.
+            {request?.runs
+              ? `, narrowed to the ${request.runs.length} conflicted run${request.runs.length === 1 ? '' : 's'}`
+              : ''}
+            . Each run&apos;s <code>checkpoint</code> block under the run&apos;s own user and session is{' '}
+            {action === 'clear'
+              ? 'cleared with a tombstone, so its next resume() returns None'
+              : 'put back to its latest live version written before the time you choose, as a new version'}
+            .
           </p>
 
           {action === 'restore' && !result ? (
             <div className={styles.actions}>
               <label className="field">
                 Restore as of (your local time)
-                <input type="datetime-local" value={asOf} onChange={(e) => {
+                <input
+                  type="datetime-local"
+                  value={asOf}
+                  onChange={(e) => {
                     setAsOf(e.target.value)
                     // A preview for another time no longer says what would be written.
                     preview.reset()
@@ -149,7 +165,10 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
           <Button
             onClick={() =>
               request &&
-              startPreview({ ...request, runs: conflicted.map((i) => ({ org: i.org, namespace: i.namespace, agent: i.agent, runId: i.runId })) })
+              startPreview({
+                ...request,
+                runs: conflicted.map((i) => ({ org: i.org, namespace: i.namespace, agent: i.agent, runId: i.runId })),
+              })
             }
           >
             Retry conflicted ({conflicted.length})
@@ -160,10 +179,13 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
       confirm={
         !result && preview.data && toWrite > 0
           ? {
-              label: run.isPending ? `${verb.doing}…` : `${verb.button} ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`,
+              label: run.isPending
+                ? `${verb.doing}…`
+                : `${verb.button} ${toWrite} checkpoint${toWrite === 1 ? '' : 's'}`,
               variant: 'danger',
               disabled: !ready,
-              onConfirm: () => request && run.mutate({ r: request, token: preview.data.token, reason: confirm.reason.trim() }),
+              onConfirm: () =>
+                request && run.mutate({ r: request, token: preview.data.token, reason: confirm.reason.trim() }),
             }
           : undefined
       }
@@ -177,8 +199,8 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
       {preview.data && !result ? (
         <>
           <p role="status" aria-live="polite" className={styles.lead}>
-            <strong>{preview.data.total}</strong> run{preview.data.total === 1 ? '' : 's'} matched: <strong>{toWrite}</strong> to{' '}
-            {action}, {preview.data.total - toWrite} skipped
+            <strong>{preview.data.total}</strong> run{preview.data.total === 1 ? '' : 's'} matched:{' '}
+            <strong>{toWrite}</strong> to {action}, {preview.data.total - toWrite} skipped
             {runningSkipped ? ` (${runningSkipped} still running)` : ''}.
             {warned ? (
               <>
@@ -199,7 +221,12 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
             />
           ) : null}
           {items.length ? <PreviewTable items={items} caption="Dry run: nothing has been written yet." /> : null}
-          <ConfirmByCount toWrite={toWrite} verb={action} confirm={confirm} nothing="Nothing to write: every matched run is skipped." />
+          <ConfirmByCount
+            toWrite={toWrite}
+            verb={action}
+            confirm={confirm}
+            nothing="Nothing to write: every matched run is skipped."
+          />
         </>
       ) : null}
 
@@ -207,7 +234,8 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
         <div className="stack" role="status" aria-live="polite">
           <progress className={styles.progress} aria-label={`${verb.doing} ${toWrite} runs`} />
           <span className="small">
-            {verb.doing} {toWrite} run{toWrite === 1 ? '' : 's'}, one at a time; each write is checked against the version the preview showed.
+            {verb.doing} {toWrite} run{toWrite === 1 ? '' : 's'}, one at a time; each write is checked against the
+            version the preview showed.
           </span>
         </div>
       ) : null}
@@ -215,15 +243,19 @@ export function BatchDialog({ action, filters, onClose }: { action: BatchAction;
       {result ? (
         <>
           <OutcomeCounts items={result.items}>
-            {result.notMatched ? <li className="muted">{result.notMatched} previewed run(s) no longer match the filter and were left alone</li> : null}
+            {result.notMatched ? (
+              <li className="muted">
+                {result.notMatched} previewed run(s) no longer match the filter and were left alone
+              </li>
+            ) : null}
           </OutcomeCounts>
           <ResultsTable items={result.items} />
           <p className={`small muted ${styles.lead}`}>
-            Batch <span className="mono">{result.batchId}</span>: every write is in its run&apos;s audit log with this id.
+            Batch <span className="mono">{result.batchId}</span>: every write is in its run&apos;s audit log with this
+            id.
           </p>
         </>
       ) : null}
-
     </WriteDialog>
   )
 }

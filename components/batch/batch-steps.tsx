@@ -39,7 +39,8 @@ export function useCountConfirm(toWrite: number, { sayMismatch = false } = {}) {
   const countText = String(toWrite)
   const missing = [
     reason.trim() === '' && 'give a reason',
-    typed.trim() !== countText && (sayMismatch && typed !== '' ? 'the typed number does not match yet' : `type ${countText} to confirm`),
+    typed.trim() !== countText &&
+      (sayMismatch && typed !== '' ? 'the typed number does not match yet' : `type ${countText} to confirm`),
   ].filter((m): m is string => typeof m === 'string')
   return { reason, setReason, typed, setTyped, missing, confirmed: missing.length === 0 }
 }
@@ -47,14 +48,33 @@ export function useCountConfirm(toWrite: number, { sayMismatch = false } = {}) {
 export type CountConfirm = ReturnType<typeof useCountConfirm>
 
 /** The fields of a count confirmation for a write of `toWrite` runs; `nothing` when there are none. */
-export function ConfirmByCount({ toWrite, verb, confirm, nothing }: { toWrite: number; verb: string; confirm: CountConfirm; nothing: string }) {
+export function ConfirmByCount({
+  toWrite,
+  verb,
+  confirm,
+  nothing,
+}: {
+  toWrite: number
+  verb: string
+  confirm: CountConfirm
+  nothing: string
+}) {
   if (toWrite === 0) return <p className="small muted">{nothing}</p>
   return (
     <>
-      <ReasonField value={confirm.reason} onChange={confirm.setReason} label="Reason (recorded in the audit log of every run)" />
+      <ReasonField
+        value={confirm.reason}
+        onChange={confirm.setReason}
+        label="Reason (recorded in the audit log of every run)"
+      />
       <label className="field">
         Type the number of runs to {verb} to confirm: <strong>{String(toWrite)}</strong>
-        <input value={confirm.typed} onChange={(e) => confirm.setTyped(e.target.value)} inputMode="numeric" autoComplete="off" />
+        <input
+          value={confirm.typed}
+          onChange={(e) => confirm.setTyped(e.target.value)}
+          inputMode="numeric"
+          autoComplete="off"
+        />
       </label>
     </>
   )
@@ -66,7 +86,8 @@ export function OutcomeCounts({ items, children }: { items: { outcome: BatchOutc
     <ul className={styles.counts} aria-label="Outcomes" role="status">
       {OUTCOMES.map((o) => (
         <li key={o}>
-          <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span> {items.filter((i) => i.outcome === o).length}
+          <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span>{' '}
+          {items.filter((i) => i.outcome === o).length}
         </li>
       ))}
       {children}

@@ -70,7 +70,9 @@ function BatchTable<T extends BatchItem>({
             return (
               <tr key={`${i.org}\u0000${i.namespace}\u0000${i.agent}\u0000${i.runId}`}>
                 <td className={styles.run}>
-                  <Link prefetch={false} href={links.run(i)}>{i.runId}</Link>
+                  <Link prefetch={false} href={links.run(i)}>
+                    {i.runId}
+                  </Link>
                   <span className={styles.why}>
                     {i.org}/{i.namespace}/{i.agent}
                   </span>
@@ -96,7 +98,8 @@ function BatchTable<T extends BatchItem>({
 
 /** Why an item is skipped, in words (the API's `running` is a code). */
 function skipNote(i: BatchItem): string | undefined {
-  if (i.why === 'running') return 'still running: it checkpointed under 5 minutes ago, so its next checkpoint would undo the write. Stop the agent first, or include running runs.'
+  if (i.why === 'running')
+    return 'still running: it checkpointed under 5 minutes ago, so its next checkpoint would undo the write. Stop the agent first, or include running runs.'
   return i.why
 }
 
@@ -128,7 +131,10 @@ function Replaces({ item }: { item: BatchItem }) {
       {c ? (
         <span className={styles.why}>
           <span className="mono">v{c.version}</span> {c.isDeleted ? 'tombstone' : 'live'} by{' '}
-          <span className="mono">{c.byOperator ? c.actor.slice('operator:'.length) + ' (operator)' : c.actor || 'unknown'}</span>,{' '}
+          <span className="mono">
+            {c.byOperator ? c.actor.slice('operator:'.length) + ' (operator)' : c.actor || 'unknown'}
+          </span>
+          ,{' '}
           <time dateTime={c.updatedAt} title={absoluteTime(c.updatedAt)}>
             {relativeTime(c.updatedAt)}
           </time>
@@ -150,7 +156,14 @@ function Replaces({ item }: { item: BatchItem }) {
 function diffHref(i: BatchItem): string | null {
   if (!i.fromVersion) return null
   const b = i.action === 'restore' || (i.action === 'skip' && i.toVersion) ? i.toVersion : null
-  return links.run(i, { tab: 'checkpoint', block: i.blockKey, user: i.userId || undefined, session: i.sessionId || undefined, a: i.fromVersion, b: b ?? undefined })
+  return links.run(i, {
+    tab: 'checkpoint',
+    block: i.blockKey,
+    user: i.userId || undefined,
+    session: i.sessionId || undefined,
+    a: i.fromVersion,
+    b: b ?? undefined,
+  })
 }
 
 /** What the dry run found for each run: its status, what it replaces, the version it moves from and to, and why any is skipped. */
@@ -170,7 +183,13 @@ export function PreviewTable({ items, caption }: { items: BatchItem[]; caption: 
           <>
             {text}
             {href ? (
-              <a className={styles.diffLink} href={href} target="_blank" rel="noopener noreferrer" aria-label={`${i.toVersion && i.action !== 'clear' ? 'Diff' : 'Open'} ${text} of ${i.runId} (opens in a new tab)`}>
+              <a
+                className={styles.diffLink}
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={`${i.toVersion && i.action !== 'clear' ? 'Diff' : 'Open'} ${text} of ${i.runId} (opens in a new tab)`}
+              >
                 {i.toVersion && i.action !== 'clear' ? 'diff' : 'view'} ↗
               </a>
             ) : null}

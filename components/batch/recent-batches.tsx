@@ -20,13 +20,16 @@ const short = (id: string) => id.slice(0, 8)
 
 /** What a kept batch did, in a line: "restore as of 02:10 · 12 done, 1 conflict". */
 function countsText(b: BatchRecord): string {
-  const parts = (['done', 'conflict', 'skipped', 'error'] as const).filter((o) => b.counts[o] > 0).map((o) => `${b.counts[o]} ${o}`)
+  const parts = (['done', 'conflict', 'skipped', 'error'] as const)
+    .filter((o) => b.counts[o] > 0)
+    .map((o) => `${b.counts[o]} ${o}`)
   return parts.length ? parts.join(', ') : 'nothing matched'
 }
 
 function actionText(b: BatchRecord): string {
   if (b.action === 'undo') return `undo of batch ${b.undoes ? short(b.undoes) : '?'}`
-  if (b.action === 'restore' && b.request?.before) return `restore as of ${b.request.before.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}`
+  if (b.action === 'restore' && b.request?.before)
+    return `restore as of ${b.request.before.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}`
   return b.action
 }
 
@@ -61,7 +64,11 @@ export function RecentBatches() {
               {b.undoneBy ? (
                 <span className="small muted">undone by {short(b.undoneBy)}</span>
               ) : canWrite && b.counts.done > 0 ? (
-                <Button size="small" onClick={() => setUndoing(b)} aria-label={`Undo batch ${short(b.batchId)} (${actionText(b)})`}>
+                <Button
+                  size="small"
+                  onClick={() => setUndoing(b)}
+                  aria-label={`Undo batch ${short(b.batchId)} (${actionText(b)})`}
+                >
                   Undo…
                 </Button>
               ) : null}
@@ -103,7 +110,13 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
   const running = items.filter((i) => i.why === 'running').length
   const confirm = useCountConfirm(toWrite)
   const ready = !!preview.data && toWrite > 0 && confirm.confirmed && !run.isPending
-  const hint = result ? 'Done.' : preview.data && toWrite > 0 ? (confirm.missing.length ? `To undo: ${confirm.missing.join(' and ')}.` : `Ready to undo ${toWrite} run${toWrite === 1 ? '' : 's'}.`) : ''
+  const hint = result
+    ? 'Done.'
+    : preview.data && toWrite > 0
+      ? confirm.missing.length
+        ? `To undo: ${confirm.missing.join(' and ')}.`
+        : `Ready to undo ${toWrite} run${toWrite === 1 ? '' : 's'}.`
+      : ''
   return (
     <WriteDialog
       title={`Undo batch ${short(batch.batchId)}`}
@@ -111,8 +124,9 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
       onClose={onClose}
       lead={
         <p className={`small muted ${styles.lead}`}>
-          {actionText(batch)} by {batch.actor}: &ldquo;{batch.reason}&rdquo;. Each block this batch wrote and nobody has written since gets back
-          the content it had before the batch, as a new version. A block written after the batch is left alone (a conflict).
+          {actionText(batch)} by {batch.actor}: &ldquo;{batch.reason}&rdquo;. Each block this batch wrote and nobody has
+          written since gets back the content it had before the batch, as a new version. A block written after the batch
+          is left alone (a conflict).
         </p>
       }
       refusal={<RefusalBanner refusal={refusal} />}
@@ -141,7 +155,10 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
             <strong>{toWrite}</strong> of {items.length} item{items.length === 1 ? '' : 's'} to take back
             {moved ? `; ${moved} written since the batch (left alone)` : ''}
             {running ? `; ${running} still running (skipped)` : ''}
-            {items.length - toWrite - moved - running > 0 ? `; ${items.length - toWrite - moved - running} the batch did not write` : ''}.
+            {items.length - toWrite - moved - running > 0
+              ? `; ${items.length - toWrite - moved - running} the batch did not write`
+              : ''}
+            .
           </p>
           {running || force ? (
             <IncludeRunning
@@ -155,7 +172,9 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
               overwrites="the undo"
             />
           ) : null}
-          {items.length ? <PreviewTable items={items} caption="Dry run of the undo: nothing has been written yet." /> : null}
+          {items.length ? (
+            <PreviewTable items={items} caption="Dry run of the undo: nothing has been written yet." />
+          ) : null}
           <ConfirmByCount
             toWrite={toWrite}
             verb="undo"
@@ -166,7 +185,8 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
       ) : null}
       {run.isPending && !result ? (
         <p className="small" role="status" aria-live="polite">
-          Undoing {toWrite} run{toWrite === 1 ? '' : 's'}, one at a time; each write is checked against the version the batch wrote.
+          Undoing {toWrite} run{toWrite === 1 ? '' : 's'}, one at a time; each write is checked against the version the
+          batch wrote.
         </p>
       ) : null}
       {result ? (
@@ -174,8 +194,8 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
           <OutcomeCounts items={result.items} />
           <ResultsTable items={result.items} />
           <p className={`small muted ${styles.lead}`}>
-            Undo <span className="mono">{result.batchId}</span> of batch <span className="mono">{result.undoes}</span>: every write is in its run&apos;s
-            audit log with the undo&apos;s id.
+            Undo <span className="mono">{result.batchId}</span> of batch <span className="mono">{result.undoes}</span>:
+            every write is in its run&apos;s audit log with the undo&apos;s id.
           </p>
           {result.warning ? <p className="small">{result.warning}</p> : null}
         </>

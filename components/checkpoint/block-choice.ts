@@ -2,7 +2,12 @@ import type { Block, BlockSummary } from '@/lib/api/types'
 
 export type BlockChoice = { blockKey: string; userId: string; sessionId: string }
 
-export type IdentityGroup<B extends BlockSummary = Block> = { userId: string; sessionId: string; newest: string; blocks: B[] }
+export type IdentityGroup<B extends BlockSummary = Block> = {
+  userId: string
+  sessionId: string
+  newest: string
+  blocks: B[]
+}
 
 /** How an identity value reads in a sentence; unset values are stored as ''. */
 export function idValue(v: string): string {
@@ -24,7 +29,15 @@ export function groupByIdentity<B extends BlockSummary>(blocks: readonly B[]): I
     groups.set(key, g)
   }
   const byKey = (a: B, b: B) =>
-    a.blockKey === 'checkpoint' ? -1 : b.blockKey === 'checkpoint' ? 1 : a.blockKey < b.blockKey ? -1 : a.blockKey > b.blockKey ? 1 : 0
+    a.blockKey === 'checkpoint'
+      ? -1
+      : b.blockKey === 'checkpoint'
+        ? 1
+        : a.blockKey < b.blockKey
+          ? -1
+          : a.blockKey > b.blockKey
+            ? 1
+            : 0
   return [...groups.values()]
     .map((g) => ({ ...g, blocks: [...g.blocks].sort(byKey) }))
     .sort((a, b) => Date.parse(b.newest) - Date.parse(a.newest))

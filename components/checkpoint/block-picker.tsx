@@ -25,7 +25,15 @@ function sizeClass(b: BlockSummary): string {
   return pct >= 100 ? 'tag-bad' : pct >= 90 ? 'tag-warn' : ''
 }
 
-function PickButton({ b, selected, onSelect }: { b: BlockSummary; selected: BlockChoice; onSelect: (choice: BlockChoice) => void }) {
+function PickButton({
+  b,
+  selected,
+  onSelect,
+}: {
+  b: BlockSummary
+  selected: BlockChoice
+  onSelect: (choice: BlockChoice) => void
+}) {
   const choice = { blockKey: b.blockKey, userId: b.userId, sessionId: b.sessionId }
   const current = sameChoice(choice, selected)
   return (
@@ -66,7 +74,9 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
     overscan: 6,
     initialRect: { width: 280, height: 560 },
   })
-  const selectedAt = blocks.findIndex((b) => sameChoice({ blockKey: b.blockKey, userId: b.userId, sessionId: b.sessionId }, selected))
+  const selectedAt = blocks.findIndex((b) =>
+    sameChoice({ blockKey: b.blockKey, userId: b.userId, sessionId: b.sessionId }, selected),
+  )
   useEffect(() => {
     if (selectedAt >= 0) virtualizer.scrollToIndex(selectedAt, { align: 'auto' })
   }, [selectedAt, virtualizer])
@@ -74,7 +84,13 @@ function VirtualPicks({ blocks, selected, onSelect }: ListProps) {
     <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`}>
       <ul className={virtual.list} style={listStyle} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
         {rows.map((it) => (
-          <li key={it.key} {...rowProps(it)} className={virtual.row} aria-posinset={it.index + 1} aria-setsize={blocks.length}>
+          <li
+            key={it.key}
+            {...rowProps(it)}
+            className={virtual.row}
+            aria-posinset={it.index + 1}
+            aria-setsize={blocks.length}
+          >
             <PickButton b={blocks[it.index]} selected={selected} onSelect={onSelect} />
           </li>
         ))}
@@ -91,7 +107,8 @@ export function BlockPicker({ blocks, selected, onSelect }: Props) {
       <h2 className={styles.pickerTitle}>Blocks</h2>
       {groups.length > 1 ? (
         <p className={styles.pickerNote} role="note">
-          This run has blocks under {groups.length} different user/session identities; a <code>resume</code> sees only those of its own.
+          This run has blocks under {groups.length} different user/session identities; a <code>resume</code> sees only
+          those of its own.
         </p>
       ) : null}
       {groups.map((g, gi) => (

@@ -28,7 +28,10 @@ type Props = {
 }
 
 /** The parts of identity b that differ from a, e.g. "session s1" or "agent x, user u-1". */
-function differing(a: { agent: string; userId: string; sessionId: string }, b: { agent: string; userId: string; sessionId: string }): string {
+function differing(
+  a: { agent: string; userId: string; sessionId: string },
+  b: { agent: string; userId: string; sessionId: string },
+): string {
   const parts: string[] = []
   if (a.agent !== b.agent) parts.push(`agent ${b.agent}`)
   if (a.userId !== b.userId) parts.push(`user ${idValue(b.userId)}`)
@@ -36,7 +39,10 @@ function differing(a: { agent: string; userId: string; sessionId: string }, b: {
   return parts.join(', ') || 'the same identity'
 }
 
-function sameIdentity(a: { agent: string; userId: string; sessionId: string }, b: { agent: string; userId: string; sessionId: string }) {
+function sameIdentity(
+  a: { agent: string; userId: string; sessionId: string },
+  b: { agent: string; userId: string; sessionId: string },
+) {
   return a.agent === b.agent && a.userId === b.userId && a.sessionId === b.sessionId
 }
 
@@ -58,7 +64,8 @@ function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
       ? `Today ${self}'s ${what} is cleared (v${detail.block.version} is a tombstone), so a resume as ${self} returns None`
       : `Today ${self} is at v${detail.block.version}`
   const latest = miss.isDeleted ? `a tombstone (v${miss.version})` : `v${miss.version}`
-  const canCopy = canWrite && !!detail.block && !miss.isDeleted && miss.agent === runRef.agent && miss.blockKey === choice.blockKey
+  const canCopy =
+    canWrite && !!detail.block && !miss.isDeleted && miss.agent === runRef.agent && miss.blockKey === choice.blockKey
   return (
     <li>
       <span>
@@ -69,8 +76,8 @@ function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
           </>
         ) : (
           <>
-            <strong>{there}</strong> has {miss.isDeleted ? `a cleared ${what} (tombstone)` : `a ${what}`} that a resume as <strong>{self}</strong>{' '}
-            does not see.{' '}
+            <strong>{there}</strong> has {miss.isDeleted ? `a cleared ${what} (tombstone)` : `a ${what}`} that a resume
+            as <strong>{self}</strong> does not see.{' '}
           </>
         )}
         {today}; {there}&apos;s latest is {latest}, <TimeAgo iso={miss.updatedAt} />.
@@ -90,7 +97,10 @@ function NearMissLine({ miss, props }: { miss: NearMiss; props: Props }) {
         <Link
           prefetch={false}
           className={buttonClass()}
-          href={links.run({ ...runRef, agent: miss.agent }, { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId })}
+          href={links.run(
+            { ...runRef, agent: miss.agent },
+            { tab: 'checkpoint', block: miss.blockKey, user: miss.userId, session: miss.sessionId },
+          )}
         >
           Open {there}
         </Link>
@@ -124,7 +134,9 @@ export function CheckpointFlags(props: Props) {
             !
           </span>
           <div className="stack gap-6">
-            <strong>Near miss: the same run_id has state under another identity, which this resume does not see.</strong>
+            <strong>
+              Near miss: the same run_id has state under another identity, which this resume does not see.
+            </strong>
             <ul className={ck.flagList}>
               {misses.slice(0, SHOWN_MISSES).map((m) => (
                 <NearMissLine key={`${m.agent}\u0000${m.userId}\u0000${m.sessionId}`} miss={m} props={props} />
@@ -156,12 +168,12 @@ export function CheckpointFlags(props: Props) {
                 {tied.length > 2 ? `${tied.length} rows` : 'Two rows'} share version {v}
               </strong>
               ; ClickHouse keeps the last inserted, which may not be the intended writer.
-              {tied.length ? ` Writers: ${tied.map((e) => `${e.block.actor} from ${e.block.sourceTrace || '—'}`).join(' and ')}.` : ''}
+              {tied.length
+                ? ` Writers: ${tied.map((e) => `${e.block.actor} from ${e.block.sourceTrace || '—'}`).join(' and ')}.`
+                : ''}
             </span>
             {tied.length >= 2 ? (
-              <Button onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>
-                Compare the tied rows
-              </Button>
+              <Button onClick={() => onCompare(tied[tied.length - 1].id, tied[0].id)}>Compare the tied rows</Button>
             ) : null}
           </div>
         )
@@ -174,7 +186,8 @@ export function CheckpointFlags(props: Props) {
           </span>
           <span>
             <strong>
-              Near char_limit: {count(block.chars)} of {count(block.charLimit)} characters ({percent(block.chars, block.charLimit)}%).
+              Near char_limit: {count(block.chars)} of {count(block.charLimit)} characters (
+              {percent(block.chars, block.charLimit)}%).
             </strong>{' '}
             A write over the limit is refused, so the next, larger checkpoint may fail.
           </span>
@@ -183,7 +196,11 @@ export function CheckpointFlags(props: Props) {
       ) : null}
 
       {flags.blob && flags.blob.state !== 'live' ? (
-        <div className={bannerClass(flags.blob.state === 'missing' ? 'error' : 'warning', ck.flag)} role="alert" aria-label="Blob flag">
+        <div
+          className={bannerClass(flags.blob.state === 'missing' ? 'error' : 'warning', ck.flag)}
+          role="alert"
+          aria-label="Blob flag"
+        >
           <span className={ck.flagIcon} aria-hidden>
             !
           </span>
@@ -201,7 +218,8 @@ export function CheckpointFlags(props: Props) {
                 <strong>
                   The checkpoint points at blob <code>{flags.blob.blobKey}</code>, which is not in context_blobs.
                 </strong>{' '}
-                It expired and was removed by its TTL, or was never written: a resume gets a blob_key that leads nowhere.
+                It expired and was removed by its TTL, or was never written: a resume gets a blob_key that leads
+                nowhere.
               </>
             )}
           </span>

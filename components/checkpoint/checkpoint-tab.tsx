@@ -3,7 +3,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RunRef } from '@/lib/loom/identity'
-import { blockDetailQueryOptions, runBlockSummariesQueryOptions, runDetailQueryOptions } from '@/lib/api-client/run-detail'
+import {
+  blockDetailQueryOptions,
+  runBlockSummariesQueryOptions,
+  runDetailQueryOptions,
+} from '@/lib/api-client/run-detail'
 import { BlockActions } from '../editor/block-actions'
 import { Button } from '../ui/button'
 import { EmptyNote } from '../ui/empty-state'
@@ -34,7 +38,10 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   useEffect(() => {
     const el = diffRef.current
     if (reveal === 0 || !el) return
-    el.scrollIntoView({ block: 'start', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' })
+    el.scrollIntoView({
+      block: 'start',
+      behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+    })
     el.focus({ preventScroll: true })
   }, [reveal])
 
@@ -43,7 +50,8 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
   else if (blocks) {
     choice = defaultChoice(groups)
     // No blocks at all: still ask about the run's own checkpoint, whose near misses may explain why.
-    if (!choice && run.data) choice = { blockKey: 'checkpoint', userId: run.data.run.userId, sessionId: run.data.run.sessionId }
+    if (!choice && run.data)
+      choice = { blockKey: 'checkpoint', userId: run.data.run.userId, sessionId: run.data.run.sessionId }
   }
 
   const detail = useQuery({
@@ -80,11 +88,24 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
       isEmpty={(data) => data.blocks.length === 0}
       empty={<EmptyNote className={ck.pickerEmpty}>This run has no blocks.</EmptyNote>}
     >
-      {(data) => <BlockPicker blocks={data.blocks} selected={choice ?? { blockKey: '', userId: '', sessionId: '' }} onSelect={select} />}
+      {(data) => (
+        <BlockPicker
+          blocks={data.blocks}
+          selected={choice ?? { blockKey: '', userId: '', sessionId: '' }}
+          onSelect={select}
+        />
+      )}
     </QueryState>
   )
 
-  const inList = !!choice && groups.some((g) => g.userId === choice.userId && g.sessionId === choice.sessionId && g.blocks.some((x) => x.blockKey === choice.blockKey))
+  const inList =
+    !!choice &&
+    groups.some(
+      (g) =>
+        g.userId === choice.userId &&
+        g.sessionId === choice.sessionId &&
+        g.blocks.some((x) => x.blockKey === choice.blockKey),
+    )
 
   let main: React.ReactNode
   const loading = <SkeletonPanel label="Loading checkpoint" rows={3} />
@@ -104,9 +125,16 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
                     · user {idValue(chosen.userId)} · session {idValue(chosen.sessionId)}
                   </span>
                 </h2>
-                {!inList && blocks && blocks.length > 0 ? <Tag tone="warning">not among this run&apos;s blocks</Tag> : null}
+                {!inList && blocks && blocks.length > 0 ? (
+                  <Tag tone="warning">not among this run&apos;s blocks</Tag>
+                ) : null}
                 <span className="spacer" />
-                <BlockActions runRef={runRef} choice={chosen} block={data.block} picked={entries.find((e) => e.id === b)?.block ?? null} />
+                <BlockActions
+                  runRef={runRef}
+                  choice={chosen}
+                  block={data.block}
+                  picked={entries.find((e) => e.id === b)?.block ?? null}
+                />
                 <Button variant="ghost" onClick={() => detail.refetch()} disabled={detail.isFetching}>
                   {detail.isFetching ? 'Refreshing…' : '↻ Refresh'}
                 </Button>
@@ -114,10 +142,20 @@ export function CheckpointTab({ runRef }: { runRef: RunRef }) {
               <div className={data.resume.segments.length ? ck.explainerGrid : undefined}>
                 <div className="stack">
                   <ResumeExplainer runRef={runRef} choice={chosen} detail={data} onCompareVersions={compareVersions} />
-                  <CheckpointFlags runRef={runRef} choice={chosen} detail={data} entries={entries} onSelect={select} onCompare={compareAndShow} />
+                  <CheckpointFlags
+                    runRef={runRef}
+                    choice={chosen}
+                    detail={data}
+                    entries={entries}
+                    onSelect={select}
+                    onCompare={compareAndShow}
+                  />
                 </div>
                 {data.resume.segments.length ? (
-                  <ResumeFlowDiagram resume={data.resume} identity={{ agent: runRef.agent, userId: chosen.userId, sessionId: chosen.sessionId }} />
+                  <ResumeFlowDiagram
+                    resume={data.resume}
+                    identity={{ agent: runRef.agent, userId: chosen.userId, sessionId: chosen.sessionId }}
+                  />
                 ) : null}
               </div>
             </section>

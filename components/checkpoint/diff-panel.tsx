@@ -28,7 +28,17 @@ function entryLabel(e: VersionEntry): string {
   return `v${e.id}${e.block.isDeleted ? ' (tombstone)' : ''}`
 }
 
-function VersionSelect({ label, value, entries, onChange }: { label: string; value: string | null; entries: VersionEntry[]; onChange: (v: string) => void }) {
+function VersionSelect({
+  label,
+  value,
+  entries,
+  onChange,
+}: {
+  label: string
+  value: string | null
+  entries: VersionEntry[]
+  onChange: (v: string) => void
+}) {
   return (
     <label className="field">
       {label}
@@ -50,10 +60,15 @@ function Side({ entry, side }: { entry: VersionEntry; side: 'A' | 'B' }) {
       <h4>
         {side} · v{entry.id}{' '}
         <span className="small muted">
-          {entry.block.actor} · <span className="mono">{entry.block.sourceTrace || '—'}</span> · <TimeAgo iso={entry.block.updatedAt} />
+          {entry.block.actor} · <span className="mono">{entry.block.sourceTrace || '—'}</span> ·{' '}
+          <TimeAgo iso={entry.block.updatedAt} />
         </span>
       </h4>
-      <VersionContent content={entry.block.content} isDeleted={entry.block.isDeleted} label={`Content of v${entry.id}`} />
+      <VersionContent
+        content={entry.block.content}
+        isDeleted={entry.block.isDeleted}
+        label={`Content of v${entry.id}`}
+      />
     </section>
   )
 }
@@ -62,7 +77,13 @@ function Side({ entry, side }: { entry: VersionEntry; side: 'A' | 'B' }) {
 export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
   const ea = entries.find((e) => e.id === a) ?? null
   const eb = entries.find((e) => e.id === b) ?? null
-  const diff = useMemo(() => (ea && eb ? diffContents(ea.block.isDeleted ? '' : ea.block.content, eb.block.isDeleted ? '' : eb.block.content) : null), [ea, eb])
+  const diff = useMemo(
+    () =>
+      ea && eb
+        ? diffContents(ea.block.isDeleted ? '' : ea.block.content, eb.block.isDeleted ? '' : eb.block.content)
+        : null,
+    [ea, eb],
+  )
   return (
     <section ref={ref} tabIndex={-1} className={`panel stack ${ck.scrollTarget}`} aria-labelledby="ck-diff-title">
       <div className="row">
@@ -71,13 +92,23 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
         </h2>
         <span className="spacer" />
         <VersionSelect label="Version A (before)" value={a} entries={entries} onChange={(v) => onChange(v, b)} />
-        <button type="button" className={buttonClass('default', 'normal', ck.swap)} onClick={() => onChange(b, a)} aria-label="Swap A and B" disabled={!a || !b}>
+        <button
+          type="button"
+          className={buttonClass('default', 'normal', ck.swap)}
+          onClick={() => onChange(b, a)}
+          aria-label="Swap A and B"
+          disabled={!a || !b}
+        >
           ⇄
         </button>
         <VersionSelect label="Version B (after)" value={b} entries={entries} onChange={(v) => onChange(a, v)} />
       </div>
       {!ea || !eb || !diff ? (
-        <p className="muted">{entries.length < 2 ? 'Only one version: nothing to compare.' : 'Pick two versions (A and B) in the table or above.'}</p>
+        <p className="muted">
+          {entries.length < 2
+            ? 'Only one version: nothing to compare.'
+            : 'Pick two versions (A and B) in the table or above.'}
+        </p>
       ) : (
         <>
           <p className={ck.diffSummary} aria-live="polite">
@@ -85,10 +116,18 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
               v{ea.id} → v{eb.id}
             </strong>
             : {describeDiff(diff)} <span className="tag">{KIND_LABEL[diff.kind]}</span>
-            {ea.block.isDeleted || eb.block.isDeleted ? <span className="small muted"> (a tombstone counts as empty)</span> : null}
+            {ea.block.isDeleted || eb.block.isDeleted ? (
+              <span className="small muted"> (a tombstone counts as empty)</span>
+            ) : null}
           </p>
           <div key={`${ea.id}|${eb.id}`}>
-            {diff.kind === 'set' ? <SetDiffView diff={diff} /> : diff.kind === 'json' ? <JsonDiffView diff={diff} /> : <TextDiffView diff={diff} />}
+            {diff.kind === 'set' ? (
+              <SetDiffView diff={diff} />
+            ) : diff.kind === 'json' ? (
+              <JsonDiffView diff={diff} />
+            ) : (
+              <TextDiffView diff={diff} />
+            )}
           </div>
           <div className={ck.sides}>
             <Side entry={ea} side="A" />

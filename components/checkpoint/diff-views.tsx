@@ -15,7 +15,11 @@ function IdChips({ ids, kind }: { ids: string[]; kind: 'added' | 'removed' }) {
   const shown = all ? ids : ids.slice(0, CHIP_LIMIT)
   return (
     <>
-      <ul className={`${ck.chips} ${kind === 'added' ? ck.chipsAdded : ck.chipsRemoved}`} aria-label={`${kind} ids`} tabIndex={0}>
+      <ul
+        className={`${ck.chips} ${kind === 'added' ? ck.chipsAdded : ck.chipsRemoved}`}
+        aria-label={`${kind} ids`}
+        tabIndex={0}
+      >
         {shown.map((id) => (
           <li key={id} className="mono">
             {kind === 'added' ? '+' : '−'} {id}
@@ -56,7 +60,8 @@ export function SetDiffView({ diff }: { diff: SetDiff }) {
 }
 
 export function JsonDiffView({ diff }: { diff: JsonDiff }) {
-  if (diff.changes.length === 0) return <p className="muted">{diff.identical ? 'Identical.' : 'Same JSON value; only the formatting differs.'}</p>
+  if (diff.changes.length === 0)
+    return <p className="muted">{diff.identical ? 'Identical.' : 'Same JSON value; only the formatting differs.'}</p>
   return (
     <div className="table-wrap">
       <table className={`data ${ck.jsonDiff}`} aria-label="JSON changes">
@@ -77,12 +82,19 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
             <tr key={`${i}:${c.type}:${c.path}`}>
               <td className="mono">{c.path}</td>
               <td>
-                <span className={c.type === 'added' ? `tag ${ck.tagAdd}` : c.type === 'removed' ? `tag ${ck.tagDel}` : 'tag'}>{c.type}</span>
+                <span
+                  className={
+                    c.type === 'added' ? `tag ${ck.tagAdd}` : c.type === 'removed' ? `tag ${ck.tagDel}` : 'tag'
+                  }
+                >
+                  {c.type}
+                </span>
               </td>
               <td>
                 {c.type === 'moved' ? (
                   <span>
-                    <JsonInline value={c.after} /> <span className="small muted">from</span> <span className="mono">{c.from}</span>
+                    <JsonInline value={c.after} /> <span className="small muted">from</span>{' '}
+                    <span className="mono">{c.from}</span>
                   </span>
                 ) : c.type === 'added' ? (
                   <JsonInline value={c.after} />
@@ -113,7 +125,8 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
 
 const CONTEXT = 3
 
-type Line = { type: TextPart['type']; text: string; words?: WordSegment[] } | { type: 'fold'; part: number; hidden: number }
+type Line =
+  { type: TextPart['type']; text: string; words?: WordSegment[] } | { type: 'fold'; part: number; hidden: number }
 
 function textLines(parts: TextPart[], open: ReadonlySet<number>): Line[] {
   const out: Line[] = []
@@ -168,7 +181,8 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
       </p>
       {diff.overBudget ? (
         <p className="muted small" role="note" data-diff-over-budget>
-          These versions differ too much to compare line by line within the diff&apos;s work budget: both are shown whole, the older removed and the newer added.
+          These versions differ too much to compare line by line within the diff&apos;s work budget: both are shown
+          whole, the older removed and the newer added.
         </p>
       ) : null}
       <div className={ck.textDiff} role="table" aria-label="Line diff">
@@ -177,7 +191,11 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
             <div key={`f${l.part}`} role="row" className={`${ck.line} ${ck.lineFold}`}>
               <span role="cell" className={ck.gutter} />
               <span role="cell">
-                <button type="button" className={buttonClass('ghost', 'normal', 'small')} onClick={() => setOpen(new Set([...open, l.part]))}>
+                <button
+                  type="button"
+                  className={buttonClass('ghost', 'normal', 'small')}
+                  onClick={() => setOpen(new Set([...open, l.part]))}
+                >
                   ⋯ show {count(l.hidden)} unchanged lines
                 </button>
               </span>
@@ -188,7 +206,11 @@ export function TextDiffView({ diff }: { diff: TextDiff }) {
                 {GUTTER[l.type]}
               </span>
               <span role="cell" className={ck.lineText}>
-                {l.type !== 'same' && l.words?.some((w) => !w.changed && w.text.trim() !== '') ? <LineWords type={l.type} words={l.words} /> : l.text || '\u00a0'}
+                {l.type !== 'same' && l.words?.some((w) => !w.changed && w.text.trim() !== '') ? (
+                  <LineWords type={l.type} words={l.words} />
+                ) : (
+                  l.text || '\u00a0'
+                )}
               </span>
             </div>
           ),

@@ -15,11 +15,23 @@ import { Button } from '../ui/button'
 
 const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {
   'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: 'tag-run' },
-  'new-process': { label: 'new process', title: 'source_trace changed between consecutive versions', cls: 'tag-accent' },
-  'long-gap': { label: 'long gap', title: "A pause much longer than the run's usual checkpoint interval", cls: 'tag-warn' },
+  'new-process': {
+    label: 'new process',
+    title: 'source_trace changed between consecutive versions',
+    cls: 'tag-accent',
+  },
+  'long-gap': {
+    label: 'long gap',
+    title: "A pause much longer than the run's usual checkpoint interval",
+    cls: 'tag-warn',
+  },
   'operator-edit': { label: 'operator edit', title: 'A console edit', cls: ck.reasonOperator },
   'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: ck.reasonOperator },
-  'operator-restore': { label: 'operator restore', title: 'A console restore: an earlier version put back as a new one', cls: ck.reasonOperator },
+  'operator-restore': {
+    label: 'operator restore',
+    title: 'A console restore: an earlier version put back as a new one',
+    cls: ck.reasonOperator,
+  },
 }
 
 function items(n: number) {
@@ -29,7 +41,13 @@ function items(n: number) {
 /** The one sentence an operator came for: what a resume under this identity returns right now. */
 function Headline({ runRef, choice, detail }: { runRef: RunRef; choice: BlockChoice; detail: BlockDetail }) {
   const call =
-    choice.blockKey === 'checkpoint' ? <code className={ck.call}>resume({JSON.stringify(runRef.runId)})</code> : <>reading <code>{choice.blockKey}</code></>
+    choice.blockKey === 'checkpoint' ? (
+      <code className={ck.call}>resume({JSON.stringify(runRef.runId)})</code>
+    ) : (
+      <>
+        reading <code>{choice.blockKey}</code>
+      </>
+    )
   const who = (
     <>
       as user <code>{idValue(choice.userId)}</code> / session <code>{idValue(choice.sessionId)}</code>
@@ -42,7 +60,8 @@ function Headline({ runRef, choice, detail }: { runRef: RunRef; choice: BlockCho
     tone = 'none'
     result = (
       <>
-        returns <strong>None</strong>: no {choice.blockKey === 'checkpoint' ? 'checkpoint' : 'such block'} under this identity
+        returns <strong>None</strong>: no {choice.blockKey === 'checkpoint' ? 'checkpoint' : 'such block'} under this
+        identity
       </>
     )
   } else if (b.isDeleted) {
@@ -78,7 +97,15 @@ function Headline({ runRef, choice, detail }: { runRef: RunRef; choice: BlockCho
   )
 }
 
-function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined; text: string; onCompare: (from: string, to: string) => void }) {
+function PointItem({
+  point,
+  text,
+  onCompare,
+}: {
+  point: ResumePoint | undefined
+  text: string
+  onCompare: (from: string, to: string) => void
+}) {
   const from = point?.fromVersion ?? point?.previous?.version ?? null
   const to = point?.firstWrite?.version ?? null
   return (
@@ -90,7 +117,10 @@ function PointItem({ point, text, onCompare }: { point: ResumePoint | undefined;
           </span>
         ))}
         {point?.missed ? (
-          <span className="tag tag-warn" title="A newer checkpoint of this run existed under another identity, which this resume could not see">
+          <span
+            className="tag tag-warn"
+            title="A newer checkpoint of this run existed under another identity, which this resume could not see"
+          >
             near miss
           </span>
         ) : null}
@@ -162,7 +192,9 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
                 <div className="row gap-6">
                   <span className={`tag ${ck.reason} ${REASONS['run-begin'].cls}`}>run.begin attempt {a.attempt}</span>
                 </div>
-                <p className={ck.pointText}>{silentAttemptText(a, { agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId })}</p>
+                <p className={ck.pointText}>
+                  {silentAttemptText(a, { agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId })}
+                </p>
               </li>
             ))}
           </ol>
@@ -173,7 +205,9 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
           <h3 id="ck-operator-title">
             Operator actions <span className="tag">{operator.length}</span>
           </h3>
-          <p className="small muted">Writes from this console: not resumes, though a process that resumes after one reads what it left.</p>
+          <p className="small muted">
+            Writes from this console: not resumes, though a process that resumes after one reads what it left.
+          </p>
           <ol className={ck.points}>
             {operator.map((i) => (
               <PointItem key={i} point={resume.points[i]} text={resume.explanation[i]} onCompare={onCompareVersions} />
@@ -182,9 +216,10 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
         </section>
       ) : null}
       {resume.source === 'physical' && (detail.history?.length ?? 0) === 0 && detail.versions.length > 0 ? (
-          <p className="small muted">
-            Found from the physical rows only: versions merged away before they could be captured are not part of this account.
-          </p>
+        <p className="small muted">
+          Found from the physical rows only: versions merged away before they could be captured are not part of this
+          account.
+        </p>
       ) : null}
     </div>
   )

@@ -23,7 +23,10 @@ const ZOOMS = [0.75, 1, 1.25, 1.5] as const
  * securityLevel 'strict' makes mermaid sanitize its own output, which is the only HTML this tab injects.
  */
 export function ResumeFlowDiagram({ resume, identity }: { resume: BlockDetail['resume']; identity: Identity }) {
-  const nodes = useMemo(() => flowNodes(resume.segments, resume.points, identity, resume.attempts), [resume.segments, resume.points, identity, resume.attempts])
+  const nodes = useMemo(
+    () => flowNodes(resume.segments, resume.points, identity, resume.attempts),
+    [resume.segments, resume.points, identity, resume.attempts],
+  )
   const asList = nodes.length > FLOW_LIST_THRESHOLD
   return (
     <figure className={styles.flow} aria-label="Resume flow diagram">
@@ -78,7 +81,12 @@ function FlowSvg({ text }: { text: string }) {
       try {
         const { default: mermaid } = await import('mermaid')
         // useMaxWidth off: the SVG keeps its natural size instead of shrinking its text to the box width.
-        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default', flowchart: { useMaxWidth: false } })
+        mermaid.initialize({
+          startOnLoad: false,
+          securityLevel: 'strict',
+          theme: theme === 'dark' ? 'dark' : 'default',
+          flowchart: { useMaxWidth: false },
+        })
         const { svg } = await mermaid.render(id, text)
         if (!cancelled) setRendered({ key, svg, error: null })
       } catch (err) {
@@ -114,15 +122,27 @@ function FlowSvg({ text }: { text: string }) {
   return (
     <>
       <div className={styles.toolbar} role="group" aria-label="Diagram zoom">
-        <Button size="small" onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])} disabled={at <= 0} aria-label="Zoom out">
+        <Button
+          size="small"
+          onClick={() => setZoom(ZOOMS[Math.max(0, at - 1)])}
+          disabled={at <= 0}
+          aria-label="Zoom out"
+        >
           −
         </Button>
         <span className={`small muted ${styles.zoomValue}`}>{Math.round(zoom * 100)}%</span>
-        <Button size="small" onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])} disabled={at >= ZOOMS.length - 1} aria-label="Zoom in">
+        <Button
+          size="small"
+          onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)])}
+          disabled={at >= ZOOMS.length - 1}
+          aria-label="Zoom in"
+        >
           +
         </Button>
         <span className="small muted" data-fits={fits ? 'true' : 'false'}>
-          {fits ? 'The whole diagram fits the box.' : 'Larger than the box even at 75%: scroll the box to see all of it.'}
+          {fits
+            ? 'The whole diagram fits the box.'
+            : 'Larger than the box even at 75%: scroll the box to see all of it.'}
         </span>
       </div>
       <div ref={viewport} className={styles.viewport} tabIndex={0} role="region" aria-label="Resume flow, scrollable">
@@ -144,7 +164,15 @@ function FlowSvg({ text }: { text: string }) {
  * Once per drawing: the largest zoom step (up to 100 %) at which the whole diagram fits its box, so a
  * final tombstone or a last attempt is never hidden until panned; the smallest step when none fits.
  */
-function FitOnDraw({ drawnKey, viewport, onFit }: { drawnKey: string; viewport: React.RefObject<HTMLDivElement | null>; onFit: (zoom: number, fits: boolean) => void }) {
+function FitOnDraw({
+  drawnKey,
+  viewport,
+  onFit,
+}: {
+  drawnKey: string
+  viewport: React.RefObject<HTMLDivElement | null>
+  onFit: (zoom: number, fits: boolean) => void
+}) {
   const fitted = useRef<string | null>(null)
   useLayoutEffect(() => {
     const box = viewport.current

@@ -54,7 +54,12 @@ export function versionEntries(detail: BlockDetail): VersionEntry[] {
   if (detail.history) {
     for (const h of detail.history) {
       const match = physical.get(rowKey(h))?.shift()
-      drafts.push({ block: h, source: match ? 'both' : 'history', part: match?.part ?? null, isFinal: match?.isFinal ?? false })
+      drafts.push({
+        block: h,
+        source: match ? 'both' : 'history',
+        part: match?.part ?? null,
+        isFinal: match?.isFinal ?? false,
+      })
     }
     // Physical rows written before the history was installed.
     for (const v of detail.versions) {
@@ -96,7 +101,12 @@ export function versionEntries(detail: BlockDetail): VersionEntry[] {
 /** Default comparison: `b` the newest version (or the one asked for), `a` the version before it. */
 export function defaultPair(entries: VersionEntry[], b?: string | null): { a: string | null; b: string | null } {
   if (entries.length === 0) return { a: null, b: null }
-  const i = b ? Math.max(0, entries.findIndex((e) => e.id === b)) : 0
+  const i = b
+    ? Math.max(
+        0,
+        entries.findIndex((e) => e.id === b),
+      )
+    : 0
   return { a: entries[i + 1]?.id ?? null, b: entries[i].id }
 }
 

@@ -41,10 +41,22 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
       style={{ height: ROW_HEIGHT }}
     >
       <td className={ck.radio}>
-        <input type="radio" name="ck-compare-a" aria-label={`Compare from v${e.id} (A)`} checked={e.id === a} onChange={() => onCompare(e.id, b)} />
+        <input
+          type="radio"
+          name="ck-compare-a"
+          aria-label={`Compare from v${e.id} (A)`}
+          checked={e.id === a}
+          onChange={() => onCompare(e.id, b)}
+        />
       </td>
       <td className={ck.radio}>
-        <input type="radio" name="ck-compare-b" aria-label={`Compare to v${e.id} (B)`} checked={e.id === b} onChange={() => onCompare(a, e.id)} />
+        <input
+          type="radio"
+          name="ck-compare-b"
+          aria-label={`Compare to v${e.id} (B)`}
+          checked={e.id === b}
+          onChange={() => onCompare(a, e.id)}
+        />
       </td>
       <td className="mono">
         <span className={ck.ver}>
@@ -78,7 +90,10 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
           {sourceLabel(e.source)}
         </span>
       </td>
-      <td className={pct >= 100 ? `num ${ck.bad}` : pct >= 90 ? `num ${ck.warn}` : 'num'} title={`${count(e.block.chars)} of ${count(e.block.charLimit)} characters`}>
+      <td
+        className={pct >= 100 ? `num ${ck.bad}` : pct >= 90 ? `num ${ck.warn}` : 'num'}
+        title={`${count(e.block.chars)} of ${count(e.block.charLimit)} characters`}
+      >
         {count(e.block.chars)}
       </td>
       <td className={ck.ellipsis} title={e.change}>
@@ -134,7 +149,14 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
         <form className={`row ${ck.jump}`} onSubmit={goTo} role="search" aria-label="Jump to a version">
           <label className="row gap-6">
             <span className="small muted">Jump to version</span>
-            <input value={jump} onChange={(e) => setJump(e.target.value)} inputMode="numeric" placeholder="e.g. 121" size={8} aria-label="Version number" />
+            <input
+              value={jump}
+              onChange={(e) => setJump(e.target.value)}
+              inputMode="numeric"
+              placeholder="e.g. 121"
+              size={8}
+              aria-label="Version number"
+            />
           </label>
           <button type="submit" className={buttonClass()}>
             Show
@@ -144,7 +166,9 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
               {jumpError}
             </span>
           ) : null}
-          <span className="small muted">Selects it as B and the version before it as A. Or pick A and B in the first two columns.</span>
+          <span className="small muted">
+            Selects it as B and the version before it as A. Or pick A and B in the first two columns.
+          </span>
         </form>
       ) : null}
       <div

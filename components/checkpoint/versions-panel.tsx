@@ -22,7 +22,8 @@ function Counts({ detail, entries }: { detail: BlockDetail; entries: VersionEntr
       <strong className={ck.countMain}>
         {count(entries.length)} version{entries.length === 1 ? '' : 's'}
       </strong>
-      {detail.historyInstalled ? ` · ${count(detail.history?.length ?? 0)} in history` : ''} · {count(detail.versions.length)} physical row
+      {detail.historyInstalled ? ` · ${count(detail.history?.length ?? 0)} in history` : ''} ·{' '}
+      {count(detail.versions.length)} physical row
       {detail.versions.length === 1 ? '' : 's'} in {count(parts)} part{parts === 1 ? '' : 's'}
       {tombstones ? ` · ${tombstones} tombstone${tombstones === 1 ? '' : 's'}` : ''}
     </p>
@@ -41,13 +42,14 @@ export function VersionsPanel({ detail, entries, a, b, onCompare }: Props) {
       </div>
       {detail.historyInstalled ? (
         <p className="banner banner-info small" role="note">
-          Physical rows are read without FINAL: versions disappear from it when ClickHouse merges parts. The captured history keeps every version
-          since it was installed.
+          Physical rows are read without FINAL: versions disappear from it when ClickHouse merges parts. The captured
+          history keeps every version since it was installed.
         </p>
       ) : (
         <p className="banner banner-warn small" role="note">
-          The history table is not installed, so this list holds only the physical rows ClickHouse has not merged yet (read without FINAL): versions
-          disappear from it when parts merge. Run <code>npm run history:install</code> to keep every version from now on.
+          The history table is not installed, so this list holds only the physical rows ClickHouse has not merged yet
+          (read without FINAL): versions disappear from it when parts merge. Run <code>npm run history:install</code> to
+          keep every version from now on.
         </p>
       )}
       {entries.length === 0 ? (

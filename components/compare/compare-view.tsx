@@ -16,12 +16,16 @@ import { Skeleton } from '../ui/skeleton'
 import styles from './compare.module.css'
 
 // The chart library loads beside the page's first scripts, not in them.
-const GrowthChart = dynamic(() => import('./growth-chart').then((m) => m.GrowthChart), { ssr: false, loading: () => <Skeleton height={180} /> })
+const GrowthChart = dynamic(() => import('./growth-chart').then((m) => m.GrowthChart), {
+  ssr: false,
+  loading: () => <Skeleton height={180} />,
+})
 
 const minutes = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : duration(ms))
 
 /** When a resume happened, as time since the run started. */
-const since = (side: CompareSide, iso: string) => `+${minutes(Math.max(0, Date.parse(iso) - Date.parse(side.run.startedAt)))}`
+const since = (side: CompareSide, iso: string) =>
+  `+${minutes(Math.max(0, Date.parse(iso) - Date.parse(side.run.startedAt)))}`
 
 function Facts({ a, b }: { a: CompareSide; b: CompareSide | null }) {
   const rows: [string, (s: CompareSide) => ReactNode][] = [
@@ -38,7 +42,10 @@ function Facts({ a, b }: { a: CompareSide; b: CompareSide | null }) {
     ['Resumes', (s) => count(s.resumes.length)],
     [
       'Checkpoint now',
-      (s) => (s.current ? `v${s.current.version}${s.current.isDeleted ? ' (cleared)' : `, ${count(s.current.chars)} of ${count(s.current.charLimit)} chars`}` : 'none'),
+      (s) =>
+        s.current
+          ? `v${s.current.version}${s.current.isDeleted ? ' (cleared)' : `, ${count(s.current.chars)} of ${count(s.current.charLimit)} chars`}`
+          : 'none',
     ],
   ]
   return (
@@ -96,7 +103,8 @@ function Resumes({ side, letter }: { side: CompareSide; letter: 'A' | 'B' }) {
         <ol className={`small ${styles.resumes}`}>
           {side.resumes.map((p) => (
             <li key={`${p.at}-${p.fromVersion}`}>
-              {since(side, p.at)}: {p.fromVersion ? `resumed from v${p.fromVersion}` : 'resumed with no checkpoint (started over)'}
+              {since(side, p.at)}:{' '}
+              {p.fromVersion ? `resumed from v${p.fromVersion}` : 'resumed with no checkpoint (started over)'}
               {p.unitsDone !== null ? `, ${count(p.unitsDone)} unit${p.unitsDone === 1 ? '' : 's'} done` : ''}
               {p.attempt ? ` (attempt ${p.attempt})` : ''}
             </li>
@@ -125,7 +133,9 @@ function Comparison({ data }: { data: CompareResponse }) {
       </section>
       <section className="panel stack" aria-labelledby="growth-title">
         <h2 id="growth-title">Checkpoint growth</h2>
-        <p className="small muted flush">Characters in each checkpoint version, by time since the run started; resumes are marked on each line.</p>
+        <p className="small muted flush">
+          Characters in each checkpoint version, by time since the run started; resumes are marked on each line.
+        </p>
         <GrowthChart a={a} b={b} />
       </section>
       <section className="panel stack" aria-label="Resume points">
@@ -138,9 +148,17 @@ function Comparison({ data }: { data: CompareResponse }) {
         <section className="panel stack" aria-labelledby="diff-title">
           <h2 id="diff-title">Checkpoints now: B → A</h2>
           {a.current && b.current ? (
-            <ContentDiff before={b.current.content} after={a.current.content} label="Diff of the two runs' checkpoints" />
+            <ContentDiff
+              before={b.current.content}
+              after={a.current.content}
+              label="Diff of the two runs' checkpoints"
+            />
           ) : (
-            <p className="small muted">{!a.current && !b.current ? 'Neither run has a checkpoint.' : `${a.current ? 'B' : 'A'} has no checkpoint.`}</p>
+            <p className="small muted">
+              {!a.current && !b.current
+                ? 'Neither run has a checkpoint.'
+                : `${a.current ? 'B' : 'A'} has no checkpoint.`}
+            </p>
           )}
         </section>
       ) : null}
@@ -156,12 +174,15 @@ export function CompareView({ a, b }: { a: string; b: string | null }) {
       <div>
         <h1>Compare runs</h1>
         <p className="muted small flush">
-          {b ? 'Run A beside run B.' : "Run A beside its agent's last succeeded run that started before it: what is different from the last time it worked?"}
+          {b
+            ? 'Run A beside run B.'
+            : "Run A beside its agent's last succeeded run that started before it: what is different from the last time it worked?"}
         </p>
       </div>
       {a === '' ? (
         <p className="banner banner-info" role="note">
-          Open a run and choose <strong>Compare</strong>, or give <code>?a=org/namespace/agent/runId</code> (and optionally <code>&amp;b=</code>).
+          Open a run and choose <strong>Compare</strong>, or give <code>?a=org/namespace/agent/runId</code> (and
+          optionally <code>&amp;b=</code>).
         </p>
       ) : (
         <QueryState query={query} pending={<Skeleton height={240} />}>

@@ -1,6 +1,16 @@
 'use client'
 
-import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceDot,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts'
 import type { CompareSide } from '@/lib/api/types'
 import { count, duration } from '@/lib/format'
 
@@ -10,7 +20,11 @@ const COLOR = { A: 'var(--accent)', B: 'var(--warn)' } as const
 /** Minutes since the run started, and the size of each checkpoint version (a tombstone is 0). */
 function points(side: CompareSide) {
   const start = Date.parse(side.run.startedAt)
-  return side.checkpoints.map((c) => ({ t: Math.max(0, (Date.parse(c.at) - start) / 60_000), chars: c.isDeleted ? 0 : c.chars, version: c.version }))
+  return side.checkpoints.map((c) => ({
+    t: Math.max(0, (Date.parse(c.at) - start) / 60_000),
+    chars: c.isDeleted ? 0 : c.chars,
+    version: c.version,
+  }))
 }
 
 const minutesText = (m: number) => (m < 1 ? `${Math.round(m * 60)} s` : duration(m * 60_000))
@@ -32,7 +46,13 @@ export function GrowthChart({ a, b }: { a: CompareSide; b: CompareSide | null })
       <ResponsiveContainer width="100%" height={180}>
         <LineChart margin={{ top: 6, right: 12, bottom: 0, left: -8 }} accessibilityLayer={false}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis type="number" dataKey="t" {...AXIS} domain={[0, 'dataMax']} tickFormatter={(m: number) => minutesText(m)} />
+          <XAxis
+            type="number"
+            dataKey="t"
+            {...AXIS}
+            domain={[0, 'dataMax']}
+            tickFormatter={(m: number) => minutesText(m)}
+          />
           <YAxis type="number" dataKey="chars" {...AXIS} width={52} allowDecimals={false} />
           <Tooltip
             isAnimationActive={false}
@@ -42,13 +62,35 @@ export function GrowthChart({ a, b }: { a: CompareSide; b: CompareSide | null })
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {series.map(({ letter, data }) => (
-            <Line key={letter} data={data} dataKey="chars" name={`${letter}: chars`} stroke={COLOR[letter]} dot={{ r: 2 }} type="stepAfter" isAnimationActive={false} />
+            <Line
+              key={letter}
+              data={data}
+              dataKey="chars"
+              name={`${letter}: chars`}
+              stroke={COLOR[letter]}
+              dot={{ r: 2 }}
+              type="stepAfter"
+              isAnimationActive={false}
+            />
           ))}
           {series.flatMap(({ letter, side }) =>
             side.resumes.map((p) => {
               const t = Math.max(0, (Date.parse(p.at) - Date.parse(side.run.startedAt)) / 60_000)
-              const before = points(side).filter((x) => x.t <= t).pop()
-              return <ReferenceDot key={`${letter}-${p.at}`} x={t} y={before?.chars ?? 0} r={5} fill="none" stroke={COLOR[letter]} strokeWidth={2} ifOverflow="extendDomain" />
+              const before = points(side)
+                .filter((x) => x.t <= t)
+                .pop()
+              return (
+                <ReferenceDot
+                  key={`${letter}-${p.at}`}
+                  x={t}
+                  y={before?.chars ?? 0}
+                  r={5}
+                  fill="none"
+                  stroke={COLOR[letter]}
+                  strokeWidth={2}
+                  ifOverflow="extendDomain"
+                />
+              )
             }),
           )}
         </LineChart>

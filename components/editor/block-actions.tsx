@@ -27,7 +27,11 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
   const clearNote = useId()
   if (!block) return null
   if (!canWrite) {
-    return readOnly ? <span className="tag" title="LOOM_RUNS_READ_ONLY=1">read-only</span> : null
+    return readOnly ? (
+      <span className="tag" title="LOOM_RUNS_READ_ONLY=1">
+        read-only
+      </span>
+    ) : null
   }
   const target = { run: runRef, ...choice }
   const canRestore = !!picked && !picked.isDeleted && picked.version !== block.version
@@ -39,7 +43,9 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
       : picked.isDeleted
         ? `Restore is off: B is v${picked.version}, a tombstone. Pick an earlier version as B in the Versions table to put it back.`
         : `Restore is off: B is v${picked.version}, the current version. Pick an earlier version as B in the Versions table to put it back.`
-  const clearWhy = block.isDeleted ? `Clear is off: the block is already cleared (v${block.version} is a tombstone).` : null
+  const clearWhy = block.isDeleted
+    ? `Clear is off: the block is already cleared (v${block.version} is a tombstone).`
+    : null
   return (
     <>
       <Button variant="primary" onClick={() => setOpen('edit')}>
@@ -55,7 +61,12 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
       >
         {canRestore ? `Restore v${picked!.version}` : 'Restore…'}
       </button>
-      <Button variant="danger" disabled={block.isDeleted} aria-describedby={clearWhy ? clearNote : undefined} onClick={() => setOpen('clear')}>
+      <Button
+        variant="danger"
+        disabled={block.isDeleted}
+        aria-describedby={clearWhy ? clearNote : undefined}
+        onClick={() => setOpen('clear')}
+      >
         Clear
       </Button>
       {restoreWhy || clearWhy ? (
@@ -66,7 +77,9 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
       ) : null}
       {open === 'edit' ? <CheckpointEditor target={target} block={block} onClose={() => setOpen(null)} /> : null}
       {open === 'clear' ? <ClearDialog target={target} block={block} onClose={() => setOpen(null)} /> : null}
-      {open === 'restore' && picked ? <RestoreDialog target={target} current={block} from={picked} onClose={() => setOpen(null)} /> : null}
+      {open === 'restore' && picked ? (
+        <RestoreDialog target={target} current={block} from={picked} onClose={() => setOpen(null)} />
+      ) : null}
     </>
   )
 }

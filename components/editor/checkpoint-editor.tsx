@@ -35,7 +35,15 @@ function jsonState(text: string): { isJson: boolean; error: string | null } {
 }
 
 /** Edit a block: start from the version on screen, see the diff, give a reason; never overwrite a newer version. */
-export function CheckpointEditor({ target, block, onClose }: { target: BlockTarget; block: Block; onClose: () => void }) {
+export function CheckpointEditor({
+  target,
+  block,
+  onClose,
+}: {
+  target: BlockTarget
+  block: Block
+  onClose: () => void
+}) {
   const [base, setBase] = useState(block)
   const edit = useMergeDraft(contentOf(block))
   const draft = edit.text
@@ -43,12 +51,20 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   const [reason, setReason] = useState('')
   const [force, setForce] = useState(false)
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(target.run, (b: Parameters<typeof editBlockRequest>[1]) => editBlockRequest(target, b), (r) => `Saved ${target.blockKey} as version ${r.block.version}`)
+  const write = useBlockWrite(
+    target.run,
+    (b: Parameters<typeof editBlockRequest>[1]) => editBlockRequest(target, b),
+    (r) => `Saved ${target.blockKey} as version ${r.block.version}`,
+  )
 
   // The block as the server has it now: read again on opening (the page may be stale) and every
   // 15 s while editing, so the editor knows the block moved before a save is refused.
   const latest = useQuery({
-    ...blockDetailQueryOptions(target.run, { blockKey: target.blockKey, userId: target.userId, sessionId: target.sessionId }),
+    ...blockDetailQueryOptions(target.run, {
+      blockKey: target.blockKey,
+      userId: target.userId,
+      sessionId: target.sessionId,
+    }),
     refetchOnMount: 'always',
     refetchInterval: 15_000,
   }).data?.block
@@ -82,8 +98,12 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
   const problems = [
     shownRefusal?.kind === 'conflict' &&
       `v${base.version} is no longer the latest${shownRefusal.current ? ` (v${shownRefusal.current.version} is)` : ''}: re-apply your edit on top of it, or start from it`,
-    edit.locked && `${merge!.result.unresolved} conflict${merge!.result.unresolved === 1 ? '' : 's'} to resolve (keep mine or keep theirs, or edit by hand)`,
-    merge?.byHand && merge.result.kind === 'text' && hasConflictMarkers(draft) && 'conflict markers (<<<<<<< … >>>>>>>) are still in the content',
+    edit.locked &&
+      `${merge!.result.unresolved} conflict${merge!.result.unresolved === 1 ? '' : 's'} to resolve (keep mine or keep theirs, or edit by hand)`,
+    merge?.byHand &&
+      merge.result.kind === 'text' &&
+      hasConflictMarkers(draft) &&
+      'conflict markers (<<<<<<< … >>>>>>>) are still in the content',
     !changed && 'nothing changed yet',
     over && `over the char_limit by ${count(chars - base.charLimit)} characters`,
     (wasJson || json.isJson) && json.error && `not valid JSON: ${json.error}`,
@@ -126,9 +146,10 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
       onClose={onClose}
       lead={
         <p className={`small muted ${styles.lead}`}>
-          Starting from <strong className="mono">v{base.version}</strong> ({base.actor}, <TimeAgo iso={base.updatedAt} />). Saving writes
-          version {`${BigInt(base.version) + 1n}`} as <span className="mono">operator</span>, exactly as Loom would; the next{' '}
-          <code>resume()</code> returns it.
+          Starting from <strong className="mono">v{base.version}</strong> ({base.actor},{' '}
+          <TimeAgo iso={base.updatedAt} />
+          ). Saving writes version {`${BigInt(base.version) + 1n}`} as <span className="mono">operator</span>, exactly
+          as Loom would; the next <code>resume()</code> returns it.
         </p>
       }
       refusal={<RefusalBanner refusal={shownRefusal} force={force} onForce={setForce} conflict={conflictWayOut} />}
@@ -142,60 +163,69 @@ export function CheckpointEditor({ target, block, onClose }: { target: BlockTarg
         onConfirm: save,
       }}
     >
-        {merge ? (
-          <MergePanel
-            key={`${merge.from.version}→${merge.onto.version}`}
-            fromVersion={merge.from.version}
-            onto={merge.onto}
-            theirChange={merge.theirChange}
-            myChange={merge.myChange}
-            result={merge.result}
-            byHand={merge.byHand}
-            onChoose={edit.choose}
-            onChooseAll={edit.chooseAll}
-            onEditByHand={edit.editByHand}
-            onBackToChoices={edit.backToChoices}
-          />
-        ) : null}
-        <div className={styles.content}>
-          <div className="row">
-            <label htmlFor={contentId} className="small muted">
-              {merge ? 'Merged content' : 'New content'}
-            </label>
-            <span className="spacer" />
-            <span className={over ? 'tag tag-bad' : chars > base.charLimit * NEAR_LIMIT_RATIO ? 'tag tag-warn' : 'small muted'} aria-live="polite">
-              {count(chars)} / {count(base.charLimit)} characters
-            </span>
-            {json.isJson && !json.error && !edit.locked ? (
-              <Button variant="ghost" onClick={() => setDraft(JSON.stringify(JSON.parse(draft), null, 2))}>
-                Pretty-print JSON
-              </Button>
-            ) : null}
-          </div>
-          <textarea
-            id={contentId}
-            className="mono editor-text"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            rows={8}
-            spellCheck={false}
-            readOnly={edit.locked}
-            aria-invalid={over || !!json.error}
-            aria-describedby={edit.locked ? lockedNote : undefined}
-          />
-          {edit.locked ? (
-            <span id={lockedNote} className="small muted">
-              Follows your choices above; resolve every conflict, or choose Edit by hand to type in it.
-            </span>
+      {merge ? (
+        <MergePanel
+          key={`${merge.from.version}→${merge.onto.version}`}
+          fromVersion={merge.from.version}
+          onto={merge.onto}
+          theirChange={merge.theirChange}
+          myChange={merge.myChange}
+          result={merge.result}
+          byHand={merge.byHand}
+          onChoose={edit.choose}
+          onChooseAll={edit.chooseAll}
+          onEditByHand={edit.editByHand}
+          onBackToChoices={edit.backToChoices}
+        />
+      ) : null}
+      <div className={styles.content}>
+        <div className="row">
+          <label htmlFor={contentId} className="small muted">
+            {merge ? 'Merged content' : 'New content'}
+          </label>
+          <span className="spacer" />
+          <span
+            className={
+              over ? 'tag tag-bad' : chars > base.charLimit * NEAR_LIMIT_RATIO ? 'tag tag-warn' : 'small muted'
+            }
+            aria-live="polite"
+          >
+            {count(chars)} / {count(base.charLimit)} characters
+          </span>
+          {json.isJson && !json.error && !edit.locked ? (
+            <Button variant="ghost" onClick={() => setDraft(JSON.stringify(JSON.parse(draft), null, 2))}>
+              Pretty-print JSON
+            </Button>
           ) : null}
         </div>
-        {json.error && (wasJson || json.isJson) ? <p className={`small ${styles.error}`}>JSON error: {json.error}</p> : null}
-        {ids && !edit.locked ? <IdListEditor ids={ids} onChange={(next) => setDraft(next.join(' '))} /> : null}
-        <div className={`panel ${styles.preview}`}>
-          <h3>Preview: v{base.version} → {merge ? 'the merged content' : 'your version'}</h3>
-          <ContentDiff before={baseContent} after={draft} label="Diff preview" />
-          <EditRedo current={baseContent} draft={draft} version={base.version} />
-        </div>
+        <textarea
+          id={contentId}
+          className="mono editor-text"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          rows={8}
+          spellCheck={false}
+          readOnly={edit.locked}
+          aria-invalid={over || !!json.error}
+          aria-describedby={edit.locked ? lockedNote : undefined}
+        />
+        {edit.locked ? (
+          <span id={lockedNote} className="small muted">
+            Follows your choices above; resolve every conflict, or choose Edit by hand to type in it.
+          </span>
+        ) : null}
+      </div>
+      {json.error && (wasJson || json.isJson) ? (
+        <p className={`small ${styles.error}`}>JSON error: {json.error}</p>
+      ) : null}
+      {ids && !edit.locked ? <IdListEditor ids={ids} onChange={(next) => setDraft(next.join(' '))} /> : null}
+      <div className={`panel ${styles.preview}`}>
+        <h3>
+          Preview: v{base.version} → {merge ? 'the merged content' : 'your version'}
+        </h3>
+        <ContentDiff before={baseContent} after={draft} label="Diff preview" />
+        <EditRedo current={baseContent} draft={draft} version={base.version} />
+      </div>
     </WriteDialog>
   )
 }

@@ -15,7 +15,11 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
   const [reason, setReason] = useState('')
   const [force, setForce] = useState(false)
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(target.run, (b: Parameters<typeof clearBlockRequest>[1]) => clearBlockRequest(target, b), (r) => `Cleared ${target.blockKey} (tombstone v${r.block.version})`)
+  const write = useBlockWrite(
+    target.run,
+    (b: Parameters<typeof clearBlockRequest>[1]) => clearBlockRequest(target, b),
+    (r) => `Cleared ${target.blockKey} (tombstone v${r.block.version})`,
+  )
   const ok = typed === target.run.runId && reason.trim() !== ''
   const hintId = useId()
   const missing = [
@@ -29,8 +33,8 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
       lead={
         <>
           <p className={styles.lead}>
-            This writes a tombstone (version {`${BigInt(block.version) + 1n}`}): the next <code>resume()</code> of this run returns{' '}
-            <strong>None</strong> and the agent starts from scratch. Earlier versions stay restorable.
+            This writes a tombstone (version {`${BigInt(block.version) + 1n}`}): the next <code>resume()</code> of this
+            run returns <strong>None</strong> and the agent starts from scratch. Earlier versions stay restorable.
           </p>
           <ReplayNote target={target} toVersion={null} />
         </>

@@ -20,10 +20,14 @@ export function ConflictWayOut({
   return (
     <>
       <span className="small">
-        Now v{current.version} by <span className="mono">{current.actor}</span>, <TimeAgo iso={current.updatedAt} />. What changed since you
-        started:
+        Now v{current.version} by <span className="mono">{current.actor}</span>, <TimeAgo iso={current.updatedAt} />.
+        What changed since you started:
       </span>
-      <ContentDiff before={baseContent} after={current.isDeleted ? '' : current.content} label="Changes since you started" />
+      <ContentDiff
+        before={baseContent}
+        after={current.isDeleted ? '' : current.content}
+        label="Changes since you started"
+      />
       <div className="row">
         <Button variant="primary" onClick={() => onReapply(current)}>
           Re-apply my edit on top of v{current.version}

@@ -6,10 +6,14 @@ export function ContentDiff({ before, after, label }: { before: string; after: s
   const d = diffContents(before, after)
   return (
     <section className="stack gap-6" aria-label={label}>
-      <p className="small muted flush">
-        {describeDiff(d)}
-      </p>
-      {d.identical ? null : d.kind === 'set' ? <SetDiffView diff={d} /> : d.kind === 'json' ? <JsonDiffView diff={d} /> : <TextDiffView diff={d} />}
+      <p className="small muted flush">{describeDiff(d)}</p>
+      {d.identical ? null : d.kind === 'set' ? (
+        <SetDiffView diff={d} />
+      ) : d.kind === 'json' ? (
+        <JsonDiffView diff={d} />
+      ) : (
+        <TextDiffView diff={d} />
+      )}
     </section>
   )
 }

@@ -19,7 +19,19 @@ type Source = { userId: string; sessionId: string; blockKey: string; version: st
  * new version (an audited edit, checked against the version shown), so the next resume here continues
  * from it instead of redoing its work.
  */
-export function CopyDialog({ target, current, from, here, onClose }: { target: BlockTarget; current: Block; from: Source; here: string; onClose: () => void }) {
+export function CopyDialog({
+  target,
+  current,
+  from,
+  here,
+  onClose,
+}: {
+  target: BlockTarget
+  current: Block
+  from: Source
+  here: string
+  onClose: () => void
+}) {
   const source = useQuery(blockDetailQueryOptions(target.run, from))
   const [reason, setReason] = useState(`Copy v${from.version} from ${from.under} after a near miss`)
   const [force, setForce] = useState(false)
@@ -43,9 +55,11 @@ export function CopyDialog({ target, current, from, here, onClose }: { target: B
             usable ? (
               <>
                 <p className={styles.lead}>
-                  Writes the content of v{block.version} under {from.under} as version {next} under {here}; the next <code>resume()</code> as {here}{' '}
-                  returns it.
-                  {block.version !== from.version ? ` ${from.under} has moved on since this page loaded: v${block.version} is its latest, and that is what is copied.` : ''}
+                  Writes the content of v{block.version} under {from.under} as version {next} under {here}; the next{' '}
+                  <code>resume()</code> as {here} returns it.
+                  {block.version !== from.version
+                    ? ` ${from.under} has moved on since this page loaded: v${block.version} is its latest, and that is what is copied.`
+                    : ''}
                 </p>
                 <ContentDiff
                   before={current.isDeleted ? '' : current.content}
@@ -55,7 +69,8 @@ export function CopyDialog({ target, current, from, here, onClose }: { target: B
               </>
             ) : (
               <p className={styles.lead}>
-                There is nothing to copy: {from.under} {block ? `is cleared (v${block.version} is a tombstone)` : 'has no such block any more'}.
+                There is nothing to copy: {from.under}{' '}
+                {block ? `is cleared (v${block.version} is a tombstone)` : 'has no such block any more'}.
               </p>
             )
           }
@@ -70,7 +85,12 @@ export function CopyDialog({ target, current, from, here, onClose }: { target: B
         onConfirm: () =>
           block &&
           write.mutate(
-            { content: block.content, expectedVersion: current.version, reason: reason.trim(), ...(force ? { force: true } : {}) },
+            {
+              content: block.content,
+              expectedVersion: current.version,
+              reason: reason.trim(),
+              ...(force ? { force: true } : {}),
+            },
             { onSuccess: () => onClose(), onError: (e) => setRefusal(refusalOf(e)) },
           ),
       }}

@@ -31,7 +31,10 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
   }, [ids, shown.length])
 
   const add = () => {
-    const next = item.trim().split(/[\s,]+/).filter(Boolean)
+    const next = item
+      .trim()
+      .split(/[\s,]+/)
+      .filter(Boolean)
     if (next.length === 0) return
     onChange([...new Set([...ids, ...next])].sort())
     setItem('')
@@ -73,7 +76,13 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
         Arrow keys move between items; Delete or Enter removes the one in focus.
       </p>
       {shown.length > 0 ? (
-        <div className={styles.items} role="toolbar" aria-label="Items in the checkpoint" aria-describedby={hintId} onKeyDown={onItemsKey}>
+        <div
+          className={styles.items}
+          role="toolbar"
+          aria-label="Items in the checkpoint"
+          aria-describedby={hintId}
+          onKeyDown={onItemsKey}
+        >
           {shown.map((id, i) => (
             <span key={id} className={styles.item}>
               <span className="mono">{id}</span>
@@ -92,7 +101,9 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
               </button>
             </span>
           ))}
-          {ids.length > SHOWN ? <span className="muted small">…and {ids.length - SHOWN} more (edit them in the text)</span> : null}
+          {ids.length > SHOWN ? (
+            <span className="muted small">…and {ids.length - SHOWN} more (edit them in the text)</span>
+          ) : null}
         </div>
       ) : null}
       <div className="row">

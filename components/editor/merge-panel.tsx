@@ -24,10 +24,24 @@ type Props = {
 }
 
 function Value({ text, absent }: { text: string | null; absent: string }) {
-  return text === null ? <p className={`${styles.value} ${styles.absent}`}>{absent}</p> : <pre className={styles.value}>{text || ' '}</pre>
+  return text === null ? (
+    <p className={`${styles.value} ${styles.absent}`}>{absent}</p>
+  ) : (
+    <pre className={styles.value}>{text || ' '}</pre>
+  )
 }
 
-function Conflict({ c, onto, byHand, onChoose }: { c: MergeConflict; onto: Block; byHand: boolean; onChoose: Props['onChoose'] }) {
+function Conflict({
+  c,
+  onto,
+  byHand,
+  onChoose,
+}: {
+  c: MergeConflict
+  onto: Block
+  byHand: boolean
+  onChoose: Props['onChoose']
+}) {
   const cleared = c.id === 'content'
   return (
     <li>
@@ -52,7 +66,13 @@ function Conflict({ c, onto, byHand, onChoose }: { c: MergeConflict; onto: Block
         <div className="row gap-8">
           {(['mine', 'theirs'] as const).map((side) => (
             <label key={side} className={styles.choice}>
-              <input type="radio" name={`merge-${c.id}`} checked={c.resolution === side} disabled={byHand} onChange={() => onChoose(c.id, side)} />
+              <input
+                type="radio"
+                name={`merge-${c.id}`}
+                checked={c.resolution === side}
+                disabled={byHand}
+                onChange={() => onChoose(c.id, side)}
+              />
               {side === 'mine' ? 'Keep mine' : 'Keep theirs'}
             </label>
           ))}
@@ -74,7 +94,12 @@ export function MergePanel(props: Props) {
   useEffect(() => ref.current?.focus(), [])
   const alreadyIn = n === 0 && result.content === (onto.isDeleted ? '' : onto.content)
   return (
-    <section ref={ref} tabIndex={-1} className={`stack ${styles.panel} ${n ? styles.panelConflicts : ''}`} aria-label="Merge">
+    <section
+      ref={ref}
+      tabIndex={-1}
+      className={`stack ${styles.panel} ${n ? styles.panelConflicts : ''}`}
+      aria-label="Merge"
+    >
       <p className={`small ${styles.summary}`}>
         <strong>
           Your edit of v{fromVersion}, merged onto v{onto.version}.

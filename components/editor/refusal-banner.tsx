@@ -31,8 +31,8 @@ export function RefusalBanner({
       <strong>{refusal.message}</strong>
       {refusal.kind === 'run_active' && onForce ? (
         <label className="row small">
-          <input type="checkbox" checked={force} onChange={(e) => onForce(e.target.checked)} /> I stopped the agent (or accept the risk):
-          write anyway
+          <input type="checkbox" checked={force} onChange={(e) => onForce(e.target.checked)} /> I stopped the agent (or
+          accept the risk): write anyway
         </label>
       ) : null}
       {refusal.kind === 'conflict' ? conflict : null}

@@ -40,7 +40,9 @@ export function redoSentence(p: ReplayPreview): string {
 
 /** What the run wrote after the point it goes back to. */
 export function afterSentence(p: ReplayPreview): string {
-  const point = p.target ? `v${p.target.version} (${absoluteTime(p.target.updatedAt)})` : `its first write (${absoluteTime(p.since)})`
+  const point = p.target
+    ? `v${p.target.version} (${absoluteTime(p.target.updatedAt)})`
+    : `its first write (${absoluteTime(p.since)})`
   const list = afterList(p.after)
   return list ? `After ${point} this run wrote ${list}.` : `This run wrote nothing after ${point}.`
 }

@@ -11,11 +11,25 @@ import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
 
 /** Restore: an earlier version's content back as a new version, checked against the current one. */
-export function RestoreDialog({ target, current, from, onClose }: { target: BlockTarget; current: Block; from: Block; onClose: () => void }) {
+export function RestoreDialog({
+  target,
+  current,
+  from,
+  onClose,
+}: {
+  target: BlockTarget
+  current: Block
+  from: Block
+  onClose: () => void
+}) {
   const [reason, setReason] = useState('')
   const [force, setForce] = useState(false)
   const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(target.run, (b: Parameters<typeof restoreBlockRequest>[1]) => restoreBlockRequest(target, b), (r) => `Restored v${from.version} as version ${r.block.version}`)
+  const write = useBlockWrite(
+    target.run,
+    (b: Parameters<typeof restoreBlockRequest>[1]) => restoreBlockRequest(target, b),
+    (r) => `Restored v${from.version} as version ${r.block.version}`,
+  )
   return (
     <WriteDialog
       title={`Restore v${from.version}`}
@@ -24,10 +38,15 @@ export function RestoreDialog({ target, current, from, onClose }: { target: Bloc
       lead={
         <>
           <p className={styles.lead}>
-            Writes the content of v{from.version} as version {`${BigInt(current.version) + 1n}`}; the next <code>resume()</code> returns it.
+            Writes the content of v{from.version} as version {`${BigInt(current.version) + 1n}`}; the next{' '}
+            <code>resume()</code> returns it.
           </p>
           <ReplayNote target={target} toVersion={from.version} />
-          <ContentDiff before={current.isDeleted ? '' : current.content} after={from.content} label={`Diff from v${current.version} to restored v${from.version}`} />
+          <ContentDiff
+            before={current.isDeleted ? '' : current.content}
+            after={from.content}
+            label={`Diff from v${current.version} to restored v${from.version}`}
+          />
         </>
       }
       refusal={<RefusalBanner refusal={refusal} force={force} onForce={setForce} />}
@@ -38,7 +57,12 @@ export function RestoreDialog({ target, current, from, onClose }: { target: Bloc
         disabled: reason.trim() === '' || write.isPending,
         onConfirm: () =>
           write.mutate(
-            { version: from.version, expectedVersion: current.version, reason: reason.trim(), ...(force ? { force: true } : {}) },
+            {
+              version: from.version,
+              expectedVersion: current.version,
+              reason: reason.trim(),
+              ...(force ? { force: true } : {}),
+            },
             { onSuccess: () => onClose(), onError: (e) => setRefusal(refusalOf(e)) },
           ),
       }}

@@ -25,7 +25,11 @@ export function refusalOf(err: unknown): WriteRefusal {
 }
 
 /** A console write: on success a toast and a refresh of everything about the run. */
-export function useBlockWrite<V>(run: RunRef, write: (vars: V) => Promise<WriteResponse>, success: (r: WriteResponse) => string) {
+export function useBlockWrite<V>(
+  run: RunRef,
+  write: (vars: V) => Promise<WriteResponse>,
+  success: (r: WriteResponse) => string,
+) {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: write,

@@ -45,7 +45,10 @@ export function useMergeDraft(initial: string) {
     if (!merge) return null
     const base = contentOf(merge.from)
     const theirs = contentOf(merge.onto)
-    const result = mergeContents(base, theirs, merge.mine, { choices: merge.choices, markers: { mine: 'mine', theirs: `v${merge.onto.version}` } })
+    const result = mergeContents(base, theirs, merge.mine, {
+      choices: merge.choices,
+      markers: { mine: 'mine', theirs: `v${merge.onto.version}` },
+    })
     return {
       from: merge.from,
       onto: merge.onto,
@@ -84,7 +87,8 @@ export function useMergeDraft(initial: string) {
       if (merge) setMerge({ ...merge, choices: { ...merge.choices, [id]: side } })
     },
     chooseAll(side: Side) {
-      if (merge && view) setMerge({ ...merge, choices: Object.fromEntries(view.result.conflicts.map((c) => [c.id, side])) })
+      if (merge && view)
+        setMerge({ ...merge, choices: Object.fromEntries(view.result.conflicts.map((c) => [c.id, side])) })
     },
     editByHand() {
       if (!merge || !view) return

@@ -22,7 +22,13 @@ export function ReasonField({
   return (
     <label className="field">
       {label}
-      <textarea value={value} onChange={(e) => onChange(e.target.value)} rows={2} placeholder={placeholder} required={placeholder !== undefined} />
+      <textarea
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        rows={2}
+        placeholder={placeholder}
+        required={placeholder !== undefined}
+      />
     </label>
   )
 }
@@ -80,7 +86,12 @@ export function WriteDialog({
         {extraAction}
         <Button onClick={onClose}>{cancelLabel}</Button>
         {confirm ? (
-          <Button variant={confirm.variant} disabled={confirm.disabled} aria-describedby={hintId} onClick={confirm.onConfirm}>
+          <Button
+            variant={confirm.variant}
+            disabled={confirm.disabled}
+            aria-describedby={hintId}
+            onClick={confirm.onConfirm}
+          >
             {confirm.label}
           </Button>
         ) : null}

@@ -23,7 +23,9 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
       isEmpty={(data) => !data.installed || data.entries.length === 0}
       empty={(data) => (
         <EmptyNote>
-          {data.installed ? 'No operator has edited, cleared or restored a block of this run.' : 'The audit table is not installed on this ClickHouse.'}
+          {data.installed
+            ? 'No operator has edited, cleared or restored a block of this run.'
+            : 'The audit table is not installed on this ClickHouse.'}
         </EmptyNote>
       )}
     >
@@ -58,7 +60,11 @@ export function AuditLog({ runRef }: { runRef: RunRef }) {
                 </p>
                 <details>
                   <summary>What it changed</summary>
-                  <ContentDiff before={e.beforeContent} after={e.afterContent} label={`Change of audit entry ${i + 1}`} />
+                  <ContentDiff
+                    before={e.beforeContent}
+                    after={e.afterContent}
+                    label={`Change of audit entry ${i + 1}`}
+                  />
                 </details>
               </li>
             ))}

@@ -55,7 +55,12 @@ function VirtualBlocks({ blocks }: { blocks: Block[] }) {
     initialRect: { width: 800, height: 640 },
   })
   return (
-    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`${count(blocks.length)} blocks; scroll for more`}>
+    <div
+      ref={scrollRef}
+      className={`${virtual.scroll} ${styles.scroll}`}
+      tabIndex={0}
+      aria-label={`${count(blocks.length)} blocks; scroll for more`}
+    >
       <div className={virtual.list} style={listStyle}>
         {rows.map((it) => {
           const b = blocks[it.index]
@@ -84,7 +89,11 @@ export function BlocksList({ blocks }: { blocks: Block[] }) {
         </div>
       ) : null}
       {groups.map((g) => (
-        <section key={`${g.userId}\u0000${g.sessionId}`} className="block-group" aria-label={`Blocks for user ${g.userId || 'unset'}, session ${g.sessionId || 'unset'}`}>
+        <section
+          key={`${g.userId}\u0000${g.sessionId}`}
+          className="block-group"
+          aria-label={`Blocks for user ${g.userId || 'unset'}, session ${g.sessionId || 'unset'}`}
+        >
           <header>
             <span>
               user <code>{g.userId || '∅ (unset)'}</code>

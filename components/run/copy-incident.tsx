@@ -36,13 +36,23 @@ export function CopyIncident({ run }: { run: RunRef }) {
   return (
     // Pushed to the end of the run_id line; the status text wraps under it when there is one.
     <span className="row gap-6" style={{ marginLeft: 'auto' }}>
-      <Button size="small" onClick={() => void copy()} disabled={state.kind === 'busy'} title="Markdown for a ticket: flags, why it resumed there, the last resume's diff, operator actions, links back">
+      <Button
+        size="small"
+        onClick={() => void copy()}
+        disabled={state.kind === 'busy'}
+        title="Markdown for a ticket: flags, why it resumed there, the last resume's diff, operator actions, links back"
+      >
         {state.kind === 'busy' ? 'Copying…' : 'Copy incident summary'}
       </Button>
       <span role="status" aria-live="polite" className="small muted">
-        {state.kind === 'copied' ? 'Copied as markdown.' : state.kind === 'failed' ? (
+        {state.kind === 'copied' ? (
+          'Copied as markdown.'
+        ) : state.kind === 'failed' ? (
           <>
-            Not copied: {state.message}. <a href={url} target="_blank" rel="noopener noreferrer">Open it</a>
+            Not copied: {state.message}.{' '}
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              Open it
+            </a>
           </>
         ) : null}
       </span>

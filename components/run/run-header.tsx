@@ -15,13 +15,27 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
   return (
     <section className="panel stack run-head" aria-label="Run summary">
       <div className="row">
-      <div className="crumbs">
-        <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org }).toString())}>{run.org}</Link>/
-        <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}>{run.namespace}</Link>/
-        <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace, agent: run.agent }).toString())}>
-          {run.agent}
-        </Link>
-      </div>
+        <div className="crumbs">
+          <Link prefetch={false} href={links.runs(new URLSearchParams({ org: run.org }).toString())}>
+            {run.org}
+          </Link>
+          /
+          <Link
+            prefetch={false}
+            href={links.runs(new URLSearchParams({ org: run.org, namespace: run.namespace }).toString())}
+          >
+            {run.namespace}
+          </Link>
+          /
+          <Link
+            prefetch={false}
+            href={links.runs(
+              new URLSearchParams({ org: run.org, namespace: run.namespace, agent: run.agent }).toString(),
+            )}
+          >
+            {run.agent}
+          </Link>
+        </div>
         <span className="spacer" />
         <Link
           prefetch={false}
@@ -65,7 +79,9 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions?: Re
         <Stat term="Duration">{duration(run.durationMs)}</Stat>
         <Stat term="Turns">
           {/* Two sources that need not agree: the counter the agent reports, and the transcripts bound to the run_id. */}
-          <span title="loom.runs.turns: the turn counter the agent reported with its run">{run.hasRunRow ? `${count(run.turns)} counted by the run` : '—'}</span>
+          <span title="loom.runs.turns: the turn counter the agent reported with its run">
+            {run.hasRunRow ? `${count(run.turns)} counted by the run` : '—'}
+          </span>
           <br />
           <span className="small muted">
             {detail.counts.turns === 0 ? 'no transcript bound' : `${count(detail.counts.turns)} in bound transcripts`}

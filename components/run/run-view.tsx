@@ -60,7 +60,9 @@ export function RunView({ runRef }: { runRef: RunRef }) {
   const queryClient = useQueryClient()
   const { org, namespace, agent, runId } = runRef
   useEffect(() => {
-    void queryClient.prefetchQuery(TAB_QUERY[tab]({ org, namespace, agent, runId }) as Parameters<typeof queryClient.prefetchQuery>[0])
+    void queryClient.prefetchQuery(
+      TAB_QUERY[tab]({ org, namespace, agent, runId }) as Parameters<typeof queryClient.prefetchQuery>[0],
+    )
   }, [queryClient, tab, org, namespace, agent, runId])
 
   if (detail.isPending) {

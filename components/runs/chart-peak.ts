@@ -13,7 +13,11 @@ function joinNames(names: string[]): string {
  * "Most on 27 Nov: 3 runs." for one peak; a tie is told as a tie, never as one arbitrary winner:
  * "Most on 27 Nov and 29 Nov: 1 run each." or, past three, "At most 1 run a day, on 4 days.".
  */
-export function peakSentence(names: string[], amount: string, opts: { lead: string; unit: string; units: string }): string {
+export function peakSentence(
+  names: string[],
+  amount: string,
+  opts: { lead: string; unit: string; units: string },
+): string {
   if (names.length === 0) return ''
   if (names.length === 1) return `${opts.lead} ${names[0]}: ${amount}.`
   if (names.length <= 3) return `${opts.lead} ${joinNames(names)}: ${amount} each.`

@@ -8,12 +8,19 @@ export const FRESHNESS_LIMIT_MS = 5_000
 export function freshnessNote(d: DerivedFreshness | undefined): { tone: 'warning' | 'error'; text: string } | null {
   if (!d) return null
   if (d.error) {
-    const asOf = d.lagMs !== null ? ` The list, flags, counts and charts are ${duration(d.lagMs)} behind the agents' writes.` : ''
-    return { tone: 'error', text: `Deriving the runs list from new writes is failing (${d.error}); it is retried every few seconds.${asOf} A run's own page is exact.` }
+    const asOf =
+      d.lagMs !== null ? ` The list, flags, counts and charts are ${duration(d.lagMs)} behind the agents' writes.` : ''
+    return {
+      tone: 'error',
+      text: `Deriving the runs list from new writes is failing (${d.error}); it is retried every few seconds.${asOf} A run's own page is exact.`,
+    }
   }
   if (d.lagMs !== null && d.lagMs > FRESHNESS_LIMIT_MS) {
     const last = d.lastRunAt ? ` (last update ${absoluteTime(d.lastRunAt)})` : ''
-    return { tone: 'warning', text: `The list, flags, counts and charts are ${duration(d.lagMs)} behind the agents' writes${last}. A run's own page is exact.` }
+    return {
+      tone: 'warning',
+      text: `The list, flags, counts and charts are ${duration(d.lagMs)} behind the agents' writes${last}. A run's own page is exact.`,
+    }
   }
   return null
 }

@@ -21,7 +21,14 @@ export function FlagBadges({ flags }: { flags: readonly RunFlag[] | undefined })
   return (
     <ul className={styles.badges} aria-label="Flags">
       {flags.map((f) => (
-        <li key={f} className={styles.badge} data-tone={TONE[f] ?? 'warn'} data-flag={f} data-meaning={FLAG_TEXT[f]?.meaning} tabIndex={0}>
+        <li
+          key={f}
+          className={styles.badge}
+          data-tone={TONE[f] ?? 'warn'}
+          data-flag={f}
+          data-meaning={FLAG_TEXT[f]?.meaning}
+          tabIndex={0}
+        >
           {FLAG_TEXT[f]?.label ?? f}
           <span className="sr-only">: {FLAG_TEXT[f]?.meaning}</span>
         </li>

@@ -31,7 +31,11 @@ export function LiveRefresh({
   const live = useLiveRuns(filters, shown, !paused && !reading, listFetching)
   return (
     <span className="refresh" aria-live="polite" data-live={paused ? 'paused' : reading ? 'reading' : 'on'}>
-      {paused || reading ? <span className="live-dot is-paused" aria-hidden /> : <span className="live-dot" aria-hidden />}
+      {paused || reading ? (
+        <span className="live-dot is-paused" aria-hidden />
+      ) : (
+        <span className="live-dot" aria-hidden />
+      )}
       {paused
         ? 'Live refresh paused'
         : reading

@@ -53,7 +53,12 @@ export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters
   })
   // The same runs, grouped by what they share (GET /api/runs/cohorts groups the same pages).
   const loaded = queries.every((q) => q.data)
-  const cohorts = loaded ? groupCohorts(queries.flatMap((q) => q.data?.runs ?? []), base).slice(0, COHORTS_SHOWN) : []
+  const cohorts = loaded
+    ? groupCohorts(
+        queries.flatMap((q) => q.data?.runs ?? []),
+        base,
+      ).slice(0, COHORTS_SHOWN)
+    : []
   return (
     <section className={`panel ${styles.attention}`} aria-labelledby={`${bodyId}-title`}>
       <div className={styles.attentionHead}>
@@ -62,7 +67,9 @@ export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters
             Needs attention
           </DisclosureButton>
         </h2>
-        <span className="small muted">stalled runs, crash loops, missing blobs, near misses, ties, checkpoints near their limit</span>
+        <span className="small muted">
+          stalled runs, crash loops, missing blobs, near misses, ties, checkpoints near their limit
+        </span>
       </div>
       {open ? (
         <ul id={bodyId} className={styles.attentionList}>
@@ -72,7 +79,8 @@ export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters
             const more = !!q.data?.nextCursor
             // A page that stopped looking early counts only the runs it checked.
             const searchedTo = q.data?.searchedTo
-            const label = n === undefined ? (q.isError ? 'could not count' : 'counting…') : `${count(n)}${more ? '+' : ''}`
+            const label =
+              n === undefined ? (q.isError ? 'could not count' : 'counting…') : `${count(n)}${more ? '+' : ''}`
             return (
               <li key={flag}>
                 <Link
@@ -80,7 +88,11 @@ export function NeedsAttention({ filters, ready = true }: { filters: RunsFilters
                   prefetch={false}
                   className={styles.attentionItem}
                   data-flag={flag}
-                  title={searchedTo ? `${FLAG_TEXT[flag].meaning}. Counted among runs started since ${absoluteTime(searchedTo)}.` : FLAG_TEXT[flag].meaning}
+                  title={
+                    searchedTo
+                      ? `${FLAG_TEXT[flag].meaning}. Counted among runs started since ${absoluteTime(searchedTo)}.`
+                      : FLAG_TEXT[flag].meaning
+                  }
                 >
                   <span className={styles.attentionCount} data-zero={n === 0} aria-busy={n === undefined && !q.isError}>
                     {label}

@@ -17,7 +17,8 @@ function filterWords(f: RunsFilters): string[] {
   for (const k of IDENTITY) if (f[k]) out.push(`${k} = ${f[k]}`)
   if (f.status) out.push(`status ${f.status}`)
   if (f.q) out.push(`search "${f.q}"`)
-  if (f.from || f.to) out.push(`started ${f.from ? `from ${f.from}` : ''}${f.from && f.to ? ' ' : ''}${f.to ? `to ${f.to}` : ''}`)
+  if (f.from || f.to)
+    out.push(`started ${f.from ? `from ${f.from}` : ''}${f.from && f.to ? ' ' : ''}${f.to ? `to ${f.to}` : ''}`)
   for (const flag of f.flag ?? []) out.push(`flag ${FLAG_TEXT[flag].label}`)
   return out
 }
@@ -28,7 +29,10 @@ function filterWords(f: RunsFilters): string[] {
  */
 function IdentitySuggestions({ filters, field }: { filters: RunsFilters; field: (typeof IDENTITY)[number] }) {
   const typed = filters[field] as string
-  const narrow = { org: field === 'org' ? undefined : filters.org, namespace: field === 'namespace' ? undefined : filters.namespace }
+  const narrow = {
+    org: field === 'org' ? undefined : filters.org,
+    namespace: field === 'namespace' ? undefined : filters.namespace,
+  }
   const q = useQuery(runFacetsQueryOptions({ field, prefix: typed, ...narrow }))
   const values = (q.data?.values ?? []).filter((v) => v.value !== typed)
   if (!values.length) return null
@@ -41,7 +45,9 @@ function IdentitySuggestions({ filters, field }: { filters: RunsFilters; field: 
           <Link href={links.runsList({ ...filters, [field]: v.value })} prefetch={false}>
             {v.value}
           </Link>{' '}
-          <span className="muted">({count(v.runs)} run{v.runs === 1 ? '' : 's'})</span>
+          <span className="muted">
+            ({count(v.runs)} run{v.runs === 1 ? '' : 's'})
+          </span>
         </span>
       ))}
       ?
@@ -50,7 +56,15 @@ function IdentitySuggestions({ filters, field }: { filters: RunsFilters; field: 
 }
 
 /** "No runs match": which filters matched nothing, what would, and a way out. */
-export function NoRunsMatch({ filters, pastLastPage, onClear }: { filters: RunsFilters; pastLastPage: boolean; onClear: () => void }) {
+export function NoRunsMatch({
+  filters,
+  pastLastPage,
+  onClear,
+}: {
+  filters: RunsFilters
+  pastLastPage: boolean
+  onClear: () => void
+}) {
   const words = filterWords(filters)
   return (
     <div className="panel empty" data-testid="no-runs-match">

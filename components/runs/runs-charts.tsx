@@ -21,7 +21,16 @@ import { links } from '@/lib/links'
 import type { ConsoleEvent, RunsAnalytics } from '@/lib/api/types'
 import { withFlag, type RunsFilters } from '@/lib/runs-search'
 import { CountLink } from './count-link'
-import { bucketTick, bucketTitle, eventsByBucket, eventsText, presentStatuses, sizeLabel, statusColor, statusRows } from './summary-model'
+import {
+  bucketTick,
+  bucketTitle,
+  eventsByBucket,
+  eventsText,
+  presentStatuses,
+  sizeLabel,
+  statusColor,
+  statusRows,
+} from './summary-model'
 import { dotColor } from './dot-color'
 import styles from './runs-summary.module.css'
 import { peaks, peakSentence } from './chart-peak'
@@ -49,7 +58,16 @@ function TooltipBox({ title, rows }: { title: string; rows: { label: string; val
  * A titled card holding one chart. The drawing is an image named by `label`, described by `summary`
  * in words (the figures a screen reader cannot get from the bars, since the tooltip needs a mouse).
  */
-export function ChartCard({ title, legend, legendLabel, note, label, summary, children, className }: {
+export function ChartCard({
+  title,
+  legend,
+  legendLabel,
+  note,
+  label,
+  summary,
+  children,
+  className,
+}: {
   title: string
   /** The legend's items (`li`s), and what the legend lists when it needs saying. */
   legend?: ReactNode
@@ -117,7 +135,17 @@ function BarChartCard({
 }
 
 /** A legend item: the series' colour and its count, linked to the runs it counts. */
-function LegendLink({ color, href, title, children }: { color: string; href: string; title?: string; children: ReactNode }) {
+function LegendLink({
+  color,
+  href,
+  title,
+  children,
+}: {
+  color: string
+  href: string
+  title?: string
+  children: ReactNode
+}) {
   return (
     <li>
       <span className={styles.dot} style={dotColor(color)} aria-hidden />
@@ -131,11 +159,23 @@ function LegendLink({ color, href, title, children }: { color: string; href: str
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
 
 /** The largest of `items` by `value`, or null when every value is 0. */
-export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAnalytics; filters?: RunsFilters; events?: ConsoleEvent[] }) {
+export function StatusChart({
+  data,
+  filters = {},
+  events = [],
+}: {
+  data: RunsAnalytics
+  filters?: RunsFilters
+  events?: ConsoleEvent[]
+}) {
   const { unit } = data.statusOverTime
   const statuses = presentStatuses(data.totals.byStatus)
   const rows = statusRows(data)
-  const changes = eventsByBucket(rows.map((r) => r.start), events, unit)
+  const changes = eventsByBucket(
+    rows.map((r) => r.start),
+    events,
+    unit,
+  )
   const changed = [...changes.values()].flat()
   const tooltip = ({ active, payload }: TooltipContentProps) => {
     const row = active ? (payload?.[0]?.payload as (typeof rows)[number] | undefined) : undefined
@@ -149,7 +189,9 @@ export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAna
             .reverse()
             .map((s) => ({ label: s, value: count(Number(row[s])), color: statusColor(s) })),
           { label: 'total', value: count(row.total) },
-          ...(changes.get(row.start) ?? []).slice(0, 3).map((e) => ({ label: e.kind, value: e.summary, color: 'var(--accent)' })),
+          ...(changes.get(row.start) ?? [])
+            .slice(0, 3)
+            .map((e) => ({ label: e.kind, value: e.summary, color: 'var(--accent)' })),
         ]}
       />
     )
@@ -180,7 +222,14 @@ export function StatusChart({ data, filters = {}, events = [] }: { data: RunsAna
       ))}
       note={
         changed.length ? (
-          <p className={`small flush ${styles.changes}`} data-testid="chart-changes" title={changed.slice(0, 10).map((e) => `${e.at.slice(0, 16).replace('T', ' ')} ${e.summary}`).join('\n')}>
+          <p
+            className={`small flush ${styles.changes}`}
+            data-testid="chart-changes"
+            title={changed
+              .slice(0, 10)
+              .map((e) => `${e.at.slice(0, 16).replace('T', ' ')} ${e.summary}`)
+              .join('\n')}
+          >
             <span className={styles.changeMark} aria-hidden />
             <CountLink href={links.audit({ org: filters.org, namespace: filters.namespace, agent: filters.agent })}>
               changed: <strong>{eventsText(changed)}</strong>
@@ -243,7 +292,11 @@ export function ResumesChart({ data, filters = {} }: { data: RunsAnalytics; filt
           <LegendLink color="var(--warn)" href={links.runsList(withFlag(filters, 'resumed'))}>
             resumed <strong>{count(resumedRuns)}</strong>
           </LegendLink>
-          <LegendLink color="var(--accent)" href={links.runsList(withFlag(filters, 'resumed'))} title="The resumed runs, whose later attempts these are">
+          <LegendLink
+            color="var(--accent)"
+            href={links.runsList(withFlag(filters, 'resumed'))}
+            title="The resumed runs, whose later attempts these are"
+          >
             extra attempts <strong>{count(extraAttempts)}</strong>
           </LegendLink>
         </>
@@ -254,7 +307,13 @@ export function ResumesChart({ data, filters = {} }: { data: RunsAnalytics; filt
       tooltip={tooltip}
     >
       <Bar dataKey="resumedRuns" fill="var(--warn)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
-      <Bar dataKey="extraAttempts" fill="var(--accent)" radius={[3, 3, 0, 0]} maxBarSize={18} isAnimationActive={false} />
+      <Bar
+        dataKey="extraAttempts"
+        fill="var(--accent)"
+        radius={[3, 3, 0, 0]}
+        maxBarSize={18}
+        isAnimationActive={false}
+      />
     </BarChartCard>
   )
 }
@@ -269,7 +328,12 @@ export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filter
   const tooltip = ({ active, payload }: TooltipContentProps) => {
     const b = active ? (payload?.[0]?.payload as (typeof s.buckets)[number] | undefined) : undefined
     if (!b) return null
-    return <TooltipBox title={`${sizeLabel(b.fromPct, b.toPct)} of char_limit`} rows={[{ label: 'runs', value: count(b.runs) }]} />
+    return (
+      <TooltipBox
+        title={`${sizeLabel(b.fromPct, b.toPct)} of char_limit`}
+        rows={[{ label: 'runs', value: count(b.runs) }]}
+      />
+    )
   }
   const filled = s.buckets.filter((b) => b.runs > 0)
   const summary = [
@@ -297,7 +361,10 @@ export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filter
           ) : null}
           {s.overLimit > 0 ? (
             <li className={styles.bad}>
-              <CountLink href={links.runsList(withFlag(filters, 'near_limit'))} title="Listed with the runs near their limit (90% or more)">
+              <CountLink
+                href={links.runsList(withFlag(filters, 'near_limit'))}
+                title="Listed with the runs near their limit (90% or more)"
+              >
                 <strong>{count(s.overLimit)}</strong> over
               </CountLink>
             </li>

@@ -38,7 +38,17 @@ function useSettled(value: string, ms = 150) {
  * Values of the field starting with what was typed, most runs first, as the input's <datalist>:
  * picking one fills the box; the filter itself stays an exact match.
  */
-function Suggestions({ id, suggest, typed, active }: { id: string; suggest: Omit<FacetsParams, 'prefix'>; typed: string; active: boolean }) {
+function Suggestions({
+  id,
+  suggest,
+  typed,
+  active,
+}: {
+  id: string
+  suggest: Omit<FacetsParams, 'prefix'>
+  typed: string
+  active: boolean
+}) {
   const prefix = useSettled(typed.trim())
   const query = useQuery({ ...runFacetsQueryOptions({ ...suggest, prefix: prefix || undefined }), enabled: active })
   return (
@@ -50,7 +60,15 @@ function Suggestions({ id, suggest, typed, active }: { id: string; suggest: Omit
   )
 }
 
-function TextFilter({ label, name, value, onCommit, type = 'text', placeholder, suggest }: {
+function TextFilter({
+  label,
+  name,
+  value,
+  onCommit,
+  type = 'text',
+  placeholder,
+  suggest,
+}: {
   label: string
   /** The URL parameter it sets: the form submits it as a plain GET before the page's scripts have loaded. */
   name: string
@@ -125,19 +143,35 @@ export function RunsFilters() {
   const setF = (patch: Omit<Parameters<typeof setFilters>[0] & object, 'cursor'>) => {
     const next = runsFilters({ ...f, ...patch } as Parameters<typeof runsFilters>[0])
     void queryClient.prefetchQuery(runsListQueryOptions(runsListParams(next)))
-    void setFilters({ ...patch})
+    void setFilters({ ...patch })
   }
   const hydrated = useHydrated()
   const now = useNow()
   const rangeHours = f.from && !f.to && now !== null ? Math.round((now - Date.parse(f.from)) / 3_600_000) : null
-  const selectedRange = RANGES.find((r) => r.hours !== null && rangeHours !== null && Math.abs(r.hours - rangeHours) <= 1)
+  const selectedRange = RANGES.find(
+    (r) => r.hours !== null && rangeHours !== null && Math.abs(r.hours - rangeHours) <= 1,
+  )
   const active = [f.org, f.namespace, f.agent, f.status, f.q, f.from, f.to].some(Boolean) || f.flag.length > 0
   // A plain GET form underneath: before the scripts load (or if they fail) Enter or Apply loads the
   // filtered page from the server; once they run, every change applies in place as the operator types.
   return (
-    <form className="filters" role="search" aria-label="Filter runs" method="get" action="/" onSubmit={(e) => e.preventDefault()}>
+    <form
+      className="filters"
+      role="search"
+      aria-label="Filter runs"
+      method="get"
+      action="/"
+      onSubmit={(e) => e.preventDefault()}
+    >
       <fieldset className="filters-set">
-        <TextFilter label="Search goal or run id" name="q" type="search" value={f.q} placeholder="e.g. invoices or run-…" onCommit={(q) => setF({ q })} />
+        <TextFilter
+          label="Search goal or run id"
+          name="q"
+          type="search"
+          value={f.q}
+          placeholder="e.g. invoices or run-…"
+          onCommit={(q) => setF({ q })}
+        />
         <TextFilter label="Org" name="org" value={f.org} suggest={{ field: 'org' }} onCommit={(org) => setF({ org })} />
         <TextFilter
           label="Namespace"
@@ -177,7 +211,11 @@ export function RunsFilters() {
                 {r.label}
               </option>
             ))}
-            {f.from || f.to ? <option value="custom" disabled>Custom range</option> : null}
+            {f.from || f.to ? (
+              <option value="custom" disabled>
+                Custom range
+              </option>
+            ) : null}
           </select>
         </label>
         <FlagFilter value={f.flag} onChange={(flag) => setF({ flag })} />
@@ -185,7 +223,9 @@ export function RunsFilters() {
           <button
             type="button"
             className={buttonClass('default')}
-            onClick={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null })}
+            onClick={() =>
+              setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null })
+            }
           >
             Clear filters
           </button>

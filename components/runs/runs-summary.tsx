@@ -33,9 +33,18 @@ function CardSkeleton({ wide = false }: { wide?: boolean }) {
 // The chart library (~290 KB of script) is not part of the page's first scripts: it loads beside
 // the summary's request, so the table's rows and the page's start-up do not wait for it.
 const loadCharts = () => import('./runs-charts')
-const StatusChart = dynamic(() => loadCharts().then((m) => m.StatusChart), { ssr: false, loading: () => <CardSkeleton wide /> })
-const ResumesChart = dynamic(() => loadCharts().then((m) => m.ResumesChart), { ssr: false, loading: () => <CardSkeleton /> })
-const SizesChart = dynamic(() => loadCharts().then((m) => m.SizesChart), { ssr: false, loading: () => <CardSkeleton /> })
+const StatusChart = dynamic(() => loadCharts().then((m) => m.StatusChart), {
+  ssr: false,
+  loading: () => <CardSkeleton wide />,
+})
+const ResumesChart = dynamic(() => loadCharts().then((m) => m.ResumesChart), {
+  ssr: false,
+  loading: () => <CardSkeleton />,
+})
+const SizesChart = dynamic(() => loadCharts().then((m) => m.SizesChart), {
+  ssr: false,
+  loading: () => <CardSkeleton />,
+})
 
 /** The collapsible "Summary" panel above the runs table: one request for every chart, same filters as the table. */
 export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; ready?: boolean }) {
@@ -47,7 +56,11 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
   const [askedFor, setAskedFor] = useState<string | null>(null)
   const waiting = !!filters.flag?.length && askedFor !== filterKey
   // `ready`: the runs list has its rows; the charts wait for it, so the table never waits for them.
-  const query = useQuery({ ...runsAnalyticsQueryOptions(filters), enabled: open && ready && !waiting, placeholderData: keepPreviousData })
+  const query = useQuery({
+    ...runsAnalyticsQueryOptions(filters),
+    enabled: open && ready && !waiting,
+    placeholderData: keepPreviousData,
+  })
   const fetching = query.isFetching
   useEffect(() => {
     // Fetch the drawing code while the figures are on their way.
@@ -72,9 +85,13 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
         {a && open && !waiting ? (
           <span className="small muted" data-testid="summary-stats">
             <CountLink href={links.runsList(filters)}>{plural(a.totals.runs, 'run')}</CountLink> ·{' '}
-            <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>{plural(a.resumes.resumedRuns, 'resumed run')}</CountLink> ·{' '}
+            <CountLink href={links.runsList(withFlag(filters, 'resumed'))}>
+              {plural(a.resumes.resumedRuns, 'resumed run')}
+            </CountLink>{' '}
+            ·{' '}
             <CountLink href={links.runsList(withFlag(filters, 'near_limit'))}>
-              {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥ {NEAR_LIMIT_RATIO * 100}% of char_limit
+              {plural(a.checkpointSizes.nearLimit + a.checkpointSizes.overLimit, 'checkpoint')} at ≥{' '}
+              {NEAR_LIMIT_RATIO * 100}% of char_limit
             </CountLink>
           </span>
         ) : null}
@@ -86,11 +103,8 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
           {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!a} /> : null}
           {waiting ? (
             <p className={`small ${styles.empty}`} data-testid="summary-on-request">
-              The summary of a flag-filtered list checks the flags of every run the other filters select, which can take a
-              while on a large history.{' '}
-              <Button onClick={() => setAskedFor(filterKey)}>
-                Compute summary
-              </Button>
+              The summary of a flag-filtered list checks the flags of every run the other filters select, which can take
+              a while on a large history. <Button onClick={() => setAskedFor(filterKey)}>Compute summary</Button>
             </p>
           ) : !a ? (
             query.isError ? null : (
@@ -111,7 +125,12 @@ export function RunsSummary({ filters, ready = true }: { filters: RunsFilters; r
               <StatusChart data={a} filters={filters} events={changes.data?.events} />
               <ResumesChart data={a} filters={filters} />
               <SizesChart data={a} filters={filters} />
-              <TopRuns title="Slowest runs (active time)" runs={a.slowest} metric="duration" empty="No finished run with a duration." />
+              <TopRuns
+                title="Slowest runs (active time)"
+                runs={a.slowest}
+                metric="duration"
+                empty="No finished run with a duration."
+              />
               <TopRuns title="Costliest runs" runs={a.costliest} metric="cost" empty="No run with a recorded cost." />
             </div>
           )}

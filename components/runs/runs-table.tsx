@@ -39,7 +39,13 @@ function StreamedFlagBadges({ pending, runKey }: { pending: PendingFlags; runKey
 function RowFlags({ run, pending }: { run: RunSummary; pending: PendingFlags | null }) {
   if (!pending) return <FlagBadges flags={run.flags} />
   return (
-    <Suspense fallback={<span className="small muted" data-flags-pending>checking flags…</span>}>
+    <Suspense
+      fallback={
+        <span className="small muted" data-flags-pending>
+          checking flags…
+        </span>
+      }
+    >
       <StreamedFlagBadges pending={pending} runKey={runKeyText(run)} />
     </Suspense>
   )
@@ -67,9 +73,15 @@ export function RunsTable({
               Attempts
             </th>
             <th scope="col">Started</th>
-            <th scope="col" className="num">Duration</th>
-            <th scope="col" className="num">Turns</th>
-            <th scope="col" className="num">Cost</th>
+            <th scope="col" className="num">
+              Duration
+            </th>
+            <th scope="col" className="num">
+              Turns
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
             <th scope="col">Checkpoint</th>
           </tr>
         </thead>
@@ -93,13 +105,21 @@ export function RunsTable({
                   {r.org} / {r.namespace}
                 </div>
               </td>
-              <td className="num" data-label="Attempts">{r.attempt > 0 ? r.attempt : '—'}</td>
+              <td className="num" data-label="Attempts">
+                {r.attempt > 0 ? r.attempt : '—'}
+              </td>
               <td data-label="Started">
                 <TimeAgo iso={r.startedAt} />
               </td>
-              <td className="num" data-label="Duration">{r.status === 'running' ? <span className="muted">running</span> : duration(r.durationMs)}</td>
-              <td className="num" data-label="Turns">{count(r.turns)}</td>
-              <td className="num" data-label="Cost">{cost(r.costUsd)}</td>
+              <td className="num" data-label="Duration">
+                {r.status === 'running' ? <span className="muted">running</span> : duration(r.durationMs)}
+              </td>
+              <td className="num" data-label="Turns">
+                {count(r.turns)}
+              </td>
+              <td className="num" data-label="Cost">
+                {cost(r.costUsd)}
+              </td>
               <td data-label="Checkpoint" className="card-wide">
                 <CheckpointCell run={r} />
               </td>

@@ -69,7 +69,12 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
   useStreamedFlags(streamedFlags)
   const pendingFlags = query.data?.flagsPending ? (streamedFlags?.flags ?? null) : null
   const searchedTo = query.data?.searchedTo
-  const rowClassName = useFreshRows(JSON.stringify(params), query.data?.runs, query.isPlaceholderData, !!query.data?.flagsPending)
+  const rowClassName = useFreshRows(
+    JSON.stringify(params),
+    query.data?.runs,
+    query.isPlaceholderData,
+    !!query.data?.flagsPending,
+  )
   const readingHandlers = {
     onPointerOver: (e: PointerEvent) => reading.set('hover', onRow(e)),
     onPointerLeave: () => reading.set('hover', false),
@@ -89,10 +94,22 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
           </p>
         </div>
         <span className="spacer" />
-        <a className={buttonClass('default', 'small')} href={links.api.runsCsv(filters)} download title="Every run these filters select, newest first (up to 10,000), as CSV">
+        <a
+          className={buttonClass('default', 'small')}
+          href={links.api.runsCsv(filters)}
+          download
+          title="Every run these filters select, newest first (up to 10,000), as CSV"
+        >
           Export CSV
         </a>
-        <LiveRefresh filters={filters} shown={query.data?.runs} listFetching={query.isFetching} paused={paused} readingStore={reading} onTogglePause={() => setPaused((p) => !p)} />
+        <LiveRefresh
+          filters={filters}
+          shown={query.data?.runs}
+          listFetching={query.isFetching}
+          paused={paused}
+          readingStore={reading}
+          onTogglePause={() => setPaused((p) => !p)}
+        />
       </div>
       <SetupNotice />
       <DerivedFreshnessNote />
@@ -103,9 +120,7 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
       <RecentBatches />
       {/* The list first: the charts' heavier queries would otherwise queue in front of it. */}
       <RunsSummary filters={around} ready={!query.isFetching} />
-      {query.isError ? (
-        <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} />
-      ) : null}
+      {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} /> : null}
       {query.isPending ? (
         <div className="panel stack" aria-busy="true" aria-label="Loading runs">
           {Array.from({ length: 8 }, (_, i) => (
@@ -116,7 +131,19 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
         <NoRunsMatch
           filters={filters}
           pastLastPage={!!f.cursor}
-          onClear={() => setF({ org: null, namespace: null, agent: null, status: null, q: null, from: null, to: null, flag: null, cursor: null })}
+          onClear={() =>
+            setF({
+              org: null,
+              namespace: null,
+              agent: null,
+              status: null,
+              q: null,
+              from: null,
+              to: null,
+              flag: null,
+              cursor: null,
+            })
+          }
         />
       ) : runs.length > 0 || searchedTo ? (
         <>
@@ -127,9 +154,13 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
           ) : null}
           {searchedTo ? (
             <p className="panel small" role="status" data-searched-to={searchedTo}>
-              {runs.length === 0 ? <strong>No run on this page carries {f.flag && f.flag.length > 1 ? 'these flags' : 'this flag'}. </strong> : null}
-              Checked runs started back to {absoluteTime(searchedTo)}; a flag-filtered page reads a bounded number of runs.
-              Older runs were not checked yet: <em>Older →</em> goes on from there.
+              {runs.length === 0 ? (
+                <strong>
+                  No run on this page carries {f.flag && f.flag.length > 1 ? 'these flags' : 'this flag'}.{' '}
+                </strong>
+              ) : null}
+              Checked runs started back to {absoluteTime(searchedTo)}; a flag-filtered page reads a bounded number of
+              runs. Older runs were not checked yet: <em>Older →</em> goes on from there.
             </p>
           ) : null}
           <div className="pager">

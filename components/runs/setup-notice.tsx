@@ -38,16 +38,14 @@ export function SetupNotice() {
           ))}
         </ul>
         <p>
-          Run <code id={commandId}>{notice.command}</code> where the console is configured (same <code>CLICKHOUSE_URL</code>),
-          with a user allowed to create tables; it prints what it creates and the grants it needs, and{' '}
-          <code>-- --dry-run</code> changes nothing.
+          Run <code id={commandId}>{notice.command}</code> where the console is configured (same{' '}
+          <code>CLICKHOUSE_URL</code>), with a user allowed to create tables; it prints what it creates and the grants
+          it needs, and <code>-- --dry-run</code> changes nothing.
         </p>
       </div>
       <div className={styles.actions}>
         <CopyButton text={notice.command} label="Copy command" describedBy={commandId} />
-        <Button onClick={() => dismissal.write(notice.key)}>
-          Dismiss
-        </Button>
+        <Button onClick={() => dismissal.write(notice.key)}>Dismiss</Button>
       </div>
     </section>
   )

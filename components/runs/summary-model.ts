@@ -59,7 +59,11 @@ export function chartRange(a: RunsAnalytics): { from: string; to: string } | nul
 }
 
 /** Events by the chart bucket they fall in (the latest bucket starting at or before them); events outside are left out. */
-export function eventsByBucket(starts: readonly string[], events: readonly ConsoleEvent[], unit: BucketUnit): Map<string, ConsoleEvent[]> {
+export function eventsByBucket(
+  starts: readonly string[],
+  events: readonly ConsoleEvent[],
+  unit: BucketUnit,
+): Map<string, ConsoleEvent[]> {
   const out = new Map<string, ConsoleEvent[]>()
   const times = starts.map((s) => Date.parse(s))
   for (const e of events) {

@@ -12,14 +12,24 @@ import styles from './runs-summary.module.css'
 function TimeSplit({ r }: { r: TopRun }) {
   if (r.idleMs === null) {
     return r.attempt > 1 ? (
-      <span className={styles.topSplit} data-testid="top-split" title="No write before the latest resume is stored, so the idle gap is unknown">
+      <span
+        className={styles.topSplit}
+        data-testid="top-split"
+        title="No write before the latest resume is stored, so the idle gap is unknown"
+      >
         {r.attempt} attempts, idle time unknown
       </span>
     ) : null
   }
   if (r.idleMs === 0) return null
   return (
-    <span className={styles.topSplit} data-testid="top-split" title={r.idleKnown === 'partial' ? 'Idle before the latest resume only; earlier gaps are not recorded' : undefined}>
+    <span
+      className={styles.topSplit}
+      data-testid="top-split"
+      title={
+        r.idleKnown === 'partial' ? 'Idle before the latest resume only; earlier gaps are not recorded' : undefined
+      }
+    >
       active {duration(r.activeMs)} · idle {duration(r.idleMs)}
       {r.idleKnown === 'partial' ? '+' : ''} · {duration(r.durationMs)} wall clock
     </span>
@@ -27,7 +37,12 @@ function TimeSplit({ r }: { r: TopRun }) {
 }
 
 /** A ranked list of at most five runs, each linking to its run page. */
-export function TopRuns({ title, runs, metric, empty }: {
+export function TopRuns({
+  title,
+  runs,
+  metric,
+  empty,
+}: {
   title: string
   runs: TopRun[]
   metric: 'duration' | 'cost'
@@ -63,7 +78,9 @@ export function TopRuns({ title, runs, metric, empty }: {
                   </span>
                   {metric === 'duration' ? <TimeSplit r={r} /> : null}
                 </span>
-                <span className={styles.topValue} data-testid="top-value">{value(r)}</span>
+                <span className={styles.topValue} data-testid="top-value">
+                  {value(r)}
+                </span>
               </li>
             )
           })}

@@ -4,7 +4,13 @@ import { useState } from 'react'
 import type { RunSummary } from '@/lib/api/types'
 import { runRowKey } from './use-live-runs'
 
-type Tracked = { listKey: string; runs: RunSummary[] | undefined; flagsPending: boolean; fresh: ReadonlySet<string>; generation: number }
+type Tracked = {
+  listKey: string
+  runs: RunSummary[] | undefined
+  flagsPending: boolean
+  fresh: ReadonlySet<string>
+  generation: number
+}
 
 /**
  * Rows of `next` that are new or differ from the same run in `prev`. `flagsArrived`: `prev` was a
@@ -26,13 +32,24 @@ export function changedRowKeys(prev: RunSummary[], next: RunSummary[], flagsArri
  * the table can flash them. A new page, new filters or placeholder data flash nothing.
  * `generation` alternates the highlight class, restarting the animation on a row that changes again.
  */
-export function useFreshRows(listKey: string, runs: RunSummary[] | undefined, isPlaceholder: boolean, flagsPending = false) {
+export function useFreshRows(
+  listKey: string,
+  runs: RunSummary[] | undefined,
+  isPlaceholder: boolean,
+  flagsPending = false,
+) {
   const [tracked, setTracked] = useState<Tracked>({ listKey, runs, flagsPending, fresh: new Set(), generation: 0 })
   if (!isPlaceholder && runs !== tracked.runs) {
     const fresh =
-      tracked.listKey === listKey && tracked.runs && runs ? changedRowKeys(tracked.runs, runs, tracked.flagsPending) : new Set<string>()
+      tracked.listKey === listKey && tracked.runs && runs
+        ? changedRowKeys(tracked.runs, runs, tracked.flagsPending)
+        : new Set<string>()
     setTracked({ listKey, runs, flagsPending, fresh, generation: tracked.generation + 1 })
   }
   return (r: RunSummary) =>
-    tracked.fresh.has(runRowKey(r)) ? (tracked.generation % 2 ? 'row-fresh row-fresh-a' : 'row-fresh row-fresh-b') : undefined
+    tracked.fresh.has(runRowKey(r))
+      ? tracked.generation % 2
+        ? 'row-fresh row-fresh-a'
+        : 'row-fresh row-fresh-b'
+      : undefined
 }

@@ -20,7 +20,12 @@ export const runRowKey = runKeyText
  * it shows changed or a run that passes the filters was written. React Query stops the interval
  * while the tab is hidden.
  */
-export function useLiveRuns(filters: RunsFilters, shown: RunSummary[] | undefined, active: boolean, listFetching = false) {
+export function useLiveRuns(
+  filters: RunsFilters,
+  shown: RunSummary[] | undefined,
+  active: boolean,
+  listFetching = false,
+) {
   const queryClient = useQueryClient()
   const changes = useQuery({
     ...runChangesQueryOptions(filters),

@@ -7,7 +7,15 @@ import { buttonClass } from '../ui/button'
 type CopyState = 'idle' | 'copied' | 'failed'
 
 /** Copies text with the Clipboard API; says so for two seconds, or says to select it by hand. */
-export function CopyButton({ text, label = 'Copy', describedBy }: { text: string; label?: string; describedBy?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  describedBy,
+}: {
+  text: string
+  label?: string
+  describedBy?: string
+}) {
   const [state, setState] = useState<CopyState>('idle')
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
 
@@ -26,8 +34,16 @@ export function CopyButton({ text, label = 'Copy', describedBy }: { text: string
   }
 
   return (
-    <button type="button" className={buttonClass('default', 'normal', styles.copy)} onClick={copy} aria-describedby={describedBy} data-state={state}>
-      <span aria-live="polite">{state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Copy failed: select the text' : label}</span>
+    <button
+      type="button"
+      className={buttonClass('default', 'normal', styles.copy)}
+      onClick={copy}
+      aria-describedby={describedBy}
+      data-state={state}
+    >
+      <span aria-live="polite">
+        {state === 'copied' ? 'Copied ✓' : state === 'failed' ? 'Copy failed: select the text' : label}
+      </span>
     </button>
   )
 }

@@ -5,7 +5,12 @@ import banner from './summary-banner.module.css'
 export type Tone = 'ok' | 'info' | 'warning' | 'problem'
 
 /** A tone's colour class (the shared tag tones), for badges and severity labels. */
-export const TONE_CLASS: Record<Tone, string> = { ok: 'tag-ok', info: 'tag-unknown', warning: 'tag-warn', problem: 'tag-bad' }
+export const TONE_CLASS: Record<Tone, string> = {
+  ok: 'tag-ok',
+  info: 'tag-unknown',
+  warning: 'tag-warn',
+  problem: 'tag-bad',
+}
 
 export const CARD_EDGE_CLASS: Record<Tone, string> = {
   ok: styles.cardOk,
@@ -14,7 +19,11 @@ export const CARD_EDGE_CLASS: Record<Tone, string> = {
   problem: styles.cardProblem,
 }
 
-export const SEVERITY_CLASS: Record<Severity, string> = { problem: TONE_CLASS.problem, warning: TONE_CLASS.warning, info: TONE_CLASS.info }
+export const SEVERITY_CLASS: Record<Severity, string> = {
+  problem: TONE_CLASS.problem,
+  warning: TONE_CLASS.warning,
+  info: TONE_CLASS.info,
+}
 
 export const REPORT_CLASS: Record<'ok' | 'warnings' | 'problems', string> = {
   ok: banner.bannerOk,

@@ -14,7 +14,11 @@ import { SEVERITY_CLASS } from './schema-tone'
 import { Button } from '../ui/button'
 
 const GROUPS: { group: TableGroup; title: string; note: string }[] = [
-  { group: 'loom', title: 'Loom tables', note: 'Written by Loom; the console reads them and writes new versions to working memory.' },
+  {
+    group: 'loom',
+    title: 'Loom tables',
+    note: 'Written by Loom; the console reads them and writes new versions to working memory.',
+  },
   { group: 'telemetry', title: 'Telemetry', note: 'Written by Loom when its search trace log is on.' },
   { group: 'dashboard', title: 'Console tables', note: "The console's own audit log." },
   { group: 'history', title: 'History tables', note: 'Opt-in: a complete copy of every working-memory version.' },
@@ -29,8 +33,10 @@ function Disabled({ report }: { report: SchemaReport }) {
       <ul>
         {report.disabled.map((d) => (
           <li key={d.table}>
-            <span className={`${styles.sev} ${SEVERITY_CLASS[d.severity]}`}>{d.severity === 'info' ? 'off' : d.severity}</span> {d.feature}{' '}
-            <span className="mono small muted">({d.table} missing)</span>
+            <span className={`${styles.sev} ${SEVERITY_CLASS[d.severity]}`}>
+              {d.severity === 'info' ? 'off' : d.severity}
+            </span>{' '}
+            {d.feature} <span className="mono small muted">({d.table} missing)</span>
           </li>
         ))}
       </ul>
@@ -38,7 +44,17 @@ function Disabled({ report }: { report: SchemaReport }) {
   )
 }
 
-function Group({ title, note, tables, collapsed }: { title: string; note: string; tables: TableReport[]; collapsed: boolean }) {
+function Group({
+  title,
+  note,
+  tables,
+  collapsed,
+}: {
+  title: string
+  note: string
+  tables: TableReport[]
+  collapsed: boolean
+}) {
   const cards = (
     <div className={styles.grid}>
       {tables.map((t) => (
@@ -52,7 +68,8 @@ function Group({ title, note, tables, collapsed }: { title: string; note: string
       <span className={styles.groupTitle}>{title}</span>
       <span className="small muted">
         {' '}
-        · {tables.filter((t) => t.present).length} of {tables.length} present{bad ? ` · ${bad} need${bad === 1 ? 's' : ''} attention` : ''} · {note}
+        · {tables.filter((t) => t.present).length} of {tables.length} present
+        {bad ? ` · ${bad} need${bad === 1 ? 's' : ''} attention` : ''} · {note}
       </span>
     </>
   )
@@ -88,8 +105,8 @@ export function SchemaView() {
         <div>
           <h1>Schema</h1>
           <p className={`muted small ${styles.explain}`}>
-            What the console found in ClickHouse, checked against Loom&apos;s data contract. Nothing here is changed for you: the fixes are
-            statements to run yourself.
+            What the console found in ClickHouse, checked against Loom&apos;s data contract. Nothing here is changed for
+            you: the fixes are statements to run yourself.
           </p>
         </div>
         <span className="spacer" />

@@ -18,10 +18,16 @@ export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
       ) : (
         <>
           <dl className={styles.stats}>
-            <Stat term="Active parts" data-testid="wm-parts">{count(wm.activeParts)}</Stat>
+            <Stat term="Active parts" data-testid="wm-parts">
+              {count(wm.activeParts)}
+            </Stat>
             <Stat term="Physical rows">{count(wm.physicalRows)}</Stat>
             <Stat term="Blocks">{count(wm.blocks)}</Stat>
-            <Stat term="Unmerged versions" data-testid="wm-unmerged" className={wm.unmergedVersions ? styles.accent : undefined}>
+            <Stat
+              term="Unmerged versions"
+              data-testid="wm-unmerged"
+              className={wm.unmergedVersions ? styles.accent : undefined}
+            >
               {count(wm.unmergedVersions)}
             </Stat>
           </dl>
@@ -45,7 +51,11 @@ export function HistoryCard({ h }: { h: HistoryState }) {
         ? { label: 'Half installed', tone: 'warning' as const }
         : { label: 'Not installed', tone: 'info' as const }
   return (
-    <section className={`panel ${styles.state}`} aria-labelledby="sd-history-title" data-history-installed={h.installed ? 'true' : 'false'}>
+    <section
+      className={`panel ${styles.state}`}
+      aria-labelledby="sd-history-title"
+      data-history-installed={h.installed ? 'true' : 'false'}
+    >
       <header className={styles.cardHead}>
         <h2 id="sd-history-title">History capture</h2>
         <SchemaBadge {...badge} />
@@ -53,9 +63,15 @@ export function HistoryCard({ h }: { h: HistoryState }) {
         <span className="mono small muted">{h.table}</span>
       </header>
       <dl className={styles.stats}>
-        <Stat term="Installed" data-testid="history-installed">{h.installed ? 'yes' : 'no'}</Stat>
+        <Stat term="Installed" data-testid="history-installed">
+          {h.installed ? 'yes' : 'no'}
+        </Stat>
         <Stat term="Captured rows">{count(h.rows)}</Stat>
-        <Stat term="Oldest capture" className={styles.statText} title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}>
+        <Stat
+          term="Oldest capture"
+          className={styles.statText}
+          title={h.oldestCapturedAt ? absoluteTime(h.oldestCapturedAt) : undefined}
+        >
           {h.oldestCapturedAt ? <TimeAgo iso={h.oldestCapturedAt} /> : '—'}
         </Stat>
         <Stat term="Retention">{h.retentionDays ? `${h.retentionDays} days` : '—'}</Stat>
@@ -95,7 +111,12 @@ export function MappingCard({ mapping }: { mapping: SchemaReport['mapping'] }) {
       <header className={styles.cardHead}>
         <h2 id="sd-mapping-title">Schema mapping</h2>
         <span className="spacer" />
-        <SchemaBadge label={active ? `${mapping.tables.length} table${mapping.tables.length === 1 ? '' : 's'} mapped` : 'Contract names'} tone={active ? 'info' : 'ok'} />
+        <SchemaBadge
+          label={
+            active ? `${mapping.tables.length} table${mapping.tables.length === 1 ? '' : 's'} mapped` : 'Contract names'
+          }
+          tone={active ? 'info' : 'ok'}
+        />
       </header>
       {active ? (
         <>
@@ -104,13 +125,17 @@ export function MappingCard({ mapping }: { mapping: SchemaReport['mapping'] }) {
               <li key={t.contractTable}>
                 <code>{t.contractTable}</code> → <code>{t.table}</code>
                 {t.columns.length ? (
-                  <span className="small muted"> · {t.columns.map((c) => `${c.contract} → ${c.physical}`).join(', ')}</span>
+                  <span className="small muted">
+                    {' '}
+                    · {t.columns.map((c) => `${c.contract} → ${c.physical}`).join(', ')}
+                  </span>
                 ) : null}
               </li>
             ))}
           </ul>
           <p className={`small muted ${styles.explain}`}>
-            From <code>{mapping.source}</code>. Every read and write uses these names; the rest of the console shows the contract&apos;s.
+            From <code>{mapping.source}</code>. Every read and write uses these names; the rest of the console shows the
+            contract&apos;s.
           </p>
         </>
       ) : (

@@ -15,7 +15,12 @@ export function SummaryBanner({ report }: { report: SchemaReport }) {
         ? `${plural(s.warnings, 'warning')}: the console works, with the limits listed below.`
         : `${plural(s.problems, 'problem')}${s.warnings ? ` and ${plural(s.warnings, 'warning')}` : ''}: parts of the console will fail until they are fixed.`
   return (
-    <section className={`${banner.banner} ${REPORT_CLASS[report.status]}`} aria-label="Schema summary" role="status" data-status={report.status}>
+    <section
+      className={`${banner.banner} ${REPORT_CLASS[report.status]}`}
+      aria-label="Schema summary"
+      role="status"
+      data-status={report.status}
+    >
       <div className={banner.bannerMain}>
         <span className={banner.bannerIcon} aria-hidden>
           {report.status === 'ok' ? '✓' : report.status === 'warnings' ? '!' : '✗'}

@@ -8,13 +8,26 @@ import { CARD_EDGE_CLASS, SEVERITY_CLASS } from './schema-tone'
 const keyText = (k: string[] | null) => (k ? `(${k.join(', ')})` : '—')
 
 /** A matching value is shown once; a difference shows both sides. */
-function Compare({ label, expected, found, ok }: { label: string; expected: string; found: string | null; ok: boolean }) {
+function Compare({
+  label,
+  expected,
+  found,
+  ok,
+}: {
+  label: string
+  expected: string
+  found: string | null
+  ok: boolean
+}) {
   if (ok) {
     return (
       <tr>
         <th scope="row">{label}</th>
         <td className="mono" colSpan={2}>
-          {found} <span className={styles.tick} aria-label="matches the contract">✓</span>
+          {found}{' '}
+          <span className={styles.tick} aria-label="matches the contract">
+            ✓
+          </span>
         </td>
       </tr>
     )
@@ -28,7 +41,10 @@ function Compare({ label, expected, found, ok }: { label: string; expected: stri
       </td>
       <td className="mono">
         <span className={styles.side}>found</span>
-        {found ?? '—'} <span className={styles.cross} aria-label="differs from the contract">✗</span>
+        {found ?? '—'}{' '}
+        <span className={styles.cross} aria-label="differs from the contract">
+          ✗
+        </span>
       </td>
     </tr>
   )
@@ -47,7 +63,8 @@ function IndexLine({ ix }: { ix: SkipIndexState }) {
   const tone = ix.state === 'ok' || ix.state === 'equivalent' ? styles.tick : styles.cross
   return (
     <li>
-      <code>INDEX {def}</code> <span className={tone}>{ix.state === 'ok' || ix.state === 'equivalent' ? '✓' : '✗'}</span>{' '}
+      <code>INDEX {def}</code>{' '}
+      <span className={tone}>{ix.state === 'ok' || ix.state === 'equivalent' ? '✓' : '✗'}</span>{' '}
       <span className="small muted">{note}</span>
     </li>
   )
@@ -117,7 +134,8 @@ function Columns({ t }: { t: TableReport }) {
         <ul className={styles.collist}>
           {c.missing.map((m) => (
             <li key={m.name}>
-              <span className="tag tag-bad">missing</span> <code>{m.name}</code> <span className="muted mono">{m.type}</span>
+              <span className="tag tag-bad">missing</span> <code>{m.name}</code>{' '}
+              <span className="muted mono">{m.type}</span>
               {m.renamedTo ? (
                 <span className="small">
                   {' '}
@@ -125,7 +143,8 @@ function Columns({ t }: { t: TableReport }) {
                   {contractTable ? (
                     <>
                       {' '}
-                      — if so, map it: <code>{JSON.stringify({ [contractTable]: { columns: { [m.name]: m.renamedTo } } })}</code> in
+                      — if so, map it:{' '}
+                      <code>{JSON.stringify({ [contractTable]: { columns: { [m.name]: m.renamedTo } } })}</code> in
                       LOOM_RUNS_SCHEMA_MAP
                     </>
                   ) : null}
@@ -139,7 +158,10 @@ function Columns({ t }: { t: TableReport }) {
         <ul className={styles.collist}>
           {c.typeDiffers.map((d) => (
             <li key={d.name}>
-              <span className={`tag ${d.compatible ? '' : 'tag-warn'}`}>{d.compatible ? 'compatible' : 'type differs'}</span> <code>{d.name}</code>{' '}
+              <span className={`tag ${d.compatible ? '' : 'tag-warn'}`}>
+                {d.compatible ? 'compatible' : 'type differs'}
+              </span>{' '}
+              <code>{d.name}</code>{' '}
               <span className="mono small">
                 {d.found} <span className="muted">(contract: {d.expected})</span>
               </span>
@@ -156,10 +178,19 @@ export function TableCard({ t }: { t: TableReport }) {
   const headingId = `sd-${t.key.replace(/\W/g, '-')}`
   // Column and index issues are shown in their own lists; the rest (key, engine, views) as issues.
   const shownElsewhere = new Set(['missing_column', 'type_differs', 'extra_column', 'missing_index', 'index_differs'])
-  const fixes = t.issues.filter((i) => (i.code === 'missing_column' || i.code === 'missing_index' || i.code === 'index_differs') && i.fix?.length)
-  const otherIssues = t.present ? t.issues.filter((i) => !shownElsewhere.has(i.code)) : t.issues.filter((i) => i.code !== 'missing_table')
+  const fixes = t.issues.filter(
+    (i) => (i.code === 'missing_column' || i.code === 'missing_index' || i.code === 'index_differs') && i.fix?.length,
+  )
+  const otherIssues = t.present
+    ? t.issues.filter((i) => !shownElsewhere.has(i.code))
+    : t.issues.filter((i) => i.code !== 'missing_table')
   return (
-    <section className={`panel ${styles.card} ${CARD_EDGE_CLASS[badge.tone]}`} aria-labelledby={headingId} data-table={t.fullName} data-status={t.status}>
+    <section
+      className={`panel ${styles.card} ${CARD_EDGE_CLASS[badge.tone]}`}
+      aria-labelledby={headingId}
+      data-table={t.fullName}
+      data-status={t.status}
+    >
       <header className={styles.cardHead}>
         <h3 id={headingId} className="mono">
           {t.fullName}
@@ -168,7 +199,8 @@ export function TableCard({ t }: { t: TableReport }) {
         <span className="spacer" />
         {t.parts ? (
           <span className="small muted" title="Active parts · rows (system.parts)">
-            {count(t.parts.active)} part{t.parts.active === 1 ? '' : 's'} · {count(t.parts.rows)} row{t.parts.rows === 1 ? '' : 's'}
+            {count(t.parts.active)} part{t.parts.active === 1 ? '' : 's'} · {count(t.parts.rows)} row
+            {t.parts.rows === 1 ? '' : 's'}
           </span>
         ) : t.kind === 'materializedView' ? (
           <span className="small muted">materialized view</span>
@@ -185,11 +217,28 @@ export function TableCard({ t }: { t: TableReport }) {
           <table className={styles.compare}>
             <tbody>
               <Compare label="Engine" expected={t.engine.expected} found={t.engine.found} ok={t.engine.ok} />
-              {t.sortingKey ? <Compare label="Sorting key" expected={keyText(t.sortingKey.expected)} found={keyText(t.sortingKey.found)} ok={t.sortingKey.ok} /> : null}
+              {t.sortingKey ? (
+                <Compare
+                  label="Sorting key"
+                  expected={keyText(t.sortingKey.expected)}
+                  found={keyText(t.sortingKey.found)}
+                  ok={t.sortingKey.ok}
+                />
+              ) : null}
               {t.view ? (
                 <>
-                  <Compare label="Writes to" expected={t.view.expectedTarget} found={t.view.foundTarget} ok={t.view.foundTarget === t.view.expectedTarget} />
-                  <Compare label="Fed by" expected={t.view.source} found={t.view.sourceLinked ? t.view.source : 'not attached'} ok={t.view.sourceLinked} />
+                  <Compare
+                    label="Writes to"
+                    expected={t.view.expectedTarget}
+                    found={t.view.foundTarget}
+                    ok={t.view.foundTarget === t.view.expectedTarget}
+                  />
+                  <Compare
+                    label="Fed by"
+                    expected={t.view.source}
+                    found={t.view.sourceLinked ? t.view.source : 'not attached'}
+                    ok={t.view.sourceLinked}
+                  />
                 </>
               ) : null}
             </tbody>

@@ -25,7 +25,13 @@ export function groupRefs(refs: BlockVersionRef[]): RefGroup[] {
   const groups = new Map<string, RefGroup & { versions: bigint[] }>()
   for (const r of refs) {
     const key = JSON.stringify([r.blockKey, r.userId, r.sessionId])
-    const g = groups.get(key) ?? { blockKey: r.blockKey, userId: r.userId, sessionId: r.sessionId, ranges: [], versions: [] }
+    const g = groups.get(key) ?? {
+      blockKey: r.blockKey,
+      userId: r.userId,
+      sessionId: r.sessionId,
+      ranges: [],
+      versions: [],
+    }
     g.versions.push(BigInt(r.version))
     groups.set(key, g)
   }
@@ -54,9 +60,16 @@ function RangeLinks({ runRef, g }: { runRef: RunRef; g: RefGroup }) {
       {g.ranges.map((r, i) => (
         <span key={r.from}>
           {i > 0 ? ', ' : ''}
-          <Link prefetch={false}
+          <Link
+            prefetch={false}
             className="mono small"
-            href={links.run(runRef, { tab: 'checkpoint', block: g.blockKey, user: g.userId || undefined, session: g.sessionId || undefined, b: r.to })}
+            href={links.run(runRef, {
+              tab: 'checkpoint',
+              block: g.blockKey,
+              user: g.userId || undefined,
+              session: g.sessionId || undefined,
+              b: r.to,
+            })}
             title={`Open ${g.blockKey} v${r.to} in the Checkpoint tab`}
           >
             {r.from === r.to ? `v${r.from}` : `v${r.from}–v${r.to}`}
@@ -104,16 +117,24 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
         const total = blobs.reduce((s, b) => s + b.sizeBytes, 0)
         return (
           <>
-            <ListCutNotice cuts={data.cuts} nouns={{ blobs: 'blobs', references: 'checkpoint versions that name a blob' }} />
+            <ListCutNotice
+              cuts={data.cuts}
+              nouns={{ blobs: 'blobs', references: 'checkpoint versions that name a blob' }}
+            />
             {missing.map((m) => (
-              <div key={m.blobKey} className={bannerClass('warning', tables.blMissing)} role="note" data-blob-key={m.blobKey}>
+              <div
+                key={m.blobKey}
+                className={bannerClass('warning', tables.blMissing)}
+                role="note"
+                data-blob-key={m.blobKey}
+              >
                 <span aria-hidden className={tables.blIcon}>
                   ⚠
                 </span>
                 <span>
-                  <strong>Missing blob</strong> <code>{m.blobKey}</code>: <RefList runRef={runRef} refs={m.referencedBy} inline /> name
-                  it, but no blob row has that key. It expired and was removed, or was never written; a resume that follows this
-                  blob_key will find nothing.
+                  <strong>Missing blob</strong> <code>{m.blobKey}</code>:{' '}
+                  <RefList runRef={runRef} refs={m.referencedBy} inline /> name it, but no blob row has that key. It
+                  expired and was removed, or was never written; a resume that follows this blob_key will find nothing.
                 </span>
               </div>
             ))}
@@ -134,10 +155,23 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
                 </h2>
                 <div className="table-wrap">
                   <table className={`data ${tables.blTable}`} aria-label="Context blobs">
-                    <TableHead columns={['blob_key', 'summary', { label: 'size', className: 'num' }, 'created', 'expires', 'pointed at by']} />
+                    <TableHead
+                      columns={[
+                        'blob_key',
+                        'summary',
+                        { label: 'size', className: 'num' },
+                        'created',
+                        'expires',
+                        'pointed at by',
+                      ]}
+                    />
                     <tbody>
                       {blobs.map((b) => (
-                        <tr key={b.blobKey} data-blob-key={b.blobKey} className={b.expired ? tables.isExpired : undefined}>
+                        <tr
+                          key={b.blobKey}
+                          data-blob-key={b.blobKey}
+                          className={b.expired ? tables.isExpired : undefined}
+                        >
                           <td className="mono">{b.blobKey}</td>
                           <td>{b.summary || <span className="muted">—</span>}</td>
                           <td className="num" title={`${count(b.sizeBytes)} bytes`}>
@@ -147,7 +181,8 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
                             <TimeAgo iso={b.createdAt} />
                           </td>
                           <td className="small">
-                            {b.expired ? <span className="tag tag-bad">expired</span> : null} <TimeAgo iso={b.expiresAt} />
+                            {b.expired ? <span className="tag tag-bad">expired</span> : null}{' '}
+                            <TimeAgo iso={b.expiresAt} />
                           </td>
                           <td>
                             <RefList runRef={runRef} refs={b.referencedBy} />

@@ -15,7 +15,9 @@ const SHOWN = 8
  * The run's own operator writes are already events of the timeline.
  */
 export function ChangesDuring({ runRef, from, to }: { runRef: RunRef; from: string; to: string }) {
-  const q = useQuery(eventsQueryOptions({ from, to, org: runRef.org, namespace: runRef.namespace, agent: runRef.agent }))
+  const q = useQuery(
+    eventsQueryOptions({ from, to, org: runRef.org, namespace: runRef.namespace, agent: runRef.agent }),
+  )
   const events = q.data?.events ?? []
   if (events.length === 0) return null
   return (
@@ -38,7 +40,9 @@ export function ChangesDuring({ runRef, from, to }: { runRef: RunRef; from: stri
           </li>
         ))}
       </ul>
-      {events.length > SHOWN ? <p className="small muted flush">and {events.length - SHOWN} more, on the audit page.</p> : null}
+      {events.length > SHOWN ? (
+        <p className="small muted flush">and {events.length - SHOWN} more, on the audit page.</p>
+      ) : null}
     </section>
   )
 }

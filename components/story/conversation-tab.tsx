@@ -19,7 +19,15 @@ import { ConversationTurns } from './conversation-turns'
 import styles from './conversation-turns.module.css'
 import { usePreview } from './use-preview'
 
-function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConversation; shown: number[]; query: string }) {
+function ConversationBlock({
+  prepared,
+  shown,
+  query,
+}: {
+  prepared: PreparedConversation
+  shown: number[]
+  query: string
+}) {
   const { conv, turns } = prepared
   return (
     <section className="panel stack" aria-label={`Conversation ${conv.title || conv.conversationId}`}>
@@ -28,8 +36,8 @@ function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConve
         <span className="runid">{conv.conversationId}</span>
         <span className="spacer" />
         <span className="small muted">
-          {count(turns.length)} turns · {count(prepared.tokensIn)} in / {count(prepared.tokensOut)} out tokens · {cost(prepared.spend)} · started{' '}
-          <TimeAgo iso={conv.createdAt} />
+          {count(turns.length)} turns · {count(prepared.tokensIn)} in / {count(prepared.tokensOut)} out tokens ·{' '}
+          {cost(prepared.spend)} · started <TimeAgo iso={conv.createdAt} />
         </span>
       </header>
       {shown.length === 0 ? (
@@ -43,7 +51,10 @@ function ConversationBlock({ prepared, shown, query }: { prepared: PreparedConve
 
 /** The transcripts bound to the run, turn by turn, searchable. */
 export function ConversationTab({ runRef }: { runRef: RunRef }) {
-  const q = useQuery({ ...runConversationsQueryOptions(runRef), placeholderData: usePreview<ConversationsResponse>(runKeys.conversationsPreview(runRef)) })
+  const q = useQuery({
+    ...runConversationsQueryOptions(runRef),
+    placeholderData: usePreview<ConversationsResponse>(runKeys.conversationsPreview(runRef)),
+  })
   const [find, setFind] = useQueryState('find', parseAsString.withDefault(''))
   // The list follows the box a beat behind, so typing stays responsive on 10,000+ turns.
   const query = useDeferredValue(find)
@@ -61,8 +72,9 @@ export function ConversationTab({ runRef }: { runRef: RunRef }) {
       isEmpty={() => prepared.length === 0}
       empty={
         <EmptyState title="No conversation is bound to this run">
-          No transcript turn carries this run_id; turns written with it would show here. A turn count in the run header comes from the
-          run&apos;s own counter (loom.runs.turns), which the agent reports whether or not it stores its transcripts.
+          No transcript turn carries this run_id; turns written with it would show here. A turn count in the run header
+          comes from the run&apos;s own counter (loom.runs.turns), which the agent reports whether or not it stores its
+          transcripts.
         </EmptyState>
       }
     >

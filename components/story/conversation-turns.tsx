@@ -10,7 +10,8 @@ import styles from './conversation-turns.module.css'
 import { Highlight } from './highlight'
 
 type Role = 'system' | 'user' | 'assistant' | 'tool' | 'other'
-const isRole = (r: string): r is Exclude<Role, 'other'> => r === 'system' || r === 'user' || r === 'assistant' || r === 'tool'
+const isRole = (r: string): r is Exclude<Role, 'other'> =>
+  r === 'system' || r === 'user' || r === 'assistant' || r === 'tool'
 
 // Whole class names per role, so a search for a role's look finds where it is set.
 const ROLE_CLASS: Record<Role, string> = {
@@ -116,7 +117,12 @@ function VirtualTurns({ turns, shown, query }: Props) {
     initialRect: { width: 800, height: 640 },
   })
   return (
-    <div ref={scrollRef} className={`${virtual.scroll} ${styles.scroll}`} tabIndex={0} aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}>
+    <div
+      ref={scrollRef}
+      className={`${virtual.scroll} ${styles.scroll}`}
+      tabIndex={0}
+      aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}
+    >
       <ol className={`${styles.turns} ${virtual.list}`} aria-label="Turns in order" style={listStyle}>
         {rows.map((it) => {
           const turn = turns[shown[it.index]]

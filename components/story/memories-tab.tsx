@@ -37,7 +37,12 @@ export function FoldedValue({ value, label }: { value: string; label: string }) 
 }
 
 function StatusTag({ status }: { status: string }) {
-  const cls = status === 'live' || status === 'active' ? 'tag-ok' : status === 'deleted' || status === 'retracted' ? 'tag-bad' : 'tag-warn'
+  const cls =
+    status === 'live' || status === 'active'
+      ? 'tag-ok'
+      : status === 'deleted' || status === 'retracted'
+        ? 'tag-bad'
+        : 'tag-warn'
   return <span className={`tag ${cls}`}>{status || '—'}</span>
 }
 
@@ -55,7 +60,12 @@ function Confidence({ value }: { value: number }) {
 
 function keyLink(runRef: RunRef, key: string) {
   return (
-    <Link prefetch={false} href={links.run(runRef, { tab: 'memories', memory: key })} scroll={false} className={`mono ${tables.memKey}`}>
+    <Link
+      prefetch={false}
+      href={links.run(runRef, { tab: 'memories', memory: key })}
+      scroll={false}
+      className={`mono ${tables.memKey}`}
+    >
       {key}
     </Link>
   )
@@ -73,7 +83,8 @@ function StoredVersions({ m }: { m: WrittenMemory }) {
       </span>
       {missing > 0 ? (
         <span className="small muted">
-          {missing === 1 ? `v${latest - 1} is` : `${count(missing)} earlier versions are`} not stored: merged away, or written by another run
+          {missing === 1 ? `v${latest - 1} is` : `${count(missing)} earlier versions are`} not stored: merged away, or
+          written by another run
         </span>
       ) : null}
     </span>
@@ -103,7 +114,11 @@ function MemoryTable<M extends { memoryKey: string }>({
   columns: readonly Column[]
   cells: (m: M) => ReactNode
 }) {
-  const { shown, showMore } = useShownCount(all.length, ROWS_STEP, all.findIndex((m) => m.memoryKey === target))
+  const { shown, showMore } = useShownCount(
+    all.length,
+    ROWS_STEP,
+    all.findIndex((m) => m.memoryKey === target),
+  )
   return (
     <>
       <div className="table-wrap">
@@ -111,7 +126,12 @@ function MemoryTable<M extends { memoryKey: string }>({
           <TableHead columns={columns} />
           <tbody>
             {all.slice(0, shown).map((m) => (
-              <tr key={m.memoryKey} data-memory-key={m.memoryKey} className={m.memoryKey === target ? tables.isTarget : undefined} aria-current={m.memoryKey === target ? 'true' : undefined}>
+              <tr
+                key={m.memoryKey}
+                data-memory-key={m.memoryKey}
+                className={m.memoryKey === target ? tables.isTarget : undefined}
+                aria-current={m.memoryKey === target ? 'true' : undefined}
+              >
                 <td>{keyLink(runRef, m.memoryKey)}</td>
                 {cells(m)}
               </tr>
@@ -127,7 +147,10 @@ function MemoryTable<M extends { memoryKey: string }>({
 const WRITTEN_COLUMNS: readonly Column[] = [
   'memory_key',
   { label: 'latest version', title: 'The version number counts every write to this key, by any run' },
-  { label: 'versions stored', title: 'Rows of this run still stored for the key: older versions disappear when ClickHouse merges parts' },
+  {
+    label: 'versions stored',
+    title: 'Rows of this run still stored for the key: older versions disappear when ClickHouse merges parts',
+  },
   ...['status', 'confidence', 'type', 'updated', 'value'],
 ]
 
@@ -195,22 +218,31 @@ function ReliedTable(props: TableProps<UsedMemory>) {
                 self ? (
                   <span className="small muted">this run</span>
                 ) : (
-                  <Link prefetch={false}
-                    href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: m.memoryKey })}
+                  <Link
+                    prefetch={false}
+                    href={links.run(
+                      { org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId },
+                      { tab: 'memories', memory: m.memoryKey },
+                    )}
                     aria-label={`Writer run ${w.runId} (${w.agent})`}
                   >
                     <span className="mono">{w.runId}</span> <span className="small muted">{w.agent}</span>
                   </Link>
                 )
               ) : (
-                <span className="small muted" title="No memory row with this key in the namespace: it was deleted, or written outside Loom">
+                <span
+                  className="small muted"
+                  title="No memory row with this key in the namespace: it was deleted, or written outside Loom"
+                >
                   unknown
                 </span>
               )}
             </td>
             <td className="mono">{w ? `v${w.version}` : '—'}</td>
             <td>{w ? <StatusTag status={w.status} /> : '—'}</td>
-            <td className={tables.memValueCell}>{w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}</td>
+            <td className={tables.memValueCell}>
+              {w ? <FoldedValue value={w.value} label={`Value of ${m.memoryKey}`} /> : '—'}
+            </td>
           </>
         )
       }}
@@ -234,7 +266,8 @@ export function MemoriesTab({ runRef }: { runRef: RunRef }) {
   return (
     <QueryState query={q} pending={<SkeletonPanel label="Loading memories" rows={5} />} className="stack story">
       {({ written, relied, cuts }) => {
-        const found = !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
+        const found =
+          !memory || written.some((m) => m.memoryKey === memory) || relied.some((m) => m.memoryKey === memory)
         const usedCount = relied.filter((m) => m.used).length
         return (
           <>
@@ -265,7 +298,9 @@ export function MemoriesTab({ runRef }: { runRef: RunRef }) {
                 </span>
               </h2>
               {relied.length === 0 ? (
-                <EmptyState title="This run relied on no memories">Nothing in its memories_used or recalled_keys.</EmptyState>
+                <EmptyState title="This run relied on no memories">
+                  Nothing in its memories_used or recalled_keys.
+                </EmptyState>
               ) : (
                 <ReliedTable runRef={runRef} rows={relied} target={memory} />
               )}

@@ -25,11 +25,22 @@ export function HitsChart({ hits }: { hits: SearchHit[] }) {
             tick={{ fill: 'var(--text)', fontSize: 11.5 }}
             tickFormatter={(k: string) => (k.length > 30 ? `${k.slice(0, 29)}…` : k)}
           />
-          <Bar dataKey="score" isAnimationActive={false} radius={[0, 4, 4, 0]} background={{ fill: 'var(--panel-2)', radius: 4 }}>
+          <Bar
+            dataKey="score"
+            isAnimationActive={false}
+            radius={[0, 4, 4, 0]}
+            background={{ fill: 'var(--panel-2)', radius: 4 }}
+          >
             {hits.map((h) => (
               <Cell key={h.memoryKey} fill={h.usedByRun ? 'var(--sr-used)' : 'var(--sr-hit)'} />
             ))}
-            <LabelList dataKey="score" position="right" formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v ?? ''))} fill="var(--muted)" fontSize={11} />
+            <LabelList
+              dataKey="score"
+              position="right"
+              formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v ?? ''))}
+              fill="var(--muted)"
+              fontSize={11}
+            />
           </Bar>
         </BarChart>
       </ResponsiveContainer>

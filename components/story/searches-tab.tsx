@@ -27,7 +27,9 @@ const HitsChart = dynamic(() => import('./search-hits-chart').then((m) => m.Hits
 
 function TraceLogOff({ state }: { state: 'missing' | 'empty' }) {
   return (
-    <EmptyState title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}>
+    <EmptyState
+      title={state === 'missing' ? 'The search trace log is off' : 'The search trace log has no rows for this run'}
+    >
       <p>
         {state === 'missing'
           ? 'There is no search trace table in this ClickHouse, so no search is logged.'
@@ -51,8 +53,12 @@ function filtersText(filters: string): string | null {
 function WriterLink({ runRef, w, memoryKey }: { runRef: RunRef; w: MemoryWrite; memoryKey: string }) {
   if (w.runId === runRef.runId && w.agent === runRef.agent) return <>this run</>
   return (
-    <Link prefetch={false}
-      href={links.run({ org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId }, { tab: 'memories', memory: memoryKey })}
+    <Link
+      prefetch={false}
+      href={links.run(
+        { org: runRef.org, namespace: runRef.namespace, agent: w.agent, runId: w.runId },
+        { tab: 'memories', memory: memoryKey },
+      )}
       aria-label={`Writer run ${w.runId} (${w.agent})`}
     >
       <span className="mono">{w.runId}</span>
@@ -67,16 +73,21 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
     <span className={tables.srWriters}>
       {hit.writtenBy ? (
         <span className="small">
-          <WriterLink runRef={runRef} w={hit.writtenBy} memoryKey={hit.memoryKey} /> <span className="muted">v{hit.writtenBy.version}</span>
+          <WriterLink runRef={runRef} w={hit.writtenBy} memoryKey={hit.memoryKey} />{' '}
+          <span className="muted">v{hit.writtenBy.version}</span>
         </span>
       ) : (
-        <span className="small muted" title="The version the search returned is not stored any more (merged away), or was written outside Loom">
+        <span
+          className="small muted"
+          title="The version the search returned is not stored any more (merged away), or was written outside Loom"
+        >
           {hit.searchedVersionGone ? 'unknown: no stored version is older than the search' : 'unknown'}
         </span>
       )}
       {later ? (
         <span className="small muted" title={absoluteTime(later.at)}>
-          later: v{later.version} by <WriterLink runRef={runRef} w={later} memoryKey={hit.memoryKey} />, {duration(Date.parse(later.at) - Date.parse(at))} after the search
+          later: v{later.version} by <WriterLink runRef={runRef} w={later} memoryKey={hit.memoryKey} />,{' '}
+          {duration(Date.parse(later.at) - Date.parse(at))} after the search
         </span>
       ) : null}
     </span>
@@ -89,19 +100,33 @@ function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at
       <table className={`data ${tables.srHits}`} aria-label="Ranked hits">
         <thead>
           <tr>
-            <th scope="col" className="num">#</th>
+            <th scope="col" className="num">
+              #
+            </th>
             <th scope="col">memory_key</th>
-            <th scope="col" className="num">score</th>
-            <th scope="col" title="Listed in the run's memories_used">in memories_used</th>
-            <th scope="col" title="Who had written the memory when the search ran; writes after it are labelled later">written by (at search time)</th>
+            <th scope="col" className="num">
+              score
+            </th>
+            <th scope="col" title="Listed in the run's memories_used">
+              in memories_used
+            </th>
+            <th scope="col" title="Who had written the memory when the search ran; writes after it are labelled later">
+              written by (at search time)
+            </th>
           </tr>
         </thead>
         <tbody>
           {hits.map((h) => (
-            <tr key={`${h.rank}-${h.memoryKey}`} className={h.usedByRun ? 'is-used' : undefined} data-memory-key={h.memoryKey}>
+            <tr
+              key={`${h.rank}-${h.memoryKey}`}
+              className={h.usedByRun ? 'is-used' : undefined}
+              data-memory-key={h.memoryKey}
+            >
               <td className="num">{h.rank}</td>
               <td className="mono">
-                <Link prefetch={false} href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>{h.memoryKey}</Link>
+                <Link prefetch={false} href={links.run(runRef, { tab: 'memories', memory: h.memoryKey })}>
+                  {h.memoryKey}
+                </Link>
               </td>
               <td className="num mono">{h.score.toFixed(3)}</td>
               <td>

@@ -18,7 +18,19 @@ import {
 } from 'recharts'
 import type { ScatterShapeProps } from 'recharts/types/util/ScatterUtils'
 import type { ResumePoint } from '@/lib/resume/types'
-import { KIND_LABEL, axisTicks, clockLabel, crossesDay, kindColor, resumeLabel, resumeShortLabel, rowTime, type Mark, type Prepared, type TimeAxis } from './timeline-model'
+import {
+  KIND_LABEL,
+  axisTicks,
+  clockLabel,
+  crossesDay,
+  kindColor,
+  resumeLabel,
+  resumeShortLabel,
+  rowTime,
+  type Mark,
+  type Prepared,
+  type TimeAxis,
+} from './timeline-model'
 import styles from './timeline.module.css'
 
 type Props = {
@@ -101,7 +113,9 @@ function MarkTooltip({ active, payload }: TooltipContentProps) {
         <span className="muted"> · {rowTime(m.at, true)} UTC</span>
       </div>
       <div>{m.label}</div>
-      {m.count > 1 ? <div className="muted small">{m.count} events here: zoom in to tell them apart, or click for the first</div> : null}
+      {m.count > 1 ? (
+        <div className="muted small">{m.count} events here: zoom in to tell them apart, or click for the first</div>
+      ) : null}
     </div>
   )
 }
@@ -138,11 +152,25 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
   }
 
   return (
-    <figure className={styles.chart} aria-label={`Swimlane chart: ${marks.length} marks in ${lanes.length} lanes`} data-marks={marks.length}>
+    <figure
+      className={styles.chart}
+      aria-label={`Swimlane chart: ${marks.length} marks in ${lanes.length} lanes`}
+      data-marks={marks.length}
+    >
       <ResponsiveContainer width="100%" height={height}>
         <ScatterChart margin={{ top: 26, right: 28, bottom: 4, left: 4 }}>
           {lanes.map((k, i) =>
-            i % 2 === 1 ? <ReferenceArea key={`band-${k}`} y1={i - 0.5} y2={i + 0.5} fill="var(--panel-2)" fillOpacity={1} stroke="none" ifOverflow="hidden" /> : null,
+            i % 2 === 1 ? (
+              <ReferenceArea
+                key={`band-${k}`}
+                y1={i - 0.5}
+                y2={i + 0.5}
+                fill="var(--panel-2)"
+                fillOpacity={1}
+                stroke="none"
+                ifOverflow="hidden"
+              />
+            ) : null,
           )}
           <CartesianGrid horizontal={false} stroke="var(--border)" strokeDasharray="2 4" />
           <DragZoom onZoom={onZoom} />
@@ -174,7 +202,15 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
             width={112}
           />
           {axis.gaps.map((g) => (
-            <ReferenceArea key={`gap-${g.start}`} x1={g.x0} x2={g.x1} fill="var(--tl-gap)" fillOpacity={1} stroke="none" ifOverflow="hidden" />
+            <ReferenceArea
+              key={`gap-${g.start}`}
+              x1={g.x0}
+              x2={g.x1}
+              fill="var(--tl-gap)"
+              fillOpacity={1}
+              stroke="none"
+              ifOverflow="hidden"
+            />
           ))}
           {axis.gaps.map((g) => (
             <ReferenceLine
@@ -194,7 +230,13 @@ export function TimelineChart({ prepared, axis, view, marks, resumes, selectedIn
               stroke="var(--warn)"
               strokeWidth={2}
               ifOverflow="hidden"
-              label={{ value: resumeShortLabel(r), position: 'insideTopLeft', fill: 'var(--warn)', fontSize: 11, fontWeight: 600 }}
+              label={{
+                value: resumeShortLabel(r),
+                position: 'insideTopLeft',
+                fill: 'var(--warn)',
+                fontSize: 11,
+                fontWeight: 600,
+              }}
             />
           ))}
           <Tooltip content={MarkTooltip} cursor={false} isAnimationActive={false} />

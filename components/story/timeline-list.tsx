@@ -93,7 +93,8 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
   }
 
   const items = virtualizer.getVirtualItems()
-  const activeId = selectedRow >= 0 && rows[selectedRow] !== undefined ? rowDomId(prepared.events[rows[selectedRow]].id) : undefined
+  const activeId =
+    selectedRow >= 0 && rows[selectedRow] !== undefined ? rowDomId(prepared.events[rows[selectedRow]].id) : undefined
   const height = Math.min(LIST_HEIGHT, rows.length * ROW_HEIGHT + 2)
 
   return (

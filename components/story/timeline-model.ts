@@ -169,7 +169,13 @@ export type Mark = { x: number; y: number; id: string; kind: TimelineKind; count
  * of the x range) with a count, the buckets sized so that all lanes together stay within
  * `maxMarks`. Zooming in splits them.
  */
-export function marksFor(p: Prepared, axis: TimeAxis, shown: (i: number) => boolean, view: [number, number], maxMarks = 700): Mark[] {
+export function marksFor(
+  p: Prepared,
+  axis: TimeAxis,
+  shown: (i: number) => boolean,
+  view: [number, number],
+  maxMarks = 700,
+): Mark[] {
   const [v0, v1] = view
   const visible: number[] = []
   for (let i = 0; i < p.events.length; i++) {
@@ -204,8 +210,21 @@ export function axisTicks(view: [number, number], count = 7): number[] {
   return Array.from({ length: count }, (_, i) => a + ((b - a) * i) / (count - 1))
 }
 
-const hms = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'UTC' })
-const dayHm = new Intl.DateTimeFormat('en-GB', { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })
+const hms = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+  timeZone: 'UTC',
+})
+const dayHm = new Intl.DateTimeFormat('en-GB', {
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+  timeZone: 'UTC',
+})
 const dayMonth = new Intl.DateTimeFormat('en-GB', { month: 'short', day: '2-digit', timeZone: 'UTC' })
 
 /** An axis label: with the date when the visible range crosses a UTC day (or spans over 36 hours). */
@@ -231,12 +250,24 @@ export function resumeTags(events: TimelineEvent[], resumes: ResumePoint[]): Map
     const fw = r.firstWrite
     if (!fw) {
       // Begun, nothing written yet: the moment to act on a near miss, so its run.begin says what it cannot see.
-      const begin = r.attempt ? events.find((ev) => ev.kind === 'run.begin' && new RegExp(`attempt ${r.attempt}\\b`).test(ev.label)) : undefined
-      if (begin) tags.set(begin.id, `${resumeTag(r).replace(/^resume · /, `resume · attempt ${r.attempt} `)}; no checkpoint written yet`)
+      const begin = r.attempt
+        ? events.find((ev) => ev.kind === 'run.begin' && new RegExp(`attempt ${r.attempt}\\b`).test(ev.label))
+        : undefined
+      if (begin)
+        tags.set(
+          begin.id,
+          `${resumeTag(r).replace(/^resume · /, `resume · attempt ${r.attempt} `)}; no checkpoint written yet`,
+        )
       continue
     }
-    const e = events.find((ev) => ev.blockKey === 'checkpoint' && (ev.kind === 'checkpoint' || ev.kind === 'checkpoint.cleared') && ev.version === fw.version && ev.at === fw.at)
-      ?? events.find((ev) => ev.blockKey === 'checkpoint' && ev.version === fw.version)
+    const e =
+      events.find(
+        (ev) =>
+          ev.blockKey === 'checkpoint' &&
+          (ev.kind === 'checkpoint' || ev.kind === 'checkpoint.cleared') &&
+          ev.version === fw.version &&
+          ev.at === fw.at,
+      ) ?? events.find((ev) => ev.blockKey === 'checkpoint' && ev.version === fw.version)
     if (e) tags.set(e.id, resumeTag(r))
   }
   for (const e of events) {
@@ -250,8 +281,10 @@ export function resumeTags(events: TimelineEvent[], resumes: ResumePoint[]): Map
 export function resumeTag(r: ResumePoint): string {
   const v = r.firstWrite?.version ?? '?'
   if (r.reasons.includes('operator-clear')) return `operator clear · tombstone v${v}`
-  if (r.reasons.includes('operator-restore')) return r.restoredFrom ? `operator restore · v${r.restoredFrom} as v${v}` : `operator restore · v${v}`
-  if (r.reasons.includes('operator-edit')) return `operator edit · ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'} → v${v}`
+  if (r.reasons.includes('operator-restore'))
+    return r.restoredFrom ? `operator restore · v${r.restoredFrom} as v${v}` : `operator restore · v${v}`
+  if (r.reasons.includes('operator-edit'))
+    return `operator edit · ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'} → v${v}`
   const from = r.fromVersion ? `resume · from v${r.fromVersion}` : 'resume · from nothing'
   return r.missed ? `${from}; ${missedPhrase(r.missed)}` : from
 }
@@ -265,8 +298,10 @@ export function resumeShortLabel(r: ResumePoint): string {
 export function resumeLabel(r: ResumePoint): string {
   if (r.reasons.includes('operator-clear')) return 'operator clear'
   if (r.reasons.includes('operator-edit')) return 'operator edit'
-  if (r.reasons.includes('operator-restore')) return r.restoredFrom ? `operator restore of v${r.restoredFrom}` : 'operator restore'
+  if (r.reasons.includes('operator-restore'))
+    return r.restoredFrom ? `operator restore of v${r.restoredFrom}` : 'operator restore'
   const attempt = r.attempt && r.attempt > 1 ? ` · attempt ${r.attempt}` : ''
-  if (r.missed) return `resume${attempt} from ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'}; v${r.missed.version} under ${r.missed.under} existed`
+  if (r.missed)
+    return `resume${attempt} from ${r.fromVersion ? `v${r.fromVersion}` : 'nothing'}; v${r.missed.version} under ${r.missed.under} existed`
   return `resume${attempt}${r.fromVersion ? ` from v${r.fromVersion}` : ''}`
 }

@@ -131,7 +131,8 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
         )}
         {[...e.detail].length >= detailLimit(e.kind) ? (
           <p className="small muted">
-            Cut to the first {detailLimit(e.kind).toLocaleString('en')} characters: the tab this event belongs to shows all of it.
+            Cut to the first {detailLimit(e.kind).toLocaleString('en')} characters: the tab this event belongs to shows
+            all of it.
           </p>
         ) : null}
       </div>

@@ -31,7 +31,10 @@ const TimelineChart = dynamic(() => import('./timeline-chart').then((m) => m.Tim
 
 /** Everything the run did, in time order: a swimlane chart over a virtualized list. */
 export function TimelineTab({ runRef }: { runRef: RunRef }) {
-  const q = useQuery({ ...runTimelineQueryOptions(runRef), placeholderData: usePreview<TimelineResponse>(runTimelinePreviewQueryOptions(runRef).queryKey) })
+  const q = useQuery({
+    ...runTimelineQueryOptions(runRef),
+    placeholderData: usePreview<TimelineResponse>(runTimelinePreviewQueryOptions(runRef).queryKey),
+  })
   return (
     <QueryState
       query={q}
@@ -55,8 +58,8 @@ export function TimelineTab({ runRef }: { runRef: RunRef }) {
           ) : data.truncated ? (
             <Banner tone="warning">
               <span>
-                Showing the first {count(data.events.length)} of {count(data.total)} events. The chart and list stop there so the page
-                stays quick.
+                Showing the first {count(data.events.length)} of {count(data.total)} events. The chart and list stop
+                there so the page stays quick.
               </span>
               <a className={buttonClass()} href={links.api.export(runRef)} download>
                 Download all as JSON
@@ -108,14 +111,19 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
   const tags = useMemo(() => resumeTags(data.events, data.resumes), [data])
 
   const selectedIndex = eventId ? (prepared.indexById.get(eventId) ?? null) : null
-  const selectedRow = selectedIndex === null ? -1 : (() => {
-    const r = neighbourRow(rows, selectedIndex, -1) + 1
-    return rows[r] === selectedIndex ? r : -1
-  })()
+  const selectedRow =
+    selectedIndex === null
+      ? -1
+      : (() => {
+          const r = neighbourRow(rows, selectedIndex, -1) + 1
+          return rows[r] === selectedIndex ? r : -1
+        })()
   const selected = selectedIndex === null ? null : prepared.events[selectedIndex]
 
   const full = axis.domain
-  const view: [number, number] = zoom ? [Math.max(full[0], axis.toX(zoom[0])), Math.min(full[1], axis.toX(zoom[1]))] : full
+  const view: [number, number] = zoom
+    ? [Math.max(full[0], axis.toX(zoom[0])), Math.min(full[1], axis.toX(zoom[1]))]
+    : full
   const marks = useMemo(
     () => marksFor(prepared, axis, (i) => shownKinds.has(prepared.events[i].kind), view),
     // view is derived from zoom and axis each render; its bounds are what matter.
@@ -138,7 +146,8 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
   const closePayload = () => {
     // Focus inside the closing panel would fall to the page's start: it goes back to the list instead.
     const body = bodyRef.current
-    if (body?.querySelector(`.${styles.payload}`)?.contains(document.activeElement)) body.querySelector<HTMLElement>('[role="listbox"]')?.focus()
+    if (body?.querySelector(`.${styles.payload}`)?.contains(document.activeElement))
+      body.querySelector<HTMLElement>('[role="listbox"]')?.focus()
     void setEventId(null)
   }
 
@@ -211,8 +220,23 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
             </span>
           </h2>
           <span className="spacer" />
-          <label className={styles.switch} title={possibleGaps ? 'Cut idle gaps much longer than the run’s usual spacing down to a fixed width' : 'No idle gap is long enough to compress'}>
-            <input type="checkbox" checked={compress} disabled={!possibleGaps} onChange={(e) => { setCompress(e.target.checked); setZoom(null) }} />
+          <label
+            className={styles.switch}
+            title={
+              possibleGaps
+                ? 'Cut idle gaps much longer than the run’s usual spacing down to a fixed width'
+                : 'No idle gap is long enough to compress'
+            }
+          >
+            <input
+              type="checkbox"
+              checked={compress}
+              disabled={!possibleGaps}
+              onChange={(e) => {
+                setCompress(e.target.checked)
+                setZoom(null)
+              }}
+            />
             Compress idle gaps{possibleGaps ? ` (${possibleGaps})` : ''}
           </label>
           <div className={styles.zoom} role="group" aria-label="Zoom">
@@ -245,8 +269,8 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           onZoom={setView}
         />
         <p className={`small muted ${styles.hint}`}>
-          Drag across the chart to zoom in. Click a mark or a row to see its payload; <kbd>J</kbd> / <kbd>K</kbd> move to the
-          next / previous event, <kbd>Esc</kbd> closes the payload.
+          Drag across the chart to zoom in. Click a mark or a row to see its payload; <kbd>J</kbd> / <kbd>K</kbd> move
+          to the next / previous event, <kbd>Esc</kbd> closes the payload.
         </p>
       </section>
 
@@ -272,7 +296,9 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
         ) : null}
         <span className="spacer" />
         <span className="small muted" role="status">
-          {rows.length === data.events.length ? `${count(rows.length)} events` : `${count(rows.length)} of ${count(data.events.length)} events shown`}
+          {rows.length === data.events.length
+            ? `${count(rows.length)} events`
+            : `${count(rows.length)} of ${count(data.events.length)} events shown`}
         </span>
       </div>
 
@@ -281,9 +307,7 @@ function TimelineView({ runRef, data }: { runRef: RunRef; data: TimelineResponse
           <span>
             Event <code>{eventId}</code> is not in this run&apos;s timeline (any more).
           </span>
-          <Button onClick={() => void setEventId(null)}>
-            Clear
-          </Button>
+          <Button onClick={() => void setEventId(null)}>Clear</Button>
         </div>
       ) : null}
 

@@ -29,7 +29,17 @@ export type TagTone = 'neutral' | 'warning' | 'bad'
 const TAG_CLASS: Record<TagTone, string> = { neutral: 'tag', warning: 'tag tag-warn', bad: 'tag tag-bad' }
 
 /** A small label beside a value; `className` adds an area's own colouring on top of the tone. */
-export function Tag({ tone = 'neutral', className, title, children }: { tone?: TagTone; className?: string; title?: string; children: ReactNode }) {
+export function Tag({
+  tone = 'neutral',
+  className,
+  title,
+  children,
+}: {
+  tone?: TagTone
+  className?: string
+  title?: string
+  children: ReactNode
+}) {
   return (
     <span className={className ? `${TAG_CLASS[tone]} ${className}` : TAG_CLASS[tone]} title={title}>
       {children}

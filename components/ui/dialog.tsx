@@ -5,19 +5,33 @@ import { Button } from './button'
 import styles from './dialog.module.css'
 
 /** The first place to type in: the dialog opens there rather than on its Close button. */
-const FIRST_FIELD = 'input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]):not(:disabled):not([readonly]), textarea:not(:disabled):not([readonly]), select:not(:disabled)'
+const FIRST_FIELD =
+  'input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]):not(:disabled):not([readonly]), textarea:not(:disabled):not([readonly]), select:not(:disabled)'
 
 /**
  * A native modal dialog: focus is trapped, Escape closes it, the page behind is inert. It opens
  * with focus on its first field and, when it closes, gives focus back to the control that opened it.
  */
-export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  wide,
+}: {
+  title: string
+  onClose: () => void
+  children: ReactNode
+  wide?: boolean
+}) {
   const ref = useRef<HTMLDialogElement>(null)
   const bodyRef = useRef<HTMLDivElement>(null)
   const titleId = useId()
   useEffect(() => {
     const d = ref.current
-    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+        ? document.activeElement
+        : null
     if (d && !d.open) {
       d.showModal()
       bodyRef.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus()

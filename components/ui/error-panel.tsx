@@ -36,7 +36,9 @@ export function ErrorPanel({
         <Button variant="primary" onClick={onRetry}>
           Retry
         </Button>
-        <Link prefetch={false} href="/">Back to all runs</Link>
+        <Link prefetch={false} href="/">
+          Back to all runs
+        </Link>
       </div>
     </div>
   )

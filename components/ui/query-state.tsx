@@ -37,7 +37,8 @@ export function QueryState<T>({
   children: (data: T) => ReactNode
 }) {
   const retry = () => void query.refetch()
-  if (query.data === undefined) return query.isError ? <ErrorBanner error={query.error} onRetry={retry} /> : <>{pending}</>
+  if (query.data === undefined)
+    return query.isError ? <ErrorBanner error={query.error} onRetry={retry} /> : <>{pending}</>
   const data = query.data
   const content = (
     <>

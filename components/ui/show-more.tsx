@@ -16,7 +16,19 @@ export function useShownCount(total: number, step: number, mustShow = -1) {
 }
 
 /** Below a list cut by useShownCount: how much of it shows, and a button for the next part. */
-export function ShowMore({ shown, total, step, noun, onMore }: { shown: number; total: number; step: number; noun: string; onMore: () => void }) {
+export function ShowMore({
+  shown,
+  total,
+  step,
+  noun,
+  onMore,
+}: {
+  shown: number
+  total: number
+  step: number
+  noun: string
+  onMore: () => void
+}) {
   if (shown >= total) return null
   return (
     <div className="row small muted">

@@ -9,7 +9,8 @@ export function TableHead({ columns, style }: { columns: readonly Column[]; styl
     <thead>
       <tr style={style}>
         {columns.map((c) => {
-          const { label, title, className } = typeof c === 'string' ? { label: c, title: undefined, className: undefined } : c
+          const { label, title, className } =
+            typeof c === 'string' ? { label: c, title: undefined, className: undefined } : c
           return (
             <th key={label} scope="col" title={title} className={className}>
               {label}

@@ -68,7 +68,14 @@ export function TabStrip({
 
   return (
     <div className="tabs-bar">
-      <div ref={ref} className="tabs tabs-strip" role="tablist" aria-label={label} data-more={more} onKeyDown={onKeyDown}>
+      <div
+        ref={ref}
+        className="tabs tabs-strip"
+        role="tablist"
+        aria-label={label}
+        data-more={more}
+        onKeyDown={onKeyDown}
+      >
         {children}
       </div>
     </div>

@@ -4,7 +4,10 @@ import { useVirtualizer, type VirtualItem, type VirtualizerOptions } from '@tans
 import { useRef } from 'react'
 import { listHeight, rowOffset } from './virtual-list'
 
-type Options = Pick<VirtualizerOptions<HTMLDivElement, Element>, 'count' | 'estimateSize' | 'getItemKey' | 'gap' | 'overscan' | 'initialRect'>
+type Options = Pick<
+  VirtualizerOptions<HTMLDivElement, Element>,
+  'count' | 'estimateSize' | 'getItemKey' | 'gap' | 'overscan' | 'initialRect'
+>
 
 /**
  * The rows of a long list that scrolls inside its own box (see virtual-list.module.css): only those
@@ -22,6 +25,10 @@ export function useVirtualRows(options: Options) {
     virtualizer,
     rows: virtualizer.getVirtualItems(),
     listStyle: listHeight(virtualizer.getTotalSize()),
-    rowProps: (row: VirtualItem) => ({ ref: virtualizer.measureElement, 'data-index': row.index, style: rowOffset(row.start) }),
+    rowProps: (row: VirtualItem) => ({
+      ref: virtualizer.measureElement,
+      'data-index': row.index,
+      style: rowOffset(row.start),
+    }),
   }
 }

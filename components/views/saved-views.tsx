@@ -5,7 +5,15 @@ import Link from 'next/link'
 import { parseAsString, useQueryState } from 'nuqs'
 import { useId, useState } from 'react'
 import { viewKeys } from '@/lib/api-client/keys'
-import { createViewRequest, deleteViewRequest, deliveriesQueryOptions, testViewRequest, updateViewRequest, viewsQueryOptions, type ViewInput } from '@/lib/api-client/views'
+import {
+  createViewRequest,
+  deleteViewRequest,
+  deliveriesQueryOptions,
+  testViewRequest,
+  updateViewRequest,
+  viewsQueryOptions,
+  type ViewInput,
+} from '@/lib/api-client/views'
 import { absoluteTime } from '@/lib/format'
 import { links } from '@/lib/links'
 import type { RunsFilters } from '@/lib/runs-search'
@@ -55,17 +63,31 @@ export function SavedViews({ filters }: { filters: RunsFilters }) {
           <ul className={styles.list} aria-label="Saved views">
             {views.map((v) => (
               <li key={v.id} className={styles.item} data-view={v.id}>
-                <Link prefetch={false} href={links.savedView(v.id)} aria-current={v.id === active ? 'true' : undefined} className={styles.name}>
+                <Link
+                  prefetch={false}
+                  href={links.savedView(v.id)}
+                  aria-current={v.id === active ? 'true' : undefined}
+                  className={styles.name}
+                >
                   {v.name}
                 </Link>
                 <span className="small muted">{filterText(v.filter)}</span>
                 <span className="small">
                   <span className="tag">{v.shared ? 'shared' : 'private'}</span>
-                  {v.alert ? <span className={`tag ${v.alert.enabled ? '' : 'muted'}`}>alert ≥ {v.alert.threshold}{v.alert.enabled ? '' : ' (off)'}</span> : null}
+                  {v.alert ? (
+                    <span className={`tag ${v.alert.enabled ? '' : 'muted'}`}>
+                      alert ≥ {v.alert.threshold}
+                      {v.alert.enabled ? '' : ' (off)'}
+                    </span>
+                  ) : null}
                   {v.owner !== me ? <span className="muted"> by {v.owner}</span> : null}
                 </span>
                 {editable(v) ? (
-                  <Button size="small" onClick={() => setEditing({ mode: 'edit', view: v })} aria-label={`Edit view ${v.name}`}>
+                  <Button
+                    size="small"
+                    onClick={() => setEditing({ mode: 'edit', view: v })}
+                    aria-label={`Edit view ${v.name}`}
+                  >
                     Edit…
                   </Button>
                 ) : (
@@ -109,8 +131,15 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
   }
   const save = useMutation({
     mutationFn: () => {
-      const input: ViewInput = { name: name.trim(), filter, shared, alert: alertOn ? { webhook: webhook.trim(), threshold: Number(threshold), enabled } : null }
-      return editing.mode === 'edit' ? updateViewRequest(editing.view.id, { name: input.name, shared: input.shared, alert: input.alert }) : createViewRequest(input)
+      const input: ViewInput = {
+        name: name.trim(),
+        filter,
+        shared,
+        alert: alertOn ? { webhook: webhook.trim(), threshold: Number(threshold), enabled } : null,
+      }
+      return editing.mode === 'edit'
+        ? updateViewRequest(editing.view.id, { name: input.name, shared: input.shared, alert: input.alert })
+        : createViewRequest(input)
     },
     onMutate: () => setRefusal(null),
     onSuccess: done,
@@ -122,9 +151,19 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
     onError: (e) => setRefusal(refusalOf(e)),
   })
   const trimmed = name.trim()
-  const missing = trimmed === '' ? 'give it a name' : trimmed.length > NAME_MAX ? `shorten the name to ${NAME_MAX} characters` : alertOn && webhook.trim() === '' ? 'give the webhook URL' : null
+  const missing =
+    trimmed === ''
+      ? 'give it a name'
+      : trimmed.length > NAME_MAX
+        ? `shorten the name to ${NAME_MAX} characters`
+        : alertOn && webhook.trim() === ''
+          ? 'give the webhook URL'
+          : null
   return (
-    <Dialog title={editing.mode === 'edit' ? `Edit view ${start?.name}` : 'Save the current filter as a view'} onClose={onClose}>
+    <Dialog
+      title={editing.mode === 'edit' ? `Edit view ${start?.name}` : 'Save the current filter as a view'}
+      onClose={onClose}
+    >
       <div className="stack">
         <p className="small muted flush">Filter: {filterText(filter)}</p>
         <RefusalBanner refusal={refusal} />
@@ -135,20 +174,34 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
         {canWrite ? (
           <>
             <label className="small">
-              <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Shared with everyone who uses this console
+              <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Shared with
+              everyone who uses this console
             </label>
             <label className="small">
-              <input type="checkbox" checked={alertOn} onChange={(e) => setAlertOn(e.target.checked)} /> Alert a webhook when this view matches enough runs
+              <input type="checkbox" checked={alertOn} onChange={(e) => setAlertOn(e.target.checked)} /> Alert a webhook
+              when this view matches enough runs
             </label>
             {alertOn ? (
               <div className={styles.alert}>
                 <label className="field">
                   Webhook URL (its host must be in LOOM_RUNS_WEBHOOK_HOSTS)
-                  <input value={webhook} onChange={(e) => setWebhook(e.target.value)} inputMode="url" placeholder="https://hooks.example.com/…" autoComplete="off" />
+                  <input
+                    value={webhook}
+                    onChange={(e) => setWebhook(e.target.value)}
+                    inputMode="url"
+                    placeholder="https://hooks.example.com/…"
+                    autoComplete="off"
+                  />
                 </label>
                 <label className="field">
                   Alert when at least this many runs match
-                  <input value={threshold} onChange={(e) => setThreshold(e.target.value)} inputMode="numeric" type="number" min={1} />
+                  <input
+                    value={threshold}
+                    onChange={(e) => setThreshold(e.target.value)}
+                    inputMode="numeric"
+                    type="number"
+                    min={1}
+                  />
                 </label>
                 <label className="small">
                   <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
@@ -177,7 +230,12 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
             {missing ? `To save: ${missing}.` : ''}
           </span>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" disabled={!!missing || save.isPending} aria-describedby={hintId} onClick={() => save.mutate()}>
+          <Button
+            variant="primary"
+            disabled={!!missing || save.isPending}
+            aria-describedby={hintId}
+            onClick={() => save.mutate()}
+          >
             {save.isPending ? 'Saving…' : 'Save view'}
           </Button>
         </div>
@@ -189,7 +247,10 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
 function Deliveries({ id }: { id: string }) {
   const qc = useQueryClient()
   const q = useQuery(deliveriesQueryOptions(id))
-  const test = useMutation({ mutationFn: () => testViewRequest(id), onSettled: () => void qc.invalidateQueries({ queryKey: viewKeys.deliveries(id) }) })
+  const test = useMutation({
+    mutationFn: () => testViewRequest(id),
+    onSettled: () => void qc.invalidateQueries({ queryKey: viewKeys.deliveries(id) }),
+  })
   const rows = q.data?.deliveries ?? []
   return (
     <section className="stack gap-6" aria-label="Alert deliveries">
@@ -201,13 +262,21 @@ function Deliveries({ id }: { id: string }) {
         </Button>
       </div>
       <span role="status" className="small">
-        {test.data ? (test.data.delivery.ok ? `Test delivered (HTTP ${test.data.delivery.status}).` : `Test not delivered: ${test.data.delivery.error}`) : test.isError ? `Test failed: ${(test.error as Error).message}` : ''}
+        {test.data
+          ? test.data.delivery.ok
+            ? `Test delivered (HTTP ${test.data.delivery.status}).`
+            : `Test not delivered: ${test.data.delivery.error}`
+          : test.isError
+            ? `Test failed: ${(test.error as Error).message}`
+            : ''}
       </span>
       {rows.length ? (
         <ul className={`small ${styles.deliveries}`}>
           {rows.slice(0, 10).map((d) => (
             <li key={`${d.at}-${d.kind}`}>
-              <span className="mono">{absoluteTime(d.at)}</span> {d.kind} · {d.ok ? `delivered (${d.status})` : `failed${d.status ? ` (${d.status})` : ''}: ${d.error ?? ''}`} · {d.count} runs
+              <span className="mono">{absoluteTime(d.at)}</span> {d.kind} ·{' '}
+              {d.ok ? `delivered (${d.status})` : `failed${d.status ? ` (${d.status})` : ''}: ${d.error ?? ''}`} ·{' '}
+              {d.count} runs
             </li>
           ))}
         </ul>

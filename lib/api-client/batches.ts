@@ -45,13 +45,26 @@ export function runBatchRequest(r: BatchRequest, token: string, reason: string) 
 
 /** The newest batches and undos (the runs page lists a few). */
 export function recentBatchesQueryOptions(limit = 5) {
-  return jsonQuery<{ batches: BatchRecord[] }>([...runKeys.batches(), limit], () => `${links.api.batches()}?limit=${limit}`)
+  return jsonQuery<{ batches: BatchRecord[] }>(
+    [...runKeys.batches(), limit],
+    () => `${links.api.batches()}?limit=${limit}`,
+  )
 }
 
 export function previewUndoRequest(batchId: string, force: boolean, signal?: AbortSignal) {
-  return sendJson<UndoPreview>(links.api.undoBatch(batchId), 'POST', { dryRun: true, ...(force ? { force: true } : {}) }, signal)
+  return sendJson<UndoPreview>(
+    links.api.undoBatch(batchId),
+    'POST',
+    { dryRun: true, ...(force ? { force: true } : {}) },
+    signal,
+  )
 }
 
 export function runUndoRequest(batchId: string, force: boolean, token: string, reason: string) {
-  return sendJson<UndoResult>(links.api.undoBatch(batchId), 'POST', { dryRun: false, token, reason, ...(force ? { force: true } : {}) })
+  return sendJson<UndoResult>(links.api.undoBatch(batchId), 'POST', {
+    dryRun: false,
+    token,
+    reason,
+    ...(force ? { force: true } : {}),
+  })
 }

@@ -24,16 +24,35 @@ export async function fetchJson<T>(url: string, init: RequestInit & { signal?: A
   try {
     body = text ? JSON.parse(text) : undefined
   } catch {
-    throw new ApiRequestError(res.status, 'bad_response', `The server answered ${res.status} with a body that is not JSON`)
+    throw new ApiRequestError(
+      res.status,
+      'bad_response',
+      `The server answered ${res.status} with a body that is not JSON`,
+    )
   }
   if (!res.ok) {
     const err = (body as { error?: { code?: string; message?: string } })?.error
-    throw new ApiRequestError(res.status, err?.code ?? 'http_error', err?.message ?? `Request failed with ${res.status}`, body)
+    throw new ApiRequestError(
+      res.status,
+      err?.code ?? 'http_error',
+      err?.message ?? `Request failed with ${res.status}`,
+      body,
+    )
   }
   return body as T
 }
 
 /** A write to the API: the body goes as JSON, the answer comes back as `fetchJson` reads it. */
-export function sendJson<T>(url: string, method: 'POST' | 'PUT' | 'DELETE', body: unknown, signal?: AbortSignal): Promise<T> {
-  return fetchJson<T>(url, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
+export function sendJson<T>(
+  url: string,
+  method: 'POST' | 'PUT' | 'DELETE',
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  return fetchJson<T>(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  })
 }

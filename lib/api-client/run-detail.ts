@@ -21,16 +21,22 @@ export function runBlocksQueryOptions(run: RunRef) {
 
 /** Every block without its content: names, versions, sizes and writers, for the Checkpoint tab's picker. */
 export function runBlockSummariesQueryOptions(run: RunRef) {
-  return jsonQuery<BlockSummariesResponse>(runKeys.blockSummaries(run), () => links.api.blocks(run, { content: 'none' }))
+  return jsonQuery<BlockSummariesResponse>(runKeys.blockSummaries(run), () =>
+    links.api.blocks(run, { content: 'none' }),
+  )
 }
 
 export type BlockSelector = { blockKey: string; userId: string; sessionId: string }
 
 export function blockDetailQueryOptions(run: RunRef, sel: BlockSelector) {
-  return jsonQuery<BlockDetail>(runKeys.block(run, sel.blockKey, sel.userId, sel.sessionId), () => links.api.block(run, sel.blockKey, sel.userId, sel.sessionId))
+  return jsonQuery<BlockDetail>(runKeys.block(run, sel.blockKey, sel.userId, sel.sessionId), () =>
+    links.api.block(run, sel.blockKey, sel.userId, sel.sessionId),
+  )
 }
 
 /** What going back to `toVersion` (null: a clear) makes the agent redo; asked when a write dialog opens. */
 export function replayQueryOptions(run: RunRef, sel: BlockSelector, toVersion: string | null) {
-  return jsonQuery<ReplayPreview>(runKeys.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion), () => links.api.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion))
+  return jsonQuery<ReplayPreview>(runKeys.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion), () =>
+    links.api.replay(run, sel.blockKey, sel.userId, sel.sessionId, toVersion),
+  )
 }

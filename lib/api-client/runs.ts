@@ -17,11 +17,19 @@ export function runsListQueryOptions(params: RunsListParams) {
 /* Runs page summary and live refresh: the list's filters without cursor or limit. */
 
 export function runsAnalyticsQueryOptions(filters: RunsFilters) {
-  return jsonQuery<RunsAnalytics>(runKeys.analytics(filters), () => links.api.runsAnalytics(filters), { staleTime: 30_000 })
+  return jsonQuery<RunsAnalytics>(runKeys.analytics(filters), () => links.api.runsAnalytics(filters), {
+    staleTime: 30_000,
+  })
 }
 
 /** Operator and setup changes in a time range, under the list's org, namespace and agent. */
-export function eventsQueryOptions(q: { from?: string; to?: string; org?: string; namespace?: string; agent?: string }) {
+export function eventsQueryOptions(q: {
+  from?: string
+  to?: string
+  org?: string
+  namespace?: string
+  agent?: string
+}) {
   return jsonQuery<{ events: ConsoleEvent[] }>(runKeys.events(q), () => links.api.events(q), { staleTime: 30_000 })
 }
 

@@ -15,6 +15,7 @@ export function deliveriesQueryOptions(id: string) {
 export type ViewInput = { name: string; filter: Record<string, unknown>; shared: boolean; alert: SavedView['alert'] }
 
 export const createViewRequest = (v: ViewInput) => sendJson<{ view: SavedView }>(links.api.views(), 'POST', v)
-export const updateViewRequest = (id: string, patch: Partial<ViewInput>) => sendJson<{ view: SavedView }>(links.api.view(id), 'PUT', patch)
+export const updateViewRequest = (id: string, patch: Partial<ViewInput>) =>
+  sendJson<{ view: SavedView }>(links.api.view(id), 'PUT', patch)
 export const deleteViewRequest = (id: string) => sendJson<{ deleted: string }>(links.api.view(id), 'DELETE', {})
 export const testViewRequest = (id: string) => sendJson<{ delivery: AlertDelivery }>(links.api.viewTest(id), 'POST', {})

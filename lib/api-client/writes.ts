@@ -11,7 +11,10 @@ function send(url: string, method: 'PUT' | 'DELETE' | 'POST', body: unknown) {
   return sendJson<WriteResponse>(url, method, body)
 }
 
-export function editBlockRequest(t: BlockTarget, body: { content: string; expectedVersion: string; reason: string; force?: boolean }) {
+export function editBlockRequest(
+  t: BlockTarget,
+  body: { content: string; expectedVersion: string; reason: string; force?: boolean },
+) {
   return send(links.api.block(t.run, t.blockKey, t.userId, t.sessionId), 'PUT', body)
 }
 
@@ -19,6 +22,9 @@ export function clearBlockRequest(t: BlockTarget, body: { expectedVersion: strin
   return send(links.api.block(t.run, t.blockKey, t.userId, t.sessionId), 'DELETE', body)
 }
 
-export function restoreBlockRequest(t: BlockTarget, body: { version: string; expectedVersion: string; reason: string; force?: boolean }) {
+export function restoreBlockRequest(
+  t: BlockTarget,
+  body: { version: string; expectedVersion: string; reason: string; force?: boolean },
+) {
   return send(links.api.restore(t.run, t.blockKey, t.userId, t.sessionId), 'POST', body)
 }

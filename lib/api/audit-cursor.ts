@@ -1,13 +1,33 @@
 import { z } from 'zod'
 
 /** Opaque keyset cursor of the audit page: the ORDER BY tuple of a page's last entry. */
-export type AuditCursor = { at: string; org: string; namespace: string; agent: string; runId: string; blockKey: string; afterVersion: string }
+export type AuditCursor = {
+  at: string
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  blockKey: string
+  afterVersion: string
+}
 
 const CH_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/
-const cursorSchema = z.tuple([z.literal(1), z.string().regex(CH_TIME), z.string(), z.string(), z.string(), z.string(), z.string(), z.string().regex(/^\d{1,20}$/)])
+const cursorSchema = z.tuple([
+  z.literal(1),
+  z.string().regex(CH_TIME),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.string().regex(/^\d{1,20}$/),
+])
 
 export function encodeAuditCursor(c: AuditCursor): string {
-  return Buffer.from(JSON.stringify([1, c.at, c.org, c.namespace, c.agent, c.runId, c.blockKey, c.afterVersion]), 'utf8').toString('base64url')
+  return Buffer.from(
+    JSON.stringify([1, c.at, c.org, c.namespace, c.agent, c.runId, c.blockKey, c.afterVersion]),
+    'utf8',
+  ).toString('base64url')
 }
 
 /** Null when the text is not a cursor this server issued. */
@@ -22,4 +42,3 @@ export function decodeAuditCursor(text: string): AuditCursor | null {
     return null
   }
 }
-

@@ -2,7 +2,13 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { decodeCursor, encodeCursor } from './cursor'
 
-const cursor = { startedAt: '2026-11-19 08:30:00.125', org: 'acme', namespace: 'prod', agent: 'billing/αβ', runId: 'run "1"' }
+const cursor = {
+  startedAt: '2026-11-19 08:30:00.125',
+  org: 'acme',
+  namespace: 'prod',
+  agent: 'billing/αβ',
+  runId: 'run "1"',
+}
 
 test('a cursor decodes to the keyset tuple it was made from', () => {
   const text = encodeCursor(cursor)

@@ -8,14 +8,7 @@ export type RunsCursor = { startedAt: string; org: string; namespace: string; ag
 
 const CH_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/
 
-const cursorSchema = z.tuple([
-  z.literal(1),
-  z.string().regex(CH_TIME),
-  z.string(),
-  z.string(),
-  z.string(),
-  z.string(),
-])
+const cursorSchema = z.tuple([z.literal(1), z.string().regex(CH_TIME), z.string(), z.string(), z.string(), z.string()])
 
 export function encodeCursor(c: RunsCursor): string {
   const payload = JSON.stringify([1, c.startedAt, c.org, c.namespace, c.agent, c.runId])

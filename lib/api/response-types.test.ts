@@ -6,7 +6,14 @@ import type { runConversations } from '../queries/conversations'
 import type { runMemories } from '../queries/memory'
 import type { runSearches } from '../queries/search-trace'
 import type { runTimeline } from '../queries/timeline'
-import type { AuditResponse, BlobsResponse, ConversationsResponse, MemoriesResponse, SearchesResponse, TimelineResponse } from './types'
+import type {
+  AuditResponse,
+  BlobsResponse,
+  ConversationsResponse,
+  MemoriesResponse,
+  SearchesResponse,
+  TimelineResponse,
+} from './types'
 
 /** True only when each type is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -25,5 +32,12 @@ const agreements: Record<string, true> = {
 }
 
 test('the story tab bodies the client reads match what the server builds', () => {
-  assert.deepEqual(Object.keys(agreements).sort(), ['audit', 'blobs', 'conversations', 'memories', 'searches', 'timeline'])
+  assert.deepEqual(Object.keys(agreements).sort(), [
+    'audit',
+    'blobs',
+    'conversations',
+    'memories',
+    'searches',
+    'timeline',
+  ])
 })

@@ -97,16 +97,14 @@ const UINT64_MAX = 18446744073709551615n
 
 /** A UInt64 version as a decimal string (a JSON number is accepted when it is a safe integer). */
 export const versionInput = (field: string) =>
-  z
-    .union([z.string(), z.number()], { message: `${field} must be a decimal UInt64 string` })
-    .transform((v, ctx) => {
-      const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v
-      if (!/^\d{1,20}$/.test(text) || BigInt(text) > UINT64_MAX) {
-        ctx.addIssue({ code: 'custom', message: `${field} must be a decimal UInt64 string such as "42"` })
-        return z.NEVER
-      }
-      return BigInt(text).toString()
-    })
+  z.union([z.string(), z.number()], { message: `${field} must be a decimal UInt64 string` }).transform((v, ctx) => {
+    const text = typeof v === 'number' ? (Number.isSafeInteger(v) && v >= 0 ? String(v) : '') : v
+    if (!/^\d{1,20}$/.test(text) || BigInt(text) > UINT64_MAX) {
+      ctx.addIssue({ code: 'custom', message: `${field} must be a decimal UInt64 string such as "42"` })
+      return z.NEVER
+    }
+    return BigInt(text).toString()
+  })
 
 /** Replay preview: the block's selector, and the version to go back to (omitted: a clear). */
 export const replayQuerySchema = blockSelectorSchema.extend({ toVersion: versionInput('toVersion').optional() })
@@ -151,7 +149,6 @@ export const blocksQuerySchema = z.object({
     .describe('full (default): each block with its content; none: the same list without content'),
 })
 
-
 export const analyticsQuerySchema = z
   .object(runFilterFields)
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
@@ -159,7 +156,12 @@ export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>
 
 /** `GET /api/runs/cohorts`: the runs filters, and how many cohorts to return (largest first). */
 export const cohortsQuerySchema = z
-  .object({ ...runFilterFields, limit: wholeNumberParam('limit', 1, 500).optional().describe('cohorts returned, largest first (default 50, at most 500)') })
+  .object({
+    ...runFilterFields,
+    limit: wholeNumberParam('limit', 1, 500)
+      .optional()
+      .describe('cohorts returned, largest first (default 50, at most 500)'),
+  })
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 
 export const changesQuerySchema = z
@@ -173,7 +175,10 @@ export const schemaQuerySchema = z.strictObject({
 
 export const loginBodySchema = z.strictObject({
   name: z.string({ message: 'name is required' }).min(1, 'name is required').max(64, 'name is too long'),
-  password: z.string({ message: 'password is required' }).min(1, 'password is required').max(1024, 'password is too long'),
+  password: z
+    .string({ message: 'password is required' })
+    .min(1, 'password is required')
+    .max(1024, 'password is too long'),
 })
 
 export const FACET_FIELDS = ['org', 'namespace', 'agent'] as const
@@ -246,7 +251,10 @@ const runKeyParam = (field: string) =>
         }
       })
       if (parts.length !== 4 || decoded.some((p) => !p)) {
-        ctx.addIssue({ code: 'custom', message: `${field} must be org/namespace/agent/runId, each segment URL-encoded and not empty` })
+        ctx.addIssue({
+          code: 'custom',
+          message: `${field} must be org/namespace/agent/runId, each segment URL-encoded and not empty`,
+        })
         return z.NEVER
       }
       const [org, namespace, agent, runId] = decoded as string[]
@@ -260,4 +268,7 @@ export const compareQuerySchema = z.strictObject(
 )
 
 /** `POST /api/mcp`: a JSON-RPC message or a batch of them; the MCP SDK checks each message itself. */
-export const mcpMessageSchema = z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))], { message: 'body must be a JSON-RPC message' })
+export const mcpMessageSchema = z.union(
+  [z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))],
+  { message: 'body must be a JSON-RPC message' },
+)

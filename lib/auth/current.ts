@@ -3,7 +3,16 @@ import { createHash } from 'node:crypto'
 import type { NextRequest } from 'next/server'
 import { getConfig, type ConfiguredUser, type Role } from '../config'
 import { AppError } from '../errors'
-import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isOwnOrigin, isSecureRequest } from '../net/network'
+import {
+  allowedHosts,
+  clientAddress,
+  isHostAllowed,
+  isLoopbackAddress,
+  isLoopbackHost,
+  isOriginAllowed,
+  isOwnOrigin,
+  isSecureRequest,
+} from '../net/network'
 import { readPeer } from '../net/peer'
 import { dummyHash, verifyPassword } from './passwords'
 import { limiters } from './rate-limit'
@@ -49,7 +58,9 @@ const BASIC_CACHE_MS = 60_000
 const g = globalThis as typeof globalThis & { __loomRunsBasicCache?: Map<string, { secret: string; until: number }> }
 
 function rateLimited(wait: number): AppError {
-  return new AppError('rate_limited', `Too many failed attempts; try again in ${wait} s`, { details: { retryAfter: wait } })
+  return new AppError('rate_limited', `Too many failed attempts; try again in ${wait} s`, {
+    details: { retryAfter: wait },
+  })
 }
 
 /**
@@ -87,7 +98,8 @@ async function basicPrincipal(header: string, client: string | null): Promise<Pr
   const now = Date.now()
   const hit = cache.get(cacheKey)
   const configured = getConfig().users.find((u) => u.name === name)
-  if (hit && hit.until > now && configured && configured.secret === hit.secret) return { name: configured.name, role: configured.role }
+  if (hit && hit.until > now && configured && configured.secret === hit.secret)
+    return { name: configured.name, role: configured.role }
   const user = await checkCredentials(name, password, client)
   cache.delete(cacheKey)
   cache.set(cacheKey, { secret: user.secret, until: now + BASIC_CACHE_MS })
@@ -107,7 +119,11 @@ export async function principalOf(req: NextRequest): Promise<Principal | null> {
   const session = readSessionToken(req.cookies.get(sessionCookieFor(o).name)?.value)
   if (session) {
     // A logout stored before a restart must refuse the cookie from the first request on.
-    if (!(await revocationsReady())) throw new AppError('unavailable', 'Sessions cannot be checked yet: the stored logouts could not be read from ClickHouse. Try again in a moment.')
+    if (!(await revocationsReady()))
+      throw new AppError(
+        'unavailable',
+        'Sessions cannot be checked yet: the stored logouts could not be read from ClickHouse. Try again in a moment.',
+      )
     if (!readSessionToken(req.cookies.get(sessionCookieFor(o).name)?.value)) return null
     return { name: session.name, role: session.role, session }
   }
@@ -119,7 +135,8 @@ export async function principalOf(req: NextRequest): Promise<Principal | null> {
 export async function requireViewer(req: NextRequest): Promise<Principal> {
   const p = await principalOf(req)
   if (p) return p
-  if (getConfig().users.length === 0) throw new AppError('forbidden', 'This console has no users configured and serves loopback clients only')
+  if (getConfig().users.length === 0)
+    throw new AppError('forbidden', 'This console has no users configured and serves loopback clients only')
   throw new AppError('unauthorized', 'Log in first: this console has users configured')
 }
 
@@ -128,8 +145,14 @@ export function requireSameOrigin(req: NextRequest): void {
   const o = requestOrigin(req)
   const origin = req.headers.get('origin')
   if (!o.hostAllowed) throw new AppError('misdirected', 'This console does not answer to that host name')
-  if (origin !== null && (!isOriginAllowed(origin, o.allowed) || !isOwnOrigin(origin, req.headers.get('host'), o.secure))) {
-    throw new AppError('forbidden', 'Cross-origin write refused: the Origin must be this console\'s own scheme, host and port')
+  if (
+    origin !== null &&
+    (!isOriginAllowed(origin, o.allowed) || !isOwnOrigin(origin, req.headers.get('host'), o.secure))
+  ) {
+    throw new AppError(
+      'forbidden',
+      "Cross-origin write refused: the Origin must be this console's own scheme, host and port",
+    )
   }
   if (req.headers.get('sec-fetch-site') === 'cross-site') throw new AppError('forbidden', 'Cross-origin write refused')
 }
@@ -137,9 +160,11 @@ export function requireSameOrigin(req: NextRequest): void {
 /** Mutations: same-origin only, not in read-only mode, and only for operators. */
 export async function requireOperatorWrite(req: NextRequest): Promise<Principal> {
   requireSameOrigin(req)
-  if (getConfig().readOnly) throw new AppError('forbidden', 'This console is read-only (LOOM_RUNS_READ_ONLY=1): no writes of any kind')
+  if (getConfig().readOnly)
+    throw new AppError('forbidden', 'This console is read-only (LOOM_RUNS_READ_ONLY=1): no writes of any kind')
   const p = await requireViewer(req)
-  if (p.role !== 'operator') throw new AppError('forbidden', `User ${p.name} is a viewer; editing needs the operator role`)
+  if (p.role !== 'operator')
+    throw new AppError('forbidden', `User ${p.name} is a viewer; editing needs the operator role`)
   return p
 }
 
@@ -149,6 +174,7 @@ export async function requireOperatorWrite(req: NextRequest): Promise<Principal>
  */
 export async function requireSignedInWrite(req: NextRequest): Promise<Principal> {
   requireSameOrigin(req)
-  if (getConfig().readOnly) throw new AppError('forbidden', 'This console is read-only (LOOM_RUNS_READ_ONLY=1): no writes of any kind')
+  if (getConfig().readOnly)
+    throw new AppError('forbidden', 'This console is read-only (LOOM_RUNS_READ_ONLY=1): no writes of any kind')
   return requireViewer(req)
 }

@@ -19,6 +19,12 @@ export function safeNextPath(next: string | null | undefined, origin: string): s
   } catch {
     return '/'
   }
-  if (url.origin !== new URL(origin).origin || HOST_LIKE.test(url.pathname) || HOST_LIKE.test(decoded) || CONTROL.test(decoded)) return '/'
+  if (
+    url.origin !== new URL(origin).origin ||
+    HOST_LIKE.test(url.pathname) ||
+    HOST_LIKE.test(decoded) ||
+    CONTROL.test(decoded)
+  )
+    return '/'
   return `${url.pathname}${url.search}${url.hash}`
 }

@@ -55,7 +55,9 @@ const g = globalThis as typeof globalThis & { __loomRunsDummyHash?: Promise<stri
 const turns = (): Turns => (g.__loomRunsPasswordTurns ??= { running: 0, waiting: [], maxRunning: 0, refused: 0 })
 
 /** How the password checks' own queue is used (for tests and diagnostics). */
-export function passwordCheckStats(): Readonly<Pick<Turns, 'running' | 'maxRunning' | 'refused'>> & { waiting: number } {
+export function passwordCheckStats(): Readonly<Pick<Turns, 'running' | 'maxRunning' | 'refused'>> & {
+  waiting: number
+} {
   const t = turns()
   return { running: t.running, maxRunning: t.maxRunning, refused: t.refused, waiting: t.waiting.length }
 }
@@ -69,7 +71,9 @@ async function onPasswordQueue<T>(check: () => Promise<T>): Promise<T> {
   if (t.running >= PASSWORD_CHECKS_AT_ONCE) {
     if (t.waiting.length >= PASSWORD_QUEUE_MAX) {
       t.refused++
-      throw new AppError('rate_limited', 'Too many password checks at once; try again in a second', { details: { retryAfter: 1 } })
+      throw new AppError('rate_limited', 'Too many password checks at once; try again in a second', {
+        details: { retryAfter: 1 },
+      })
     }
     await new Promise<void>((resolve) => t.waiting.push(resolve))
   } else t.running++

@@ -57,7 +57,12 @@ export function readSessionToken(token: string | undefined, now = Date.now()): S
   const given = Buffer.from(sig)
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null
   try {
-    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s?: string; n?: string; e?: number; f?: string }
+    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      s?: string
+      n?: string
+      e?: number
+      f?: string
+    }
     if (typeof data.e !== 'number' || data.e < now || typeof data.s !== 'string' || !data.s) return null
     if (store().revoked.has(data.s)) return null
     const user = getConfig().users.find((u) => u.name === data.n)

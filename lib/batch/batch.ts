@@ -11,7 +11,14 @@ import { keepBatch, keptItem, requireBatchTable, type KeptItem, type KeptRequest
 import type { BatchItem, BatchPreview, BatchResult, BatchResultItem } from './types'
 
 function shapeOf(body: BatchBody): BatchRequestShape {
-  return { filter: body.filter, blockKey: body.blockKey, action: body.action, before: body.before, runs: body.runs, force: body.force }
+  return {
+    filter: body.filter,
+    blockKey: body.blockKey,
+    action: body.action,
+    before: body.before,
+    runs: body.runs,
+    force: body.force,
+  }
 }
 
 /** Dry run: what each matched run's block would become, and a token that proves this preview. */
@@ -20,7 +27,12 @@ export async function previewBatch(body: BatchBody, signal?: AbortSignal): Promi
   const items = await withForesight(await planBatch(shape, signal), signal)
   const token = issueToken(
     shape,
-    items.map((i) => ({ key: itemKey(i), fromVersion: i.fromVersion, toVersion: i.toVersion, skip: i.action === 'skip' })),
+    items.map((i) => ({
+      key: itemKey(i),
+      fromVersion: i.fromVersion,
+      toVersion: i.toVersion,
+      skip: i.action === 'skip',
+    })),
   )
   return { items, total: items.length, token }
 }
@@ -36,7 +48,15 @@ export async function writeItem(
   operator: string,
   batchId: string,
 ): Promise<Written> {
-  const ref = { org: item.org, namespace: item.namespace, agent: item.agent, runId: item.runId, userId: item.userId, sessionId: item.sessionId, blockKey: item.blockKey }
+  const ref = {
+    org: item.org,
+    namespace: item.namespace,
+    agent: item.agent,
+    runId: item.runId,
+    userId: item.userId,
+    sessionId: item.sessionId,
+    blockKey: item.blockKey,
+  }
   // The preview skipped running runs unless the operator forced them: a forced item is written as a forced single write.
   const w = { ref, operator, reason: options.reason, expectedVersion: from, batchId, force: options.force }
   const previewed = { ...item, fromVersion: from, toVersion: to }
@@ -45,16 +65,25 @@ export async function writeItem(
     if (options.action === 'clear') result = await clearBlock(w)
     else result = await restoreBlock({ ...w, version: to ?? '' })
     return {
-      item: { ...previewed, outcome: 'done', newVersion: result.block.version, ...(result.confirmed ? {} : { message: result.warning }) },
+      item: {
+        ...previewed,
+        outcome: 'done',
+        newVersion: result.block.version,
+        ...(result.confirmed ? {} : { message: result.warning }),
+      },
       content: result.block.isDeleted ? '' : result.block.content,
     }
   } catch (err) {
     const e = err instanceof AppError ? err : classifyClickHouseError(err)
     if (e.code === 'conflict') {
       const current = e.details?.current as { version?: string } | null | undefined
-      return { item: { ...previewed, outcome: 'conflict', currentVersion: current?.version ?? null, message: e.message }, content: null }
+      return {
+        item: { ...previewed, outcome: 'conflict', currentVersion: current?.version ?? null, message: e.message },
+        content: null,
+      }
     }
-    if (e.code === 'run_active') return { item: { ...previewed, outcome: 'skipped', why: RUNNING, message: RUNNING_NOTE }, content: null }
+    if (e.code === 'run_active')
+      return { item: { ...previewed, outcome: 'skipped', why: RUNNING, message: RUNNING_NOTE }, content: null }
     return { item: { ...previewed, outcome: 'error', message: e.message }, content: null }
   }
 }
@@ -64,7 +93,16 @@ export async function writeItem(
  * on the answer (each write's audit row still names the batch), never as a failed batch.
  */
 export async function keep(
-  batch: { batchId: string; actor: string; action: 'clear' | 'restore' | 'undo'; blockKey: string; filter: Record<string, unknown>; request: KeptRequest | null; reason: string; undoes: string | null },
+  batch: {
+    batchId: string
+    actor: string
+    action: 'clear' | 'restore' | 'undo'
+    blockKey: string
+    filter: Record<string, unknown>
+    request: KeptRequest | null
+    reason: string
+    undoes: string | null
+  },
   items: KeptItem[],
   startedAt: Date,
 ): Promise<string | undefined> {
@@ -82,7 +120,9 @@ export async function keep(
 function keptRequest(body: BatchBody): KeptRequest {
   const f = body.filter
   const filter = Object.fromEntries(
-    Object.entries(f).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+    Object.entries(f)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
   )
   return {
     filter,
@@ -103,7 +143,10 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
   const shape = shapeOf(body)
   const previewed = readToken(body.token ?? '', shape)
   if (!(await auditHasBatchColumn(signal))) {
-    throw new AppError('unavailable', 'The audit table has no batch_id column yet, so batch writes cannot be audited: run `npm run db:init` (it adds the column)')
+    throw new AppError(
+      'unavailable',
+      'The audit table has no batch_id column yet, so batch writes cannot be audited: run `npm run db:init` (it adds the column)',
+    )
   }
   await requireBatchTable(signal)
   const plan = await planBatch(shape, signal)
@@ -115,17 +158,33 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
   for (const item of plan) {
     const token = previewed.get(itemKey(item))
     if (!token) {
-      items.push({ ...item, outcome: 'skipped', message: 'not in the preview: the run matched the filter after the preview was made' })
+      items.push({
+        ...item,
+        outcome: 'skipped',
+        message: 'not in the preview: the run matched the filter after the preview was made',
+      })
       continue
     }
     matched++
     if (token.skip) {
-      items.push({ ...item, fromVersion: token.fromVersion, toVersion: token.toVersion, outcome: 'skipped', message: item.why ?? 'skipped in the preview' })
+      items.push({
+        ...item,
+        fromVersion: token.fromVersion,
+        toVersion: token.toVersion,
+        outcome: 'skipped',
+        message: item.why ?? 'skipped in the preview',
+      })
       continue
     }
     if (item.action === 'skip' && item.why === RUNNING) {
       // Started running (or checkpointed again) since the preview: left alone, as the preview would now say.
-      items.push({ ...item, fromVersion: token.fromVersion, toVersion: token.toVersion, outcome: 'skipped', message: RUNNING_NOTE })
+      items.push({
+        ...item,
+        fromVersion: token.fromVersion,
+        toVersion: token.toVersion,
+        outcome: 'skipped',
+        message: RUNNING_NOTE,
+      })
       continue
     }
     if (item.fromVersion !== token.fromVersion || token.fromVersion === null) {
@@ -141,13 +200,29 @@ export async function runBatch(body: BatchBody, operator: string, signal?: Abort
       })
       continue
     }
-    const w = await writeItem({ ...item, action: shape.action }, token.fromVersion, token.toVersion, { action: shape.action, reason: body.reason ?? '', force: body.force === true }, operator, batchId)
+    const w = await writeItem(
+      { ...item, action: shape.action },
+      token.fromVersion,
+      token.toVersion,
+      { action: shape.action, reason: body.reason ?? '', force: body.force === true },
+      operator,
+      batchId,
+    )
     written.set(w.item, w.content)
     items.push(w.item)
   }
   const request = keptRequest(body)
   const warning = await keep(
-    { batchId, actor: operator, action: shape.action, blockKey: shape.blockKey, filter: request.filter, request, reason: body.reason ?? '', undoes: null },
+    {
+      batchId,
+      actor: operator,
+      action: shape.action,
+      blockKey: shape.blockKey,
+      filter: request.filter,
+      request,
+      reason: body.reason ?? '',
+      undoes: null,
+    },
     items.map((i) => keptItem(i, written.get(i) ?? null)),
     startedAt,
   )

@@ -15,7 +15,8 @@ import { existingTables } from '../clickhouse/schema-presence'
 import { versionsSource, type ReplayCounts } from '../queries/replay'
 import type { BatchItem } from './types'
 
-const runKey = (r: { org: string; namespace: string; agent: string; runId: string }) => JSON.stringify([r.org, r.namespace, r.agent, r.runId])
+const runKey = (r: { org: string; namespace: string; agent: string; runId: string }) =>
+  JSON.stringify([r.org, r.namespace, r.agent, r.runId])
 
 const contentRow = z.object({
   org: z.string(),
@@ -28,8 +29,20 @@ const contentRow = z.object({
   deleted: z.coerce.number(),
 })
 
-const firstRow = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), first_at: z.string() })
-const countRow = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), n: z.coerce.number() })
+const firstRow = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  first_at: z.string(),
+})
+const countRow = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  n: z.coerce.number(),
+})
 
 /** Adds `after` and `units` to the items that write (clear or restore); skipped items stay as they are. */
 export async function withForesight(items: BatchItem[], signal?: AbortSignal): Promise<BatchItem[]> {
@@ -45,7 +58,9 @@ export async function withForesight(items: BatchItem[], signal?: AbortSignal): P
       .filter((v): v is string => v !== null)
       .map((v) => new TupleParam([i.org, i.namespace, i.agent, i.userId, i.sessionId, i.runId, v])),
   )
-  const runs = [...new Map(writing.map((i) => [runKey(i), new TupleParam([i.org, i.namespace, i.agent, i.runId])])).values()]
+  const runs = [
+    ...new Map(writing.map((i) => [runKey(i), new TupleParam([i.org, i.namespace, i.agent, i.runId])])).values(),
+  ]
   const runsParam = param('runs', 'Array(Tuple(String, String, String, String))', runs)
   const [contents, firsts] = await Promise.all([
     selectRows(
@@ -77,7 +92,8 @@ export async function withForesight(items: BatchItem[], signal?: AbortSignal): P
   const keys = [...since.keys()].map((k) => new TupleParam(JSON.parse(k) as string[]))
   const times = [...since.values()].map((at) => toChTime(chTimeToIso(at)))
   const keysParam = param('keys', 'Array(Tuple(String, String, String, String))', keys)
-  const after = (time: string) => sql`${trusted(time)} > arrayElement(${param('since', "Array(DateTime64(3, 'UTC'))", times)}, indexOf(${keysParam}, (org, namespace, agent, run_id)))`
+  const after = (time: string) =>
+    sql`${trusted(time)} > arrayElement(${param('since', "Array(DateTime64(3, 'UTC'))", times)}, indexOf(${keysParam}, (org, namespace, agent, run_id)))`
   /** Rows of one table per run written after that run's `since`; `what` is count() or, for the block's versions, uniqExact(version). */
   const counted = async (table: string | null, time: string, what: Sql = sql`count()`, extra: Sql = sql``) => {
     if (table === null || keys.length === 0) return new Map<string, number>()
@@ -92,7 +108,12 @@ export async function withForesight(items: BatchItem[], signal?: AbortSignal): P
   }
   const present = (table: string) => (tables.has(table) ? source(table) : null)
   const [checkpoints, turns, memory, searches, blobs] = await Promise.all([
-    counted(versionsTable, 'updated_at', sql`uniqExact(version)`, sql` AND block_key = ${param('block_key', 'String', blockKey)}`),
+    counted(
+      versionsTable,
+      'updated_at',
+      sql`uniqExact(version)`,
+      sql` AND block_key = ${param('block_key', 'String', blockKey)}`,
+    ),
     counted(present(t.turns), 'created_at'),
     counted(present(t.memory), 'updated_at'),
     counted(present(t.searchTrace), 'event_time'),
@@ -111,7 +132,10 @@ export async function withForesight(items: BatchItem[], signal?: AbortSignal): P
       blobs: blobs.get(k) ?? 0,
     }
     const units = current
-      ? unitsToRedo(current.deleted ? '' : current.body, i.action === 'clear' ? null : target ? (target.deleted ? '' : target.body) : null)
+      ? unitsToRedo(
+          current.deleted ? '' : current.body,
+          i.action === 'clear' ? null : target ? (target.deleted ? '' : target.body) : null,
+        )
       : { kind: 'none' as const, redo: null, sample: [] }
     return { ...i, after: afterCounts, units }
   })

@@ -27,7 +27,11 @@ const PAGE = BATCH_MAX_RUNS
  * The runs the filter matches, in list order, through the runs list itself (so a batch sees exactly
  * the runs the page shows). Refused when over the cap: at most cap + 1 runs are read to tell.
  */
-export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | undefined, signal?: AbortSignal): Promise<RunSummary[]> {
+export async function matchedRuns(
+  filter: RunsFilter,
+  only: BatchRunKey[] | undefined,
+  signal?: AbortSignal,
+): Promise<RunSummary[]> {
   const runs: RunSummary[] = []
   let cursor: RunsCursor | undefined
   for (;;) {
@@ -46,9 +50,13 @@ export async function matchedRuns(filter: RunsFilter, only: BatchRunKey[] | unde
     if (!cursor) break
   }
   if (runs.length > BATCH_MAX_RUNS) {
-    throw new AppError('invalid', `filter matches ${runs.length.toLocaleString('en-US')} runs; a batch takes at most ${BATCH_MAX_RUNS.toLocaleString('en-US')}: narrow the filter`, {
-      details: { field: 'filter', count: runs.length },
-    })
+    throw new AppError(
+      'invalid',
+      `filter matches ${runs.length.toLocaleString('en-US')} runs; a batch takes at most ${BATCH_MAX_RUNS.toLocaleString('en-US')}: narrow the filter`,
+      {
+        details: { field: 'filter', count: runs.length },
+      },
+    )
   }
   if (!only) return runs
   const wanted = new Set(only.map(runKeyText))
@@ -69,8 +77,14 @@ function blocksOf(runs: RunIdentity[], blockKey: string): Sql {
   return sql`(org, namespace, agent, user_id, session_id, run_id) IN ${identityTuples(runs)} AND block_key = ${param('block_key', 'String', blockKey)}`
 }
 
-export const identityKey = (r: { org: string; namespace: string; agent: string; user_id: string; session_id: string; run_id: string }) =>
-  JSON.stringify([r.org, r.namespace, r.agent, r.user_id, r.session_id, r.run_id])
+export const identityKey = (r: {
+  org: string
+  namespace: string
+  agent: string
+  user_id: string
+  session_id: string
+  run_id: string
+}) => JSON.stringify([r.org, r.namespace, r.agent, r.user_id, r.session_id, r.run_id])
 
 const latestRowSchema = runIdentityColumns.extend({
   version: versionString,
@@ -79,9 +93,11 @@ const latestRowSchema = runIdentityColumns.extend({
   updated_at: z.string().transform(chTimeToIso),
 })
 
-const candidateSchema = latestRowSchema.pick({ org: true, namespace: true, agent: true, user_id: true, session_id: true, run_id: true }).extend({
-  version: versionString,
-})
+const candidateSchema = latestRowSchema
+  .pick({ org: true, namespace: true, agent: true, user_id: true, session_id: true, run_id: true })
+  .extend({
+    version: versionString,
+  })
 
 export type LatestRow = z.infer<typeof latestRowSchema>
 
@@ -90,7 +106,11 @@ export type LatestRow = z.infer<typeof latestRowSchema>
  * index, which may trail the agents): one query keyed by the whole sorting key. What the preview
  * shows as replaced is what the write's version check will compare against.
  */
-export async function latestRows(runs: RunIdentity[], blockKey: string, signal?: AbortSignal): Promise<Map<string, LatestRow>> {
+export async function latestRows(
+  runs: RunIdentity[],
+  blockKey: string,
+  signal?: AbortSignal,
+): Promise<Map<string, LatestRow>> {
   const rows = await selectRows(
     sql`SELECT org, namespace, agent, user_id, session_id, run_id, version, is_deleted, actor, toString(updated_at) AS updated_at
      FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
@@ -108,7 +128,9 @@ export async function latestRows(runs: RunIdentity[], blockKey: string, signal?:
 async function restoreCandidates(runs: RunSummary[], blockKey: string, before: Date, signal?: AbortSignal) {
   const t = tableNames()
   const scope = sql`${blocksOf(runs, blockKey)} AND is_deleted = 0 AND updated_at < ${param('before', CH_TIME_TYPE, toChTime(before))}`
-  const inner = (table: string) => sql`SELECT org, namespace, agent, user_id, session_id, run_id, version FROM ${trusted(table)}
+  const inner = (
+    table: string,
+  ) => sql`SELECT org, namespace, agent, user_id, session_id, run_id, version FROM ${trusted(table)}
     WHERE ${scope}`
   const sources = [source(t.workingMemory)]
   if (await tableExists(t.history, signal)) sources.unshift(t.history)
@@ -124,7 +146,8 @@ async function restoreCandidates(runs: RunSummary[], blockKey: string, before: D
 
 /** The `why` of an item skipped because its run is still writing it. */
 export const RUNNING = 'running'
-export const RUNNING_NOTE = 'running: the run is still running and checkpointed within the last 5 minutes, so its next checkpoint would overwrite the write; stop the agent first, or force'
+export const RUNNING_NOTE =
+  'running: the run is still running and checkpointed within the last 5 minutes, so its next checkpoint would overwrite the write; stop the agent first, or force'
 
 /** What the batch would do to each matched run's block, read in bulk (two or three queries in all). */
 export async function planBatch(request: BatchRequestShape, signal?: AbortSignal): Promise<BatchItem[]> {
@@ -133,16 +156,35 @@ export async function planBatch(request: BatchRequestShape, signal?: AbortSignal
   const { blockKey, action } = request
   const [latest, candidates] = await Promise.all([
     latestRows(runs, blockKey, signal),
-    action === 'restore' && request.before ? restoreCandidates(runs, blockKey, request.before, signal) : Promise.resolve(null),
+    action === 'restore' && request.before
+      ? restoreCandidates(runs, blockKey, request.before, signal)
+      : Promise.resolve(null),
   ])
   const beforeText = request.before?.toISOString()
   return runs.map((run): BatchItem => {
     const k = identityKey({ ...run, user_id: run.userId, session_id: run.sessionId, run_id: run.runId })
-    const base = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId, userId: run.userId, sessionId: run.sessionId, blockKey }
+    const base = {
+      org: run.org,
+      namespace: run.namespace,
+      agent: run.agent,
+      runId: run.runId,
+      userId: run.userId,
+      sessionId: run.sessionId,
+      blockKey,
+    }
     const row = latest.get(k)
     const identity = run.userId || run.sessionId ? ` (user "${run.userId}", session "${run.sessionId}")` : ''
     if (!row) {
-      return { ...base, status: run.status, current: null, warnings: [], fromVersion: null, toVersion: null, action: 'skip', why: `no ${blockKey} block under the run's identity${identity}` }
+      return {
+        ...base,
+        status: run.status,
+        current: null,
+        warnings: [],
+        fromVersion: null,
+        toVersion: null,
+        action: 'skip',
+        why: `no ${blockKey} block under the run's identity${identity}`,
+      }
     }
     const fromVersion = row.version
     const current = {
@@ -154,20 +196,31 @@ export async function planBatch(request: BatchRequestShape, signal?: AbortSignal
     }
     const active = isActive(run.status, row.updated_at)
     const withRow = { ...base, status: run.status, current, fromVersion }
-    const skip = (toVersion: string | null, why: string): BatchItem => ({ ...withRow, toVersion, action: 'skip', why, warnings: [] })
-    if (action === 'clear' && current.isDeleted) return skip(null, `already cleared: version ${fromVersion} is a tombstone`)
+    const skip = (toVersion: string | null, why: string): BatchItem => ({
+      ...withRow,
+      toVersion,
+      action: 'skip',
+      why,
+      warnings: [],
+    })
+    if (action === 'clear' && current.isDeleted)
+      return skip(null, `already cleared: version ${fromVersion} is a tombstone`)
     const toVersion = action === 'restore' ? (candidates?.get(k) ?? null) : null
     if (action === 'restore') {
       if (toVersion === null) return skip(null, `nothing to restore: no live version written before ${beforeText}`)
       if (toVersion === fromVersion && !current.isDeleted) {
-        return skip(toVersion, `nothing to restore: version ${fromVersion} is current and was written before ${beforeText}`)
+        return skip(
+          toVersion,
+          `nothing to restore: version ${fromVersion} is current and was written before ${beforeText}`,
+        )
       }
     }
     if (active && !request.force) return skip(toVersion, RUNNING)
     const warnings: string[] = []
     if (active) warnings.push('running')
     if (current.byOperator) warnings.push("replaces an operator's write")
-    if (action === 'restore' && !current.isDeleted) warnings.push(`replaces live version ${fromVersion}: not a tombstone`)
+    if (action === 'restore' && !current.isDeleted)
+      warnings.push(`replaces live version ${fromVersion}: not a tombstone`)
     return { ...withRow, toVersion, action, warnings }
   })
 }

@@ -38,28 +38,48 @@ export const batchBodySchema = z
       blockKey: key('blockKey').default('checkpoint'),
       action: z.enum(['clear', 'restore'], { message: 'action must be clear or restore' }),
       before: isoTime.optional(),
-      reason: z.string({ message: 'reason must be a string' }).trim().max(2000, 'reason is longer than 2000 characters').optional(),
+      reason: z
+        .string({ message: 'reason must be a string' })
+        .trim()
+        .max(2000, 'reason is longer than 2000 characters')
+        .optional(),
       dryRun: z.boolean({ message: 'dryRun must be true or false' }),
       token: z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional(),
       /** Narrows the filter to these runs (e.g. retrying the conflicted ones of a batch). */
       /** Writes into runs still running with a recent checkpoint too (skipped otherwise, as single writes refuse them). */
       force: z.boolean({ message: 'force must be true or false' }).optional(),
-      runs: z.array(runKeySchema).min(1, 'runs must not be empty').max(BATCH_MAX_RUNS, `runs lists more than ${BATCH_MAX_RUNS} runs`).optional(),
+      runs: z
+        .array(runKeySchema)
+        .min(1, 'runs must not be empty')
+        .max(BATCH_MAX_RUNS, `runs lists more than ${BATCH_MAX_RUNS} runs`)
+        .optional(),
     },
     { message: 'body has a field this route does not take' },
   )
   .superRefine((v, ctx) => {
     if (v.action === 'restore' && !v.before) {
-      ctx.addIssue({ code: 'custom', path: ['before'], message: 'before is required for restore: the time to restore each block as of' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['before'],
+        message: 'before is required for restore: the time to restore each block as of',
+      })
     }
     if (v.action === 'clear' && v.before) {
       ctx.addIssue({ code: 'custom', path: ['before'], message: 'before applies to restore only' })
     }
     if (!v.dryRun && !v.reason) {
-      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required to write: say why these runs are changed' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'reason is required to write: say why these runs are changed',
+      })
     }
     if (!v.dryRun && !v.token) {
-      ctx.addIssue({ code: 'custom', path: ['token'], message: 'token is required to write: send the token of the dry run you reviewed' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['token'],
+        message: 'token is required to write: send the token of the dry run you reviewed',
+      })
     }
   })
 
@@ -73,26 +93,49 @@ export const undoBodySchema = z
     {
       dryRun: z.boolean({ message: 'dryRun must be true or false' }),
       token: z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional(),
-      reason: z.string({ message: 'reason must be a string' }).trim().max(2000, 'reason is longer than 2000 characters').optional(),
+      reason: z
+        .string({ message: 'reason must be a string' })
+        .trim()
+        .max(2000, 'reason is longer than 2000 characters')
+        .optional(),
       /** Writes into runs still running with a recent checkpoint too (skipped otherwise). */
       force: z.boolean({ message: 'force must be true or false' }).optional(),
     },
     { message: 'body has a field this route does not take' },
   )
   .superRefine((v, ctx) => {
-    if (!v.dryRun && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required to write: say why the batch is taken back' })
-    if (!v.dryRun && !v.token) ctx.addIssue({ code: 'custom', path: ['token'], message: 'token is required to write: send the token of the dry run you reviewed' })
+    if (!v.dryRun && !v.reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'reason is required to write: say why the batch is taken back',
+      })
+    if (!v.dryRun && !v.token)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['token'],
+        message: 'token is required to write: send the token of the dry run you reviewed',
+      })
   })
 
 export type UndoBody = z.infer<typeof undoBodySchema>
 
 /** A kept batch's id, as the console issues them (a UUID). */
 export const batchIdParamsSchema = z.object({
-  batchId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'batchId must be a batch id (a UUID)'),
+  batchId: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'batchId must be a batch id (a UUID)'),
 })
 
 /** `GET /api/batches`: how many of the newest batches. */
 export const batchesQuerySchema = z.strictObject(
-  { limit: z.coerce.number({ message: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be at least 1').max(200, 'limit must be at most 200').optional() },
+  {
+    limit: z.coerce
+      .number({ message: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(200, 'limit must be at most 200')
+      .optional(),
+  },
   { message: 'query has a parameter this route does not take' },
 )

@@ -8,7 +8,15 @@ import { chTimeToIso, toChTime } from '../tables/time'
 import { AppError, notFound } from '../errors'
 import { tableNames } from '../loom/tables'
 import { tableExists } from '../clickhouse/schema-presence'
-import type { BatchCounts, BatchDetail, BatchOutcome, BatchRecord, BatchResultItem, KeptItem, KeptRequest } from './types'
+import type {
+  BatchCounts,
+  BatchDetail,
+  BatchOutcome,
+  BatchRecord,
+  BatchResultItem,
+  KeptItem,
+  KeptRequest,
+} from './types'
 
 export type { BatchCounts, BatchDetail, BatchRecord, KeptItem, KeptRequest } from './types'
 
@@ -45,7 +53,10 @@ export function keptItem(i: BatchResultItem, written: string | null): KeptItem {
 /** Batch writes need somewhere to be kept: refused (before anything is written) without the table. */
 export async function requireBatchTable(signal?: AbortSignal): Promise<void> {
   if (!(await tableExists(tableNames().batches, signal))) {
-    throw new AppError('unavailable', `The batches table ${tableNames().batches} is missing, so a batch could not be kept or taken back: run \`npm run db:init\` (it creates it)`)
+    throw new AppError(
+      'unavailable',
+      `The batches table ${tableNames().batches} is missing, so a batch could not be kept or taken back: run \`npm run db:init\` (it creates it)`,
+    )
   }
 }
 
@@ -83,7 +94,10 @@ const rowSchema = z.object({
   undone_by: z.string(),
 })
 
-const storedFilter = z.object({ filter: z.record(z.string(), z.unknown()), request: z.custom<KeptRequest>().nullable() })
+const storedFilter = z.object({
+  filter: z.record(z.string(), z.unknown()),
+  request: z.custom<KeptRequest>().nullable(),
+})
 
 function toRecord(r: z.infer<typeof rowSchema>): BatchRecord {
   const parsed = storedFilter.safeParse(JSON.parse(r.filter))
@@ -128,7 +142,8 @@ const itemsSchema = z.array(z.custom<KeptItem>((v) => typeof v === 'object' && v
 
 /** One kept batch with its items; 404 when no batch has that id. */
 export async function getBatch(batchId: string, signal?: AbortSignal): Promise<BatchDetail> {
-  if (!(await tableExists(tableNames().batches, signal))) throw notFound(`No batch ${batchId}: batches are not kept on this install yet (run \`npm run db:init\`)`)
+  if (!(await tableExists(tableNames().batches, signal)))
+    throw notFound(`No batch ${batchId}: batches are not kept on this install yet (run \`npm run db:init\`)`)
   const rows = await selectRows(
     batchSelect(sql`batch_id = ${param('batch', 'String', batchId)}`, ', b.items AS items'),
     rowSchema.extend({ items: z.string() }),

@@ -62,7 +62,14 @@ export function canonicalRequest(r: BatchRequestShape | UndoRequestShape): strin
 }
 
 /** A short digest naming one block of one run (the token carries these, not the names). */
-export function itemKey(i: { org: string; namespace: string; agent: string; runId: string; userId: string; sessionId: string }): string {
+export function itemKey(i: {
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  userId: string
+  sessionId: string
+}): string {
   return createHash('sha256')
     .update(JSON.stringify([i.org, i.namespace, i.agent, i.runId, i.userId, i.sessionId]))
     .digest('base64url')
@@ -72,7 +79,11 @@ export function itemKey(i: { org: string; namespace: string; agent: string; runI
 type Payload = { v: 1; r: string; e: number; i: [string, string | null, string | null, 0 | 1][] }
 
 /** Signs the preview: the request and each item's (run, fromVersion, toVersion). */
-export function issueToken(request: BatchRequestShape | UndoRequestShape, items: TokenItem[], now = Date.now()): string {
+export function issueToken(
+  request: BatchRequestShape | UndoRequestShape,
+  items: TokenItem[],
+  now = Date.now(),
+): string {
   const payload: Payload = {
     v: 1,
     r: createHash('sha256').update(canonicalRequest(request)).digest('base64url'),
@@ -91,19 +102,29 @@ function mismatch(message: string): AppError {
  * The previewed items a token proves, keyed by item key. A token that is not ours, was issued for
  * another filter, block, action or time, or is too old, is a 409: preview again.
  */
-export function readToken(token: string, request: BatchRequestShape | UndoRequestShape, now = Date.now()): Map<string, TokenItem> {
+export function readToken(
+  token: string,
+  request: BatchRequestShape | UndoRequestShape,
+  now = Date.now(),
+): Map<string, TokenItem> {
   const [text, sig] = token.split('.')
   if (!text || !sig) throw mismatch('token is not a batch preview token from this console: preview again')
   const expected = Buffer.from(sign(text))
   const given = Buffer.from(sig)
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw mismatch('token is not a batch preview token from this console (or the console restarted since): preview again')
+    throw mismatch(
+      'token is not a batch preview token from this console (or the console restarted since): preview again',
+    )
   }
   const payload = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Payload
   const digest = createHash('sha256').update(canonicalRequest(request)).digest('base64url')
   if (payload.r !== digest) {
-    throw mismatch('token does not match this filter, block, action and time: it was issued for another preview. Preview again')
+    throw mismatch(
+      'token does not match this filter, block, action and time: it was issued for another preview. Preview again',
+    )
   }
   if (payload.e < now) throw mismatch('token has expired (a preview is good for 30 minutes): preview again')
-  return new Map(payload.i.map(([k, from, to, skip]) => [k, { key: k, fromVersion: from, toVersion: to, skip: skip === 1 }]))
+  return new Map(
+    payload.i.map(([k, from, to, skip]) => [k, { key: k, fromVersion: from, toVersion: to, skip: skip === 1 }]),
+  )
 }

@@ -8,7 +8,15 @@ import { isActive } from '../operator/active-run'
 import { isOperatorActor } from '../resume/rows'
 import { keep, writeItem } from './batch'
 import { withForesight } from './foresight'
-import { identityKey, identityTuples, latestRows, RUNNING, RUNNING_NOTE, type LatestRow, type RunIdentity } from './plan'
+import {
+  identityKey,
+  identityTuples,
+  latestRows,
+  RUNNING,
+  RUNNING_NOTE,
+  type LatestRow,
+  type RunIdentity,
+} from './plan'
 import { getBatch, keptItem, requireBatchTable, type BatchDetail, type BatchRecord, type KeptItem } from './store'
 import { issueToken, itemKey, readToken, type UndoRequestShape } from './token'
 import type { BatchItem, BatchResultItem, UndoPreview, UndoResult } from './types'
@@ -17,7 +25,6 @@ import type { UndoBody } from './schema'
 
 /** Why an undo leaves an item alone because its block moved after the batch wrote it (a conflict). */
 const MOVED = 'moved'
-
 
 const keyOf = (i: RunIdentity) => identityKey({ ...i, user_id: i.userId, session_id: i.sessionId, run_id: i.runId })
 
@@ -28,7 +35,15 @@ async function statuses(runs: RunIdentity[], signal?: AbortSignal): Promise<Map<
     sql`SELECT org, namespace, agent, user_id, session_id, run_id, status
       FROM ${trusted(source(tableNames().runs, { final: true }))}
       WHERE (org, namespace, agent, user_id, session_id, run_id) IN ${identityTuples(runs)}`,
-    z.object({ org: z.string(), namespace: z.string(), agent: z.string(), user_id: z.string(), session_id: z.string(), run_id: z.string(), status: z.string() }),
+    z.object({
+      org: z.string(),
+      namespace: z.string(),
+      agent: z.string(),
+      user_id: z.string(),
+      session_id: z.string(),
+      run_id: z.string(),
+      status: z.string(),
+    }),
     { signal },
   )
   return new Map(rows.map((r) => [identityKey(r), r.status]))
@@ -50,16 +65,45 @@ async function planUndo(batch: BatchDetail, force: boolean, signal?: AbortSignal
   }
   const status = await statuses(done, signal)
   return batch.items.map((i): BatchItem => {
-    const base = { org: i.org, namespace: i.namespace, agent: i.agent, runId: i.runId, userId: i.userId, sessionId: i.sessionId, blockKey: i.blockKey }
+    const base = {
+      org: i.org,
+      namespace: i.namespace,
+      agent: i.agent,
+      runId: i.runId,
+      userId: i.userId,
+      sessionId: i.sessionId,
+      blockKey: i.blockKey,
+    }
     const runStatus = status.get(keyOf(i)) ?? 'unknown'
     if (i.outcome !== 'done' || i.newVersion === null) {
-      return { ...base, status: runStatus, current: null, warnings: [], fromVersion: null, toVersion: null, action: 'skip', why: `not written by the batch (${i.outcome})` }
+      return {
+        ...base,
+        status: runStatus,
+        current: null,
+        warnings: [],
+        fromVersion: null,
+        toVersion: null,
+        action: 'skip',
+        why: `not written by the batch (${i.outcome})`,
+      }
     }
     const row = latest.get(`${i.blockKey}\u0000${keyOf(i)}`)
     const current = row
-      ? { version: row.version, actor: row.actor, byOperator: isOperatorActor(row.actor), isDeleted: row.is_deleted === 1, updatedAt: row.updated_at }
+      ? {
+          version: row.version,
+          actor: row.actor,
+          byOperator: isOperatorActor(row.actor),
+          isDeleted: row.is_deleted === 1,
+          updatedAt: row.updated_at,
+        }
       : null
-    const withRow = { ...base, status: runStatus, current, fromVersion: current?.version ?? null, warnings: [] as string[] }
+    const withRow = {
+      ...base,
+      status: runStatus,
+      current,
+      fromVersion: current?.version ?? null,
+      warnings: [] as string[],
+    }
     if (!current || current.version !== i.newVersion) {
       return {
         ...withRow,
@@ -78,7 +122,19 @@ async function planUndo(batch: BatchDetail, force: boolean, signal?: AbortSignal
 
 /** The batch without its items. */
 function recordOf(b: BatchDetail): BatchRecord {
-  return { batchId: b.batchId, at: b.at, actor: b.actor, action: b.action, blockKey: b.blockKey, filter: b.filter, request: b.request, reason: b.reason, counts: b.counts, undoneBy: b.undoneBy, undoes: b.undoes }
+  return {
+    batchId: b.batchId,
+    at: b.at,
+    actor: b.actor,
+    action: b.action,
+    blockKey: b.blockKey,
+    filter: b.filter,
+    request: b.request,
+    reason: b.reason,
+    counts: b.counts,
+    undoneBy: b.undoneBy,
+    undoes: b.undoes,
+  }
 }
 
 const shapeOf = (batchId: string, body: UndoBody): UndoRequestShape => ({ undo: batchId, force: body.force === true })
@@ -89,7 +145,12 @@ export async function previewUndo(batchId: string, body: UndoBody, signal?: Abor
   const items = await withForesight(await planUndo(batch, body.force === true, signal), signal)
   const token = issueToken(
     shapeOf(batchId, body),
-    items.map((i) => ({ key: itemKey(i), fromVersion: i.fromVersion, toVersion: i.toVersion, skip: i.action === 'skip' })),
+    items.map((i) => ({
+      key: itemKey(i),
+      fromVersion: i.fromVersion,
+      toVersion: i.toVersion,
+      skip: i.action === 'skip',
+    })),
   )
   return { batch: recordOf(batch), items, total: items.length, token }
 }
@@ -99,7 +160,12 @@ export async function previewUndo(batchId: string, body: UndoBody, signal?: Abor
  * version the batch wrote; a block moved since is a conflict), kept as a batch of its own that
  * names the batch it takes back. An undo can itself be undone.
  */
-export async function runUndo(batchId: string, body: UndoBody, operator: string, signal?: AbortSignal): Promise<UndoResult> {
+export async function runUndo(
+  batchId: string,
+  body: UndoBody,
+  operator: string,
+  signal?: AbortSignal,
+): Promise<UndoResult> {
   const shape = shapeOf(batchId, body)
   const batch = await getBatch(batchId, signal)
   const previewed = readToken(body.token ?? '', shape)
@@ -122,11 +188,20 @@ export async function runUndo(batchId: string, body: UndoBody, operator: string,
     }
     matched++
     if (item.action === 'skip' && item.why?.startsWith(MOVED)) {
-      push({ ...item, outcome: 'conflict', currentVersion: item.fromVersion, message: `The block moved on since the batch: ${item.why}` })
+      push({
+        ...item,
+        outcome: 'conflict',
+        currentVersion: item.fromVersion,
+        message: `The block moved on since the batch: ${item.why}`,
+      })
       continue
     }
     if (token.skip || item.action === 'skip') {
-      push({ ...item, outcome: 'skipped', message: item.why === RUNNING ? RUNNING_NOTE : (item.why ?? 'skipped in the preview') })
+      push({
+        ...item,
+        outcome: 'skipped',
+        message: item.why === RUNNING ? RUNNING_NOTE : (item.why ?? 'skipped in the preview'),
+      })
       continue
     }
     if (item.fromVersion !== token.fromVersion || token.fromVersion === null) {
@@ -138,13 +213,35 @@ export async function runUndo(batchId: string, body: UndoBody, operator: string,
       })
       continue
     }
-    const w = await writeItem(item, token.fromVersion, token.toVersion, { action: item.action, reason: body.reason ?? '', force: body.force === true }, operator, undoId)
+    const w = await writeItem(
+      item,
+      token.fromVersion,
+      token.toVersion,
+      { action: item.action, reason: body.reason ?? '', force: body.force === true },
+      operator,
+      undoId,
+    )
     push(w.item, w.content)
   }
   const warning = await keep(
-    { batchId: undoId, actor: operator, action: 'undo', blockKey: batch.blockKey, filter: batch.filter, request: batch.request, reason: body.reason ?? '', undoes: batchId },
+    {
+      batchId: undoId,
+      actor: operator,
+      action: 'undo',
+      blockKey: batch.blockKey,
+      filter: batch.filter,
+      request: batch.request,
+      reason: body.reason ?? '',
+      undoes: batchId,
+    },
     kept,
     startedAt,
   )
-  return { batchId: undoId, undoes: batchId, items, notMatched: previewed.size - matched, ...(warning ? { warning } : {}) }
+  return {
+    batchId: undoId,
+    undoes: batchId,
+    items,
+    notMatched: previewed.size - matched,
+    ...(warning ? { warning } : {}),
+  }
 }

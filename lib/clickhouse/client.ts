@@ -80,7 +80,10 @@ const SERIALIZED = new Set(['query', 'exec', 'command', 'insert'])
  */
 function oneAtATime(conn: EmbeddedConnection): EmbeddedConnection {
   let tail: Promise<unknown> = Promise.resolve()
-  const drain = () => timed(() => conn.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: randomUUID() } as never)).catch(() => undefined)
+  const drain = () =>
+    timed(() => conn.query({ query: 'SELECT 1', format: 'JSONEachRow', query_id: randomUUID() } as never)).catch(
+      () => undefined,
+    )
   return new Proxy(conn, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target)

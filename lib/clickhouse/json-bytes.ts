@@ -29,5 +29,7 @@ export function trimBytes(buf: Buffer): Buffer {
 /** True for a JSON array with no element (`[]`, with any whitespace). */
 export function isEmptyJsonArray(buf: Buffer): boolean {
   const t = trimBytes(buf)
-  return t.length >= 2 && t[0] === 0x5b && trimBytes(t.subarray(1, t.length - 1)).length === 0 && t[t.length - 1] === 0x5d
+  return (
+    t.length >= 2 && t[0] === 0x5b && trimBytes(t.subarray(1, t.length - 1)).length === 0 && t[t.length - 1] === 0x5d
+  )
 }

@@ -21,7 +21,15 @@ const TIMEOUT_CODES = new Set(['159', '209', '394'])
 const SCHEMA_CODES = new Set(['60', '81', '47'])
 const ACCESS_CODES = new Set(['497', '164'])
 const AUTH_CODES = new Set(['516', '192', '193', '194'])
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EPIPE',
+])
 
 /**
  * The embedded connection builds its errors from @clickhouse/client-common while the HTTP
@@ -63,7 +71,8 @@ export function classifyClickHouseError(err: unknown): AppError {
       { cause: err },
     )
   }
-  const causeCode = typeof (e?.cause as { code?: unknown })?.code === 'string' ? (e.cause as { code: string }).code : undefined
+  const causeCode =
+    typeof (e?.cause as { code?: unknown })?.code === 'string' ? (e.cause as { code: string }).code : undefined
   if ((sysCode && NETWORK_CODES.has(sysCode)) || (causeCode && NETWORK_CODES.has(causeCode))) {
     return new AppError('unavailable', 'ClickHouse is unreachable', { cause: err })
   }
@@ -100,7 +109,12 @@ export async function withQueryStats<T>(fn: () => Promise<T>): Promise<[T, Reque
   const notes: { cache?: CacheOutcome } = {}
   if (!getConfig().bench) {
     const result = await requestNotes.run(notes, fn)
-    return [result, notes.cache ? { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0, cache: notes.cache, measured: false } : null]
+    return [
+      result,
+      notes.cache
+        ? { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0, cache: notes.cache, measured: false }
+        : null,
+    ]
   }
   const stats: RequestQueryStats = { queries: 0, rowsRead: 0, chMs: 0, wallMs: 0, maxChMs: 0 }
   const result = await requestNotes.run(notes, () => requestStats.run(stats, fn))
@@ -241,7 +255,12 @@ export async function asReadOnly(query: string): Promise<string> {
  * issuing its own. The shared statement is cancelled only when every caller waiting on it has
  * gone away, so one abandoned request never fails the others.
  */
-async function sharedRead(query: string, params: QueryParams, options: QueryOptions, format: 'JSON' | 'JSONEachRow'): Promise<RawResult> {
+async function sharedRead(
+  query: string,
+  params: QueryParams,
+  options: QueryOptions,
+  format: 'JSON' | 'JSONEachRow',
+): Promise<RawResult> {
   const { signal } = options
   if (signal?.aborted) throw abortError()
   const key = flightKey(query, params, options.settings, format)
@@ -363,7 +382,11 @@ export async function command(query: string, params: QueryParams = {}): Promise<
  * contract's column names; `stored` are the same rows under the table's own column names where those
  * differ (a mapped Loom table). The console inserts through `insertRows` (lib/loom/insert.ts).
  */
-export async function insertJsonEachRow(table: string, values: Record<string, unknown>[], stored: Record<string, unknown>[] = values): Promise<void> {
+export async function insertJsonEachRow(
+  table: string,
+  values: Record<string, unknown>[],
+  stored: Record<string, unknown>[] = values,
+): Promise<void> {
   if (values.length === 0) return
   try {
     await writing(runTagsOf(values), () => getClient().insert({ table, values: stored, format: 'JSONEachRow' }))
@@ -380,7 +403,11 @@ export async function insertJsonEachRow(table: string, values: Record<string, un
  * the API's fields and give them the API's types: ClickHouse's types are what keep the shape
  * here (String stays a string, Bool prints true/false, versions pass through toString).
  */
-export async function queryJsonArrayBytes(query: string, params: QueryParams, options: QueryOptions = {}): Promise<Buffer> {
+export async function queryJsonArrayBytes(
+  query: string,
+  params: QueryParams,
+  options: QueryOptions = {},
+): Promise<Buffer> {
   const stats = requestStats.getStore()
   // A SETTINGS clause, not clickhouse_settings: the embedded connection turns those into SET
   // statements that would outlive this query and change every later one's output.
@@ -403,7 +430,12 @@ export async function queryJsonArrayBytes(query: string, params: QueryParams, op
     const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
     // Benchmark diagnostics from the statement's summary (FORMAT JSON, which carries statistics,
     // would also indent every row and so change the bytes being measured).
-    if (stats) countStatement(stats, { rows_read: Number(summary?.read_rows ?? 0), elapsed: Number(summary?.elapsed_ns ?? 0) / 1e9 }, started)
+    if (stats)
+      countStatement(
+        stats,
+        { rows_read: Number(summary?.read_rows ?? 0), elapsed: Number(summary?.elapsed_ns ?? 0) / 1e9 },
+        started,
+      )
     return trimBytes(buf).length === 0 ? Buffer.from('[]') : buf
   } catch (err) {
     throw classifyClickHouseError(err)
@@ -411,7 +443,11 @@ export async function queryJsonArrayBytes(query: string, params: QueryParams, op
 }
 
 /** `queryRows` for a statement that carries its own parameters. */
-export function selectRows<S extends z.ZodType>(statement: Sql, schema: S, options: QueryOptions = {}): Promise<z.infer<S>[]> {
+export function selectRows<S extends z.ZodType>(
+  statement: Sql,
+  schema: S,
+  options: QueryOptions = {},
+): Promise<z.infer<S>[]> {
   return queryRows(statement.sql, statement.params, schema, options)
 }
 
@@ -428,7 +464,9 @@ export function runCommand(statement: Sql): Promise<void> {
 /** `runCommand` with settings of its own (a long one-off statement, an insert's deduplication token). */
 export async function runCommandWith(statement: Sql, settings: Record<string, string | number>): Promise<void> {
   try {
-    await writing(null, () => getClient().command({ query: statement.sql, query_params: statement.params, clickhouse_settings: settings }))
+    await writing(null, () =>
+      getClient().command({ query: statement.sql, query_params: statement.params, clickhouse_settings: settings }),
+    )
   } catch (err) {
     throw classifyClickHouseError(err)
   }

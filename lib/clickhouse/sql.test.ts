@@ -5,7 +5,10 @@ import { and, join, param, sql, trusted } from './sql'
 test('a placeholder carries its value, and composed fragments carry all of theirs', () => {
   const scope = and([sql`org = ${param('org', 'String', 'acme')}`, sql`run_id = ${param('run_id', 'String', 'r-1')}`])
   const q = sql`SELECT count() FROM ${trusted('loom.runs')} WHERE ${scope} LIMIT ${param('limit', 'UInt32', 5)}`
-  assert.equal(q.sql, 'SELECT count() FROM loom.runs WHERE (org = {org:String}) AND (run_id = {run_id:String}) LIMIT {limit:UInt32}')
+  assert.equal(
+    q.sql,
+    'SELECT count() FROM loom.runs WHERE (org = {org:String}) AND (run_id = {run_id:String}) LIMIT {limit:UInt32}',
+  )
   assert.deepEqual(q.params, { org: 'acme', run_id: 'r-1', limit: 5 })
 })
 
@@ -28,7 +31,23 @@ test('a plain string cannot be spliced in, and a parameter needs a name and a va
 
 test('the block scope binds the whole working-memory key', async () => {
   const { blockScope } = await import('../loom/scope')
-  const s = blockScope({ org: 'o', namespace: 'n', agent: 'a', userId: '', sessionId: 's', runId: 'r', blockKey: 'checkpoint' })
-  assert.deepEqual(s.params, { org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: 's', run_id: 'r', block_key: 'checkpoint' })
+  const s = blockScope({
+    org: 'o',
+    namespace: 'n',
+    agent: 'a',
+    userId: '',
+    sessionId: 's',
+    runId: 'r',
+    blockKey: 'checkpoint',
+  })
+  assert.deepEqual(s.params, {
+    org: 'o',
+    namespace: 'n',
+    agent: 'a',
+    user_id: '',
+    session_id: 's',
+    run_id: 'r',
+    block_key: 'checkpoint',
+  })
   assert.match(s.sql, /^\(\(org = \{org:String\}\).*\(block_key = \{block_key:String\}\)$/)
 })

@@ -8,14 +8,17 @@ export type { Cohort } from '../endpoints/runs'
 /** The flags that make a run a problem: every flag but `resumed` (resuming is what runs are built to do). */
 export const PROBLEM_FLAGS: readonly RunFlag[] = RUN_FLAGS.filter((f) => f !== 'resumed')
 
-
 const runKeyOf = (r: Pick<RunSummary, 'org' | 'namespace' | 'agent' | 'runId'>) => links.runKey(r)
 
 /** What a cohort is built from: its shared values, its size, its runs' first and last start, and its newest runs. */
-export type CohortGroup = Pick<Cohort, 'org' | 'namespace' | 'agent' | 'status' | 'flags' | 'runs' | 'firstAt' | 'lastAt' | 'sample'>
+export type CohortGroup = Pick<
+  Cohort,
+  'org' | 'namespace' | 'agent' | 'status' | 'flags' | 'runs' | 'firstAt' | 'lastAt' | 'sample'
+>
 
 /** The key a cohort is known by: the same wherever it is grouped. */
-export const cohortKey = (g: Pick<Cohort, 'org' | 'namespace' | 'agent' | 'status' | 'flags'>) => JSON.stringify([g.org, g.namespace, g.agent, g.status, g.flags])
+export const cohortKey = (g: Pick<Cohort, 'org' | 'namespace' | 'agent' | 'status' | 'flags'>) =>
+  JSON.stringify([g.org, g.namespace, g.agent, g.status, g.flags])
 
 /** A cohort with its key and the link to its list; `base` is the list's filter its runs were read under. */
 export function cohortOf(g: CohortGroup, base: RunsFilters = {}): Cohort {
@@ -38,11 +41,14 @@ export function cohortOf(g: CohortGroup, base: RunsFilters = {}): Cohort {
 
 /** Largest first, then the most recent, then by key. */
 export function sortCohorts(cohorts: Cohort[]): Cohort[] {
-  return cohorts.sort((a, b) => b.runs - a.runs || (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : 0) || (a.key < b.key ? -1 : 1))
+  return cohorts.sort(
+    (a, b) => b.runs - a.runs || (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : 0) || (a.key < b.key ? -1 : 1),
+  )
 }
 
 /** The problem flags of a run's flags, in RUN_FLAGS order. */
-export const problemFlags = (flags: readonly RunFlag[]): RunFlag[] => RUN_FLAGS.filter((f) => PROBLEM_FLAGS.includes(f) && flags.includes(f))
+export const problemFlags = (flags: readonly RunFlag[]): RunFlag[] =>
+  RUN_FLAGS.filter((f) => PROBLEM_FLAGS.includes(f) && flags.includes(f))
 
 /** How many runs a cohort names as its sample. */
 export const COHORT_SAMPLE = 5

@@ -87,7 +87,11 @@ export function startLiveDemo(opts: LiveDemoOptions = {}): StopLiveDemo {
       if (stopped) return
       ticks++
       cursor = (cursor ?? 0) + 1 + (ticks % 3 === 0 ? 1 : 0)
-      await wmSet(block, JSON.stringify({ cursor, last_url: `https://docs.example.com/page-${String(cursor).padStart(5, '0')}` }), ctx)
+      await wmSet(
+        block,
+        JSON.stringify({ cursor, last_url: `https://docs.example.com/page-${String(cursor).padStart(5, '0')}` }),
+        ctx,
+      )
       if (ticks % 5 === 0) {
         await runRecordUsage(ref, { turns: 5, inputTokens: 4500, outputTokens: 300, costUsd: 0.00085 })
       }

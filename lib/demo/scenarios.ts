@@ -48,14 +48,33 @@ export const NEAR_MISS = {
 } as const
 
 /** c) A JSON checkpoint that outgrew its block's char_limit; the run failed. */
-export const TOO_LARGE = { org: 'acme', namespace: 'staging', agent: 'web-crawler', userId: '', sessionId: '', charLimit: 1024 } as const
+export const TOO_LARGE = {
+  org: 'acme',
+  namespace: 'staging',
+  agent: 'web-crawler',
+  userId: '',
+  sessionId: '',
+  charLimit: 1024,
+} as const
 
 /** d) State offloaded to blobs; the checkpoint holds the blob_key. Two runs of this agent. */
 export const BLOB = { org: 'globex', namespace: 'prod', agent: 'doc-summarizer', userId: '', sessionId: '' } as const
 
 /** e) Operator actions. */
-export const OPERATOR_EDITED = { org: 'acme', namespace: 'prod', agent: 'invoice-reconciler', userId: '', sessionId: '' } as const
-export const OPERATOR_CLEARED = { org: 'globex', namespace: 'staging', agent: 'migration-runner', userId: '', sessionId: '' } as const
+export const OPERATOR_EDITED = {
+  org: 'acme',
+  namespace: 'prod',
+  agent: 'invoice-reconciler',
+  userId: '',
+  sessionId: '',
+} as const
+export const OPERATOR_CLEARED = {
+  org: 'globex',
+  namespace: 'staging',
+  agent: 'migration-runner',
+  userId: '',
+  sessionId: '',
+} as const
 
 /** f) Conversations, memories, searches; the reader run uses memories the writer run wrote. */
 export const RESEARCH = {
@@ -68,12 +87,24 @@ export const RESEARCH = {
   /** Memories are kept per user, not per session. */
   memorySessionId: '',
 } as const
-export const SUPPORT = { org: 'acme', namespace: 'prod', agent: 'support-agent', userId: 'u-19', sessionId: 'chat-88' } as const
+export const SUPPORT = {
+  org: 'acme',
+  namespace: 'prod',
+  agent: 'support-agent',
+  userId: 'u-19',
+  sessionId: 'chat-88',
+} as const
 
 /** g) A run still going (last checkpoint within the last minute before `now`); `npm run dev` keeps it going. */
 export const RUNNING = { org: 'acme', namespace: 'prod', agent: 'live-crawler', userId: '', sessionId: '' } as const
 /** A run whose process died days ago and was never resumed: still `running`, stale checkpoint. */
-export const STALE_RUNNING = { org: 'globex', namespace: 'staging', agent: 'etl-sync', userId: '', sessionId: '' } as const
+export const STALE_RUNNING = {
+  org: 'globex',
+  namespace: 'staging',
+  agent: 'etl-sync',
+  userId: '',
+  sessionId: '',
+} as const
 
 /** Runs that only ever wrote working memory (no run.begin). */
 export const CHECKPOINT_ONLY: readonly Who[] = [

@@ -9,7 +9,14 @@ import { contextOffload } from '../loom/context-blobs'
 import { conversationAppend, conversationCreate, type TurnInput } from '../loom/conversations'
 import type { BlockRef, Clock, Identity, WriterContext } from '../loom/identity'
 import { memorySet, type MemorySetInput } from '../loom/memory'
-import { runBegin, runComplete, runRecordUsage, type RunBeginInput, type RunCompleteInput, type RunUsage } from '../loom/runs'
+import {
+  runBegin,
+  runComplete,
+  runRecordUsage,
+  type RunBeginInput,
+  type RunCompleteInput,
+  type RunUsage,
+} from '../loom/runs'
 import { wmAppend, wmDelete, wmGet, wmSet, type WriteOptions, type WriteResult } from '../loom/working-memory'
 import { Rng } from './prng'
 import type { DemoRun } from './scenarios'
@@ -52,7 +59,9 @@ export class SimClock {
   private check() {
     // A bug in a scenario's schedule, never a data condition: fail loudly (tests seed several seeds).
     if (this.t > this.limit) {
-      throw new DemoClockError(`demo clock ran past now: ${new Date(this.t).toISOString()} > ${new Date(this.limit).toISOString()}`)
+      throw new DemoClockError(
+        `demo clock ran past now: ${new Date(this.t).toISOString()} > ${new Date(this.limit).toISOString()}`,
+      )
     }
   }
 }
@@ -103,7 +112,10 @@ export function itemIds(count: number, prefix = 'item', width = 3): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}-${String(i + 1).padStart(width, '0')}`)
 }
 
-export function sourceTrace(rng: Rng, hosts: readonly string[] = ['host-a', 'host-b', 'host-c', 'worker-1', 'worker-2']) {
+export function sourceTrace(
+  rng: Rng,
+  hosts: readonly string[] = ['host-a', 'host-b', 'host-c', 'worker-1', 'worker-2'],
+) {
   return `${rng.pick(hosts)}/pid-${rng.int(1000, 65000)}`
 }
 
@@ -175,7 +187,10 @@ export class AgentProcess {
   }
 
   /** `run.begin`. With `immediate`, at the clock's current instant (no call latency first). */
-  async begin(input: Omit<RunBeginInput, keyof Identity | 'runId' | 'model'> & { model?: string }, opts: { immediate?: boolean } = {}) {
+  async begin(
+    input: Omit<RunBeginInput, keyof Identity | 'runId' | 'model'> & { model?: string },
+    opts: { immediate?: boolean } = {},
+  ) {
     if (!opts.immediate) this.step()
     const row = await runBegin({ ...this.identity, runId: this.run.runId, model: this.model, ...input }, this.clock.now)
     this.tally.runBegins++
@@ -365,7 +380,11 @@ export class AgentProcess {
   }
 
   /** `context.offload`; returns the blob_key and when the blob expires. */
-  async offload(summary: string, content: string, ttlSeconds: number): Promise<{ blobKey: string; expiresAtMs: number }> {
+  async offload(
+    summary: string,
+    content: string,
+    ttlSeconds: number,
+  ): Promise<{ blobKey: string; expiresAtMs: number }> {
     this.step()
     const blobKey = await contextOffload(
       { ...this.identity, runId: this.run.runId, summary, content, ttlSeconds, blobKey: `blob-${this.rng.hex(12)}` },

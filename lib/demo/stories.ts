@@ -155,7 +155,9 @@ export async function tooLargeStory(w: World, run: DemoRun) {
   }
   for (let step = 1; step <= 200; step++) {
     p.work(2, 8)
-    state.visited.push(`https://partner.example.com/catalog/category-${rng.int(1, 40)}/products/${rng.int(1000, 99999)}?page=${rng.int(1, 9)}`)
+    state.visited.push(
+      `https://partner.example.com/catalog/category-${rng.int(1, 40)}/products/${rng.int(1000, 99999)}?page=${rng.int(1, 9)}`,
+    )
     state.queue += rng.int(0, 4)
     state.depth = Math.min(4, 1 + Math.floor(step / 6))
     try {
@@ -184,7 +186,20 @@ export async function tooLargeStory(w: World, run: DemoRun) {
 }
 
 function blobText(rng: Rng, title: string, paragraphs: number): string {
-  const words = ['clause', 'term', 'renewal', 'liability', 'notice', 'party', 'fee', 'schedule', 'annex', 'breach', 'warranty', 'period']
+  const words = [
+    'clause',
+    'term',
+    'renewal',
+    'liability',
+    'notice',
+    'party',
+    'fee',
+    'schedule',
+    'annex',
+    'breach',
+    'warranty',
+    'period',
+  ]
   const out = [`# ${title}`]
   for (let i = 0; i < paragraphs; i++) {
     const n = rng.int(40, 90)
@@ -209,7 +224,11 @@ export async function blobStory(w: World, run: DemoRun) {
     p.work(20, 90)
     if (cursor === 5) {
       // The working text grew: offload the next batch and point the checkpoint at it.
-      blob = await p.offload('Extracted text of contracts 5-8 with notes on 1-4', blobText(rng, 'Contracts 5-8', 90), month)
+      blob = await p.offload(
+        'Extracted text of contracts 5-8 with notes on 1-4',
+        blobText(rng, 'Contracts 5-8', 90),
+        month,
+      )
     }
     await p.checkpoint(JSON.stringify({ blob_key: blob.blobKey, cursor }))
   }
@@ -239,7 +258,11 @@ export async function expiredBlobStory(w: World, run: DemoRun) {
   const first = w.process(run, { sourceTrace: sourceTrace(rng), clock, rng })
   await first.begin({ goal, environment: 'k8s/prod-eu-1' })
   const ttlSeconds = 3600
-  const blob = await first.offload('Extracted text of minutes 2019-2021', blobText(rng, 'Minutes 2019-2021', 40), ttlSeconds)
+  const blob = await first.offload(
+    'Extracted text of minutes 2019-2021',
+    blobText(rng, 'Minutes 2019-2021', 40),
+    ttlSeconds,
+  )
   for (let cursor = 1; cursor <= 3; cursor++) {
     first.work(30, 120)
     await first.checkpoint(JSON.stringify({ blob_key: blob.blobKey, cursor }))
@@ -382,7 +405,15 @@ export async function operatorEditedStory(w: World, run: DemoRun) {
 }
 
 function blockOf(run: DemoRun, blockKey = 'checkpoint') {
-  return { org: run.org, namespace: run.namespace, agent: run.agent, userId: run.userId, sessionId: run.sessionId, runId: run.runId, blockKey }
+  return {
+    org: run.org,
+    namespace: run.namespace,
+    agent: run.agent,
+    userId: run.userId,
+    sessionId: run.sessionId,
+    runId: run.runId,
+    blockKey,
+  }
 }
 
 /** e') A migration run stops on a checkpoint that lies; an operator clears it so the next run starts over. */
@@ -391,7 +422,10 @@ export async function operatorClearedStory(w: World, run: DemoRun) {
   const clock = w.clock(D + 8 * H + rng.int(0, H))
   const migrations = ['0038', '0039', '0040', '0041', '0042', '0043', '0044']
   const p = w.process(run, { sourceTrace: sourceTrace(rng), clock, rng })
-  await p.begin({ goal: 'Apply pending schema migrations 0038-0044 to the staging warehouse', environment: 'k8s/staging' })
+  await p.begin({
+    goal: 'Apply pending schema migrations 0038-0044 to the staging warehouse',
+    environment: 'k8s/staging',
+  })
   const applied = parseDone(await p.resume())
   for (const m of migrations) {
     if (applied.has(m)) continue
@@ -433,7 +467,13 @@ async function notebookChat(
   run: DemoRun,
   rng: Rng,
   clock: SimClock,
-  chat: { goal: string; userRequest: string; title: string; system: string; systemTurn?: Parameters<AgentProcess['turn']>[3] },
+  chat: {
+    goal: string
+    userRequest: string
+    title: string
+    system: string
+    systemTurn?: Parameters<AgentProcess['turn']>[3]
+  },
 ) {
   const p = w.process(run, { sourceTrace: sourceTrace(rng, ['notebook-7']), clock, rng })
   await p.begin({ goal: chat.goal, userRequest: chat.userRequest, environment: 'web' })
@@ -459,21 +499,53 @@ export async function researchWriterStory(w: World, run: DemoRun) {
     inputTokens: 1850,
     outputTokens: 96,
   })
-  await p.turn(conv, 'tool', '{"northwind": 18.5, "contoso": 21.0, "fabrikam": 24.0, "currency": "USD", "unit": "seat/month"}', {
-    toolName: 'fetch_pricing_pages',
-  })
+  await p.turn(
+    conv,
+    'tool',
+    '{"northwind": 18.5, "contoso": 21.0, "fabrikam": 24.0, "currency": "USD", "unit": "seat/month"}',
+    {
+      toolName: 'fetch_pricing_pages',
+    },
+  )
   await p.checkpoint(JSON.stringify({ step: 'compare', vendors_done: ['contoso', 'fabrikam', 'northwind'] }))
   await p.append('notes', 'northwind: 18.50 USD/seat/month, tier 2, annual billing')
   await p.append('notes', 'contoso: 21.00 USD/seat/month, 10% off above 150 seats')
   await p.append('notes', 'fabrikam: 24.00 USD/seat/month')
-  await p.remember({ memoryKey: 'vendor.northwind.tier-2.price', value: { usd_per_seat_month: 18.5, billing: 'annual' }, confidence: 0.92, tags: ['pricing', 'q3'] })
-  await p.remember({ memoryKey: 'vendor.contoso.tier-2.price', value: { usd_per_seat_month: 21.0, discount_above_150: 0.1 }, confidence: 0.9, tags: ['pricing', 'q3'] })
-  await p.remember({ memoryKey: 'vendor.fabrikam.tier-2.price', value: { usd_per_seat_month: 24.0 }, confidence: 0.88, tags: ['pricing', 'q3'] })
-  await p.remember({ memoryKey: 'procurement.q3.budget-cap', value: { usd_per_month: 4000 }, memoryType: 'constraint', confidence: 0.99, pinned: true, tags: ['budget'] })
-  await p.turn(conv, 'assistant', 'For 200 seats: Contoso 3,780 USD/month after its discount, Northwind 3,700, Fabrikam 4,800. Northwind is cheapest.', {
-    inputTokens: 2600,
-    outputTokens: 210,
+  await p.remember({
+    memoryKey: 'vendor.northwind.tier-2.price',
+    value: { usd_per_seat_month: 18.5, billing: 'annual' },
+    confidence: 0.92,
+    tags: ['pricing', 'q3'],
   })
+  await p.remember({
+    memoryKey: 'vendor.contoso.tier-2.price',
+    value: { usd_per_seat_month: 21.0, discount_above_150: 0.1 },
+    confidence: 0.9,
+    tags: ['pricing', 'q3'],
+  })
+  await p.remember({
+    memoryKey: 'vendor.fabrikam.tier-2.price',
+    value: { usd_per_seat_month: 24.0 },
+    confidence: 0.88,
+    tags: ['pricing', 'q3'],
+  })
+  await p.remember({
+    memoryKey: 'procurement.q3.budget-cap',
+    value: { usd_per_month: 4000 },
+    memoryType: 'constraint',
+    confidence: 0.99,
+    pinned: true,
+    tags: ['budget'],
+  })
+  await p.turn(
+    conv,
+    'assistant',
+    'For 200 seats: Contoso 3,780 USD/month after its discount, Northwind 3,700, Fabrikam 4,800. Northwind is cheapest.',
+    {
+      inputTokens: 2600,
+      outputTokens: 210,
+    },
+  )
   await p.complete({
     status: 'succeeded',
     outcome: 'Compared 3 vendors; Northwind cheapest at 3,700 USD/month for 200 seats',
@@ -515,14 +587,30 @@ export async function researchReaderStory(w: World, run: DemoRun) {
   await p.search('Q3 budget cap', hits2, { mode: 'keyword', topK: 3 })
   await p.turn(conv, 'tool', JSON.stringify(hits2.map((h) => h.memoryKey)), { toolName: 'memory.search' })
   await p.checkpoint(JSON.stringify({ step: 'draft', sections_done: ['context', 'options'] }))
-  await p.turn(conv, 'assistant', 'Recommendation: Northwind, 3,700 USD/month for 200 seats, under the 4,000 USD cap.', {
-    inputTokens: 3400,
-    outputTokens: 620,
-  })
+  await p.turn(
+    conv,
+    'assistant',
+    'Recommendation: Northwind, 3,700 USD/month for 200 seats, under the 4,000 USD cap.',
+    {
+      inputTokens: 3400,
+      outputTokens: 620,
+    },
+  )
   await p.checkpoint(JSON.stringify({ step: 'done', sections_done: ['context', 'options', 'recommendation'] }))
   // Contoso's sales rep sent a better quote during the run: a new version of the writer's memory.
-  await p.remember({ memoryKey: 'vendor.contoso.tier-2.price', value: { usd_per_seat_month: 19.0, discount_above_150: 0.1, quote: 'Q-5531' }, confidence: 0.95, tags: ['pricing', 'q3'] })
-  await p.remember({ memoryKey: 'procurement.q3.recommendation', value: { vendor: 'northwind', usd_per_month: 3700 }, memoryType: 'decision', confidence: 0.84, tags: ['memo'] })
+  await p.remember({
+    memoryKey: 'vendor.contoso.tier-2.price',
+    value: { usd_per_seat_month: 19.0, discount_above_150: 0.1, quote: 'Q-5531' },
+    confidence: 0.95,
+    tags: ['pricing', 'q3'],
+  })
+  await p.remember({
+    memoryKey: 'procurement.q3.recommendation',
+    value: { vendor: 'northwind', usd_per_month: 3700 },
+    memoryType: 'decision',
+    confidence: 0.84,
+    tags: ['memo'],
+  })
   await p.complete({
     status: 'succeeded',
     outcome: 'Memo drafted: Northwind recommended',
@@ -543,22 +631,42 @@ export async function researchReaderStory(w: World, run: DemoRun) {
 export async function supportStory(w: World, run: DemoRun) {
   const rng = w.rng('support')
   const clock = w.clock(2 * D + 22 * H + rng.int(0, H))
-  const p = w.process(run, { sourceTrace: sourceTrace(rng, ['support-gw-1', 'support-gw-2']), clock, rng, model: 'claude-haiku-3.5' })
-  await p.begin({ goal: 'Refund order #88213 (damaged on delivery)', userRequest: 'My order arrived broken, I want a refund', environment: 'chat' })
+  const p = w.process(run, {
+    sourceTrace: sourceTrace(rng, ['support-gw-1', 'support-gw-2']),
+    clock,
+    rng,
+    model: 'claude-haiku-3.5',
+  })
+  await p.begin({
+    goal: 'Refund order #88213 (damaged on delivery)',
+    userRequest: 'My order arrived broken, I want a refund',
+    environment: 'chat',
+  })
   const conv = await p.conversation('Refund request #88213')
   await p.turn(conv, 'system', 'You are the Acme support agent. Refunds above 200 USD need a supervisor.')
   await p.turn(conv, 'user', 'My order #88213 arrived broken, I want a refund.')
   await p.search('refund policy damaged delivery', [{ memoryKey: 'policy.refund.damaged', score: 0.77 }], { topK: 3 })
-  await p.remember({ memoryKey: 'policy.refund.damaged', value: { max_without_supervisor_usd: 200 }, memoryType: 'policy', confidence: 0.97, sessionId: '' })
+  await p.remember({
+    memoryKey: 'policy.refund.damaged',
+    value: { max_without_supervisor_usd: 200 },
+    memoryType: 'policy',
+    confidence: 0.97,
+    sessionId: '',
+  })
   await p.turn(conv, 'assistant', 'Sorry about that. Let me issue the refund.', { inputTokens: 1400, outputTokens: 45 })
   await p.turn(conv, 'tool', '{"error": "forbidden", "message": "refund of 349.00 USD requires supervisor approval"}', {
     toolName: 'refund_order',
   })
   await p.checkpoint(JSON.stringify({ order: '88213', step: 'refund', approval: 'pending' }))
-  await p.turn(conv, 'assistant', 'This refund needs a supervisor; I have escalated it. You will hear back within 24 hours.', {
-    inputTokens: 1700,
-    outputTokens: 60,
-  })
+  await p.turn(
+    conv,
+    'assistant',
+    'This refund needs a supervisor; I have escalated it. You will hear back within 24 hours.',
+    {
+      inputTokens: 1700,
+      outputTokens: 60,
+    },
+  )
   await p.complete({
     status: 'failed',
     outcome: 'refund_order returned forbidden: 349.00 USD needs supervisor approval; escalated',
@@ -579,16 +687,27 @@ export async function runningStory(w: World, run: DemoRun) {
   const rng = w.rng('running')
   const clock = w.clock(9 * MIN + rng.int(0, 2 * MIN))
   const p = w.process(run, { sourceTrace: sourceTrace(rng, ['crawler-0']), clock, rng, model: 'gpt-4o-mini' })
-  await p.begin({ goal: 'Crawl docs.example.com and refresh the help-center index', environment: 'k8s/prod-eu-1', metadata: { site: 'docs.example.com' } })
+  await p.begin({
+    goal: 'Crawl docs.example.com and refresh the help-center index',
+    environment: 'k8s/prod-eu-1',
+    metadata: { site: 'docs.example.com' },
+  })
   let cursor = 0
   const checkpoint = () =>
-    p.checkpoint(JSON.stringify({ cursor, last_url: `https://docs.example.com/page-${String(cursor).padStart(5, '0')}` }))
+    p.checkpoint(
+      JSON.stringify({ cursor, last_url: `https://docs.example.com/page-${String(cursor).padStart(5, '0')}` }),
+    )
   while (clock.ms + 75 * S < w.nowMs - 40 * S) {
     p.work(30, 75)
     cursor += rng.int(1, 3)
     await checkpoint()
   }
-  await p.recordUsage({ turns: cursor, inputTokens: cursor * 900, outputTokens: cursor * 60, costUsd: cursor * 0.00017 })
+  await p.recordUsage({
+    turns: cursor,
+    inputTokens: cursor * 900,
+    outputTokens: cursor * 60,
+    costUsd: cursor * 0.00017,
+  })
   // The latest checkpoint: a few seconds before now.
   clock.jumpTo(w.nowMs - rng.int(3 * S, 25 * S))
   cursor += 1
@@ -600,8 +719,14 @@ export async function staleRunningStory(w: World, run: DemoRun) {
   const rng = w.rng('stale-running')
   const clock = w.clock(2 * D + H + rng.int(0, H))
   const p = w.process(run, { sourceTrace: sourceTrace(rng), clock, rng })
-  await p.begin({ goal: 'Sync the orders, customers and invoices tables to the staging lake', environment: 'k8s/staging' })
-  await itemWorker(p, ['customers', 'invoices', 'orders', 'payments', 'refunds'], { itemS: [40, 200], crashOn: 'payments' })
+  await p.begin({
+    goal: 'Sync the orders, customers and invoices tables to the staging lake',
+    environment: 'k8s/staging',
+  })
+  await itemWorker(p, ['customers', 'invoices', 'orders', 'payments', 'refunds'], {
+    itemS: [40, 200],
+    crashOn: 'payments',
+  })
 }
 
 /** g'') Runs that only ever checkpointed (no run.begin). */
@@ -640,13 +765,22 @@ export async function edgeCaseStory(w: World, run: DemoRun) {
   const rng = w.rng('edge-case')
   const clock = w.clock(20 * H + rng.int(0, H))
   const p = w.process(run, { sourceTrace: sourceTrace(rng, ['laptop']), clock, rng })
-  await p.begin({ goal: 'Exercise awkward identifiers: / % " ü and an emoji 🧵', environment: 'local', metadata: { note: 'quote " and backslash \\' } })
+  await p.begin({
+    goal: 'Exercise awkward identifiers: / % " ü and an emoji 🧵',
+    environment: 'local',
+    metadata: { note: 'quote " and backslash \\' },
+  })
   p.work(1, 5)
   await p.checkpoint('done: ü "quoted" 50% a/b')
   p.work(1, 5)
   await p.checkpoint('done: ü "quoted" 50% a/b 🧵\nsecond line')
   await p.append('notes', 'line with <html> & "quotes"')
-  await p.complete({ status: 'succeeded', outcome: 'All awkward identifiers round-tripped', reflection: { summary: 'ü ok', emoji: '🧵' }, confidence: 1 })
+  await p.complete({
+    status: 'succeeded',
+    outcome: 'All awkward identifiers round-tripped',
+    reflection: { summary: 'ü ok', emoji: '🧵' },
+    confidence: 1,
+  })
 }
 
 const FILLER_GOALS: Record<string, string[]> = {
@@ -656,7 +790,7 @@ const FILLER_GOALS: Record<string, string[]> = {
   'web-crawler': ['Crawl the partner changelog', 'Check the sitemap for broken links'],
   'research-assistant': ['Summarize three papers on retrieval evaluation', 'Find prior notes on vendor SLAs'],
   'doc-summarizer': ['Summarize the security policy update', 'Summarize the onboarding handbook'],
-  'etl-sync': ['Sync the CRM accounts table', 'Sync yesterday\'s events partition'],
+  'etl-sync': ['Sync the CRM accounts table', "Sync yesterday's events partition"],
   'migration-runner': ['Apply migration 0036', 'Apply migration 0037'],
   notebook: ['Explore the churn dataset', 'Plot weekly retention'],
   'scratch-agent': ['Try the new prompt template', 'Benchmark the tokenizer'],
@@ -673,10 +807,18 @@ export async function fillerStories(w: World, runs: DemoRun[]) {
     const run = runs[i]
     const r = rng.fork(`filler:${i}`)
     const clock = new SimClock(starts[i], w.nowMs)
-    const p = w.process(run, { sourceTrace: sourceTrace(r), clock, rng: r, model: r.pick(['claude-sonnet-4', 'claude-haiku-3.5', 'gpt-4o-mini']) })
+    const p = w.process(run, {
+      sourceTrace: sourceTrace(r),
+      clock,
+      rng: r,
+      model: r.pick(['claude-sonnet-4', 'claude-haiku-3.5', 'gpt-4o-mini']),
+    })
     const goal = r.pick(FILLER_GOALS[run.agent] ?? ['Routine task'])
     // Begin exactly at the planned instant, so that tied starts really tie.
-    await p.begin({ goal, environment: run.namespace === 'local' ? 'local' : `k8s/${run.namespace}` }, { immediate: true })
+    await p.begin(
+      { goal, environment: run.namespace === 'local' ? 'local' : `k8s/${run.namespace}` },
+      { immediate: true },
+    )
     const steps = r.chance(0.25) ? r.int(1, 2) : 0
     if (steps > 0) await itemWorker(p, itemIds(steps, 'step', 2), { itemS: [5, 90] })
     else p.work(5, 120)
@@ -688,8 +830,19 @@ export async function fillerStories(w: World, runs: DemoRun[]) {
     await p.complete({
       status,
       outcome:
-        status === 'succeeded' ? 'Done' : status === 'failed' ? r.pick(['Tool timed out after 3 retries', 'Model refused: missing permissions', 'Upstream API returned 502']) : 'Cancelled by the user',
-      reflection: status === 'succeeded' && r.chance(0.5) ? reflection('Routine run.', ['Finished on the first try.'], [], []) : undefined,
+        status === 'succeeded'
+          ? 'Done'
+          : status === 'failed'
+            ? r.pick([
+                'Tool timed out after 3 retries',
+                'Model refused: missing permissions',
+                'Upstream API returned 502',
+              ])
+            : 'Cancelled by the user',
+      reflection:
+        status === 'succeeded' && r.chance(0.5)
+          ? reflection('Routine run.', ['Finished on the first try.'], [], [])
+          : undefined,
       confidence: status === 'succeeded' ? Math.round(r.float(0.6, 0.99) * 100) / 100 : null,
       turns,
       inputTokens,

@@ -8,7 +8,8 @@
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 export function checkClusterName(cluster: string): string {
-  if (!NAME.test(cluster)) throw new Error(`LOOM_RUNS_CLUSTER: "${cluster}" is not a cluster name (letters, digits and _)`)
+  if (!NAME.test(cluster))
+    throw new Error(`LOOM_RUNS_CLUSTER: "${cluster}" is not a cluster name (letters, digits and _)`)
   return cluster
 }
 

@@ -10,7 +10,6 @@ import type { DdlObject } from '../loom/tables'
 import { STATE_TYPE, TIME } from './rollup-state'
 import { deriveNames, runFacetsNames, runIndexNames, runRollupNames } from './names'
 
-
 const IDENTITY_OF_RUN = `
     org String,
     namespace String,
@@ -34,7 +33,12 @@ const BOOKKEEPING_TTL = 'INTERVAL 1 DAY'
 
 /** A plain table: its columns (each on its own line, after the opening parenthesis), then the engine and the clauses after it, a line each. */
 function table(name: string, what: string, columns: string, ...engine: string[]): DdlObject {
-  return { name, kind: 'table', what: `table: ${what}`, sql: `CREATE TABLE IF NOT EXISTS ${name} (${columns}\n) ENGINE = ${engine.join('\n')}` }
+  return {
+    name,
+    kind: 'table',
+    what: `table: ${what}`,
+    sql: `CREATE TABLE IF NOT EXISTS ${name} (${columns}\n) ENGINE = ${engine.join('\n')}`,
+  }
 }
 
 export function derivedTables(runsDatabase: string): DdlObject[] {
@@ -45,7 +49,7 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
   return [
     table(
       ix.runs,
-      'the runs list in list order (started_at, org, namespace, agent, run_id): each run\'s latest run row, and the first working-memory write of each run without one',
+      "the runs list in list order (started_at, org, namespace, agent, run_id): each run's latest run row, and the first working-memory write of each run without one",
       `${RUN_KEY},
     user_id String,
     session_id String,
@@ -59,7 +63,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     cost_usd Float64,
     version UInt64,
     kind UInt8`,
-      'ReplacingMergeTree(version)', 'ORDER BY (started_at, org, namespace, agent, run_id)', 'SETTINGS index_granularity = 1024',
+      'ReplacingMergeTree(version)',
+      'ORDER BY (started_at, org, namespace, agent, run_id)',
+      'SETTINGS index_granularity = 1024',
     ),
     table(
       ix.orphans,
@@ -68,7 +74,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     first_at SimpleAggregateFunction(min, DateTime64(3, 'UTC')),
     newest_identity AggregateFunction(argMax, Tuple(String, String), Tuple(DateTime64(3, 'UTC'), UInt64)),
     has_run_row SimpleAggregateFunction(max, UInt8)`,
-      'AggregatingMergeTree', BY_RUN, 'SETTINGS index_granularity = 256',
+      'AggregatingMergeTree',
+      BY_RUN,
+      'SETTINGS index_granularity = 256',
     ),
     table(
       ix.checkpoints,
@@ -81,13 +89,17 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     chars UInt32,
     char_limit UInt32,
     is_deleted UInt8`,
-      'ReplacingMergeTree(version)', 'ORDER BY (org, namespace, agent, run_id, user_id, session_id)', 'SETTINGS index_granularity = 128, min_compress_block_size = 4096, max_compress_block_size = 16384',
+      'ReplacingMergeTree(version)',
+      'ORDER BY (org, namespace, agent, run_id, user_id, session_id)',
+      'SETTINGS index_granularity = 128, min_compress_block_size = 4096, max_compress_block_size = 16384',
     ),
     table(
       ix.sessions,
       'the (agent, user_id, session_id) under which each run wrote working memory, so run-scoped reads bind the whole sorting-key prefix',
       IDENTITY_OF_RUN,
-      'ReplacingMergeTree', BY_IDENTITY, 'SETTINGS index_granularity = 256',
+      'ReplacingMergeTree',
+      BY_IDENTITY,
+      'SETTINGS index_granularity = 256',
     ),
     table(
       ix.flags,
@@ -100,7 +112,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     last_write SimpleAggregateFunction(max, ${TIME}),
     checkpoint_latest AggregateFunction(argMax, Tuple(UInt32, UInt32, UInt8, String), Tuple(${TIME}, UInt64)),
     checkpoint_writes AggregateFunction(groupArray, Tuple(UInt64, ${TIME}, UInt64, UInt8, UInt64))`,
-      'ReplacingMergeTree(seq)', BY_RUN, 'SETTINGS index_granularity = 256',
+      'ReplacingMergeTree(seq)',
+      BY_RUN,
+      'SETTINGS index_granularity = 256',
     ),
     table(
       ix.owners,
@@ -108,7 +122,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
       `${IDENTITY_OF_RUN},
     has_checkpoint SimpleAggregateFunction(max, UInt8),
     run_identity SimpleAggregateFunction(max, UInt8)`,
-      'AggregatingMergeTree', BY_IDENTITY, 'SETTINGS index_granularity = 256',
+      'AggregatingMergeTree',
+      BY_IDENTITY,
+      'SETTINGS index_granularity = 256',
     ),
     table(
       ix.candidates,
@@ -117,7 +133,8 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     kind LowCardinality(String),${IDENTITY_OF_RUN},
     detail String,
     seen_at ${TIME}`,
-      'ReplacingMergeTree(seen_at)', 'ORDER BY (kind, org, namespace, run_id, agent, user_id, session_id, detail)',
+      'ReplacingMergeTree(seen_at)',
+      'ORDER BY (kind, org, namespace, run_id, agent, user_id, session_id, detail)',
     ),
     table(
       ix.triage,
@@ -129,7 +146,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     flags Array(LowCardinality(String)),
     blob_key String,
     stall_at_ms Float64`,
-      'ReplacingMergeTree(seq)', BY_RUN, 'SETTINGS index_granularity = 1024',
+      'ReplacingMergeTree(seq)',
+      BY_RUN,
+      'SETTINGS index_granularity = 1024',
     ),
     table(
       f.table,
@@ -139,7 +158,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     namespace String,
     agent String,
     runs AggregateFunction(uniq, String)`,
-      'AggregatingMergeTree', 'ORDER BY (org, namespace, agent)', 'SETTINGS index_granularity = 1024',
+      'AggregatingMergeTree',
+      'ORDER BY (org, namespace, agent)',
+      'SETTINGS index_granularity = 1024',
     ),
     table(
       r.state,
@@ -149,7 +170,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     st ${STATE_TYPE},
     version UInt64,
     has_row UInt8`,
-      'ReplacingMergeTree(seq)', BY_RUN, 'SETTINGS index_granularity = 64',
+      'ReplacingMergeTree(seq)',
+      BY_RUN,
+      'SETTINGS index_granularity = 64',
     ),
     table(
       r.changes,
@@ -159,7 +182,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     prev ${STATE_TYPE},
     next ${STATE_TYPE},
     staged_at ${TIME}`,
-      'ReplacingMergeTree(staged_at)', BY_SEQ_AND_RUN, `TTL toDateTime(staged_at) + ${BOOKKEEPING_TTL}`,
+      'ReplacingMergeTree(staged_at)',
+      BY_SEQ_AND_RUN,
+      `TTL toDateTime(staged_at) + ${BOOKKEEPING_TTL}`,
     ),
     table(
       r.sums,
@@ -175,11 +200,13 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     bucket Int8,
     runs Int64,
     extra Int64`,
-      'SummingMergeTree((runs, extra))', 'ORDER BY (level, org, namespace, agent, kind, at, status, bucket)', 'SETTINGS index_granularity = 1024, non_replicated_deduplication_window = 1000',
+      'SummingMergeTree((runs, extra))',
+      'ORDER BY (level, org, namespace, agent, kind, at, status, bucket)',
+      'SETTINGS index_granularity = 1024, non_replicated_deduplication_window = 1000',
     ),
     table(
       r.top,
-      'every run row\'s cost and duration in value order, for the costliest and slowest runs',
+      "every run row's cost and duration in value order, for the costliest and slowest runs",
       `
     metric LowCardinality(String),
     scope LowCardinality(String),
@@ -194,7 +221,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     duration_ms Nullable(UInt64),
     cost_usd Float64,
     attempt UInt32`,
-      'ReplacingMergeTree', 'ORDER BY (metric, scope, neg_value, org, namespace, agent, run_id, version)', 'SETTINGS index_granularity = 256',
+      'ReplacingMergeTree',
+      'ORDER BY (metric, scope, neg_value, org, namespace, agent, run_id, version)',
+      'SETTINGS index_granularity = 256',
     ),
     table(
       d.log,
@@ -209,7 +238,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     runs_count UInt64,
     at ${TIME},
     elapsed_ms UInt64`,
-      'ReplacingMergeTree(at)', 'ORDER BY (seq, step)', 'TTL toDateTime(at) + INTERVAL 7 DAY',
+      'ReplacingMergeTree(at)',
+      'ORDER BY (seq, step)',
+      'TTL toDateTime(at) + INTERVAL 7 DAY',
     ),
     table(
       d.dirty,
@@ -217,7 +248,9 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
       `
     seq UInt64,${RUN_KEY},
     at ${TIME} DEFAULT now64(3)`,
-      'ReplacingMergeTree', BY_SEQ_AND_RUN, `TTL toDateTime(at) + ${BOOKKEEPING_TTL}`,
+      'ReplacingMergeTree',
+      BY_SEQ_AND_RUN,
+      `TTL toDateTime(at) + ${BOOKKEEPING_TTL}`,
     ),
     table(
       d.rows,
@@ -239,7 +272,10 @@ export function derivedTables(runsDatabase: string): DdlObject[] {
     source_trace String,
     updated_at ${TIME},
     staged_at ${TIME} DEFAULT now64(3)`,
-      'MergeTree', BY_SEQ_AND_RUN, `TTL toDateTime(staged_at) + ${BOOKKEEPING_TTL}`, 'SETTINGS non_replicated_deduplication_window = 1000',
+      'MergeTree',
+      BY_SEQ_AND_RUN,
+      `TTL toDateTime(staged_at) + ${BOOKKEEPING_TTL}`,
+      'SETTINGS non_replicated_deduplication_window = 1000',
     ),
   ]
 }
@@ -254,6 +290,7 @@ export function derivedMetaDdl(runsDatabase: string): DdlObject {
     installed_at DateTime64(3, 'UTC'),
     schema_version UInt32,
     note String`,
-    'MergeTree', 'ORDER BY installed_at',
+    'MergeTree',
+    'ORDER BY installed_at',
   )
 }

@@ -60,7 +60,13 @@ export type DeriveStatus = {
   lastElapsedMs: number
 }
 
-export type BatchReport = { seq: number | null; runs: number; elapsedMs: number; resumed: boolean; derivedTo?: { table: string; block: number } }
+export type BatchReport = {
+  seq: number | null
+  runs: number
+  elapsedMs: number
+  resumed: boolean
+  derivedTo?: { table: string; block: number }
+}
 
 type Holder = {
   status: DeriveStatus
@@ -151,7 +157,11 @@ export function exec(statement: Sql, settings: Record<string, string | number> =
  */
 async function batchExec(statement: Sql, settings: Record<string, string | number> = {}): Promise<void> {
   try {
-    await getClient().command({ query: statement.sql, query_params: statement.params, clickhouse_settings: { max_execution_time: 0, ...settings } })
+    await getClient().command({
+      query: statement.sql,
+      query_params: statement.params,
+      clickhouse_settings: { max_execution_time: 0, ...settings },
+    })
   } catch (err) {
     throw classifyClickHouseError(err)
   }
@@ -268,7 +278,13 @@ async function batch(): Promise<BatchReport> {
       const marks = await watermarks(ctx)
       const from = { history: last?.history_to ?? 0, runs: last?.runs_to ?? 0 }
       if (marks.history <= from.history && marks.runs <= from.runs) {
-        return { seq: null, runs: 0, elapsedMs: performance.now() - started, resumed: false, derivedTo: { table: source, block: from.history } }
+        return {
+          seq: null,
+          runs: 0,
+          elapsedMs: performance.now() - started,
+          resumed: false,
+          derivedTo: { table: source, block: from.history },
+        }
       }
       const row: LogRow = {
         seq: await nextSeq(ctx, last),
@@ -280,7 +296,13 @@ async function batch(): Promise<BatchReport> {
       }
       await writeLog(ctx, row, 0, 0)
       const runs = await runSteps(ctx, row, started)
-      return { seq: row.seq, runs, elapsedMs: performance.now() - started, resumed: false, derivedTo: { table: source, block: row.history_to } }
+      return {
+        seq: row.seq,
+        runs,
+        elapsedMs: performance.now() - started,
+        resumed: false,
+        derivedTo: { table: source, block: row.history_to },
+      }
     })
     const s = h.status
     // A resumed batch covers only up to its own watermarks: the next call reads on from there.
@@ -311,13 +333,15 @@ async function batch(): Promise<BatchReport> {
 export function deriveNow(): Promise<BatchReport> {
   const h = holder()
   if (h.current) {
-    h.queued ??= h.current.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      h.queued = null
-      return start(h)
-    })
+    h.queued ??= h.current
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        h.queued = null
+        return start(h)
+      })
     return h.queued
   }
   return start(h)
@@ -383,7 +407,8 @@ function deriveSpaced(): Promise<BatchReport> {
  */
 export async function ensureFresh(): Promise<void> {
   const h = holder()
-  const behind = h.timer !== null && (h.status.coveredAt === null || Date.now() - h.status.coveredAt.getTime() > FRESHNESS_LIMIT_MS)
+  const behind =
+    h.timer !== null && (h.status.coveredAt === null || Date.now() - h.status.coveredAt.getTime() > FRESHNESS_LIMIT_MS)
   try {
     if (h.pendingLocal || behind) await deriveNow()
     // A batch already running for this process's writes: wait for it too.
@@ -407,14 +432,24 @@ export function startDeriving(intervalMs: number): void {
   const h = holder()
   if (h.timer) return
   // At once: what was written before the server started (by agents, or a seed) is derived before the first page.
-  deriveNow().catch((err) => console.error('[loom-runs] derivation batch failed (retried on the next tick):', err instanceof Error ? err.message : err))
+  deriveNow().catch((err) =>
+    console.error(
+      '[loom-runs] derivation batch failed (retried on the next tick):',
+      err instanceof Error ? err.message : err,
+    ),
+  )
   h.timer = setInterval(() => {
     if (h.current) return
     // The engine runs one statement at a time: a batch that found work is followed by at least
     // twice its own time of reads, so derivation never takes more than a third of the engine.
     const last = h.status.lastRunAt?.getTime() ?? 0
     if (h.status.lastElapsedMs > 0 && Date.now() - last < 2 * h.status.lastElapsedMs && !h.pendingLocal) return
-    deriveNow().catch((err) => console.error('[loom-runs] derivation batch failed (retried on the next tick):', err instanceof Error ? err.message : err))
+    deriveNow().catch((err) =>
+      console.error(
+        '[loom-runs] derivation batch failed (retried on the next tick):',
+        err instanceof Error ? err.message : err,
+      ),
+    )
   }, intervalMs)
   h.timer.unref()
 }

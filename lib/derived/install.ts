@@ -43,7 +43,9 @@ export function installPlan(before: Set<string>): InstallPlan {
   const legacy = legacyObjects(db)
   const tables = derivedTables(db)
   // Without the current marker, tables of this design are from an unfinished install: rebuilt.
-  const drop = [...legacy.views, ...legacy.tables, ...tables.map((t) => t.name), runIndexNames(db).meta].filter((n) => before.has(n))
+  const drop = [...legacy.views, ...legacy.tables, ...tables.map((t) => t.name), runIndexNames(db).meta].filter((n) =>
+    before.has(n),
+  )
   return { drop, create: [...tables, derivedMetaDdl(db)] }
 }
 
@@ -90,7 +92,10 @@ async function historyState(): Promise<{ installed: boolean; rows: boolean }> {
   const t = tableNames(databases)
   const now = await freshTables([databases.runs])
   if (!now.has(t.history) || !now.has(t.historyView)) return { installed: false, rows: false }
-  const [row] = await selectRows(sql`SELECT count() > 0 AS any FROM ${trusted(t.history)}`, z.object({ any: z.coerce.number() }))
+  const [row] = await selectRows(
+    sql`SELECT count() > 0 AS any FROM ${trusted(t.history)}`,
+    z.object({ any: z.coerce.number() }),
+  )
   return { installed: true, rows: row?.any === 1 }
 }
 
@@ -98,7 +103,9 @@ async function historyState(): Promise<{ installed: boolean; rows: boolean }> {
  * Installs (or upgrades to) the current derived structures unless they are complete already.
  * `rebuild`: derive everything again even when they are.
  */
-export async function installDerived(options: { onStep?: (step: string) => void; rebuild?: boolean } = {}): Promise<DerivedInstallReport> {
+export async function installDerived(
+  options: { onStep?: (step: string) => void; rebuild?: boolean } = {},
+): Promise<DerivedInstallReport> {
   const started = Date.now()
   const { databases } = getConfig()
   const db = databases.runs
@@ -121,7 +128,9 @@ export async function installDerived(options: { onStep?: (step: string) => void;
   }
   const history = await historyState()
   const ctx: DeriveContext = { t: tableNames(databases), runsDatabase: db, history: history.rows }
-  options.onStep?.(`derive every run from ${ctx.history ? `${ctx.t.history} and ${ctx.t.workingMemory}` : ctx.t.workingMemory} and ${ctx.t.runs}`)
+  options.onStep?.(
+    `derive every run from ${ctx.history ? `${ctx.t.history} and ${ctx.t.workingMemory}` : ctx.t.workingMemory} and ${ctx.t.runs}`,
+  )
   // The watermarks first, of the tables later batches read: whatever is written from here on is theirs.
   const marks = await watermarks({ ...ctx, history: history.installed })
   const scope: DeriveScope = { all: true, seq: 1 }
@@ -138,7 +147,8 @@ export async function installDerived(options: { onStep?: (step: string) => void;
        ${param('rt', 'UInt64', d.rt)}, 0, now64(3), ${param('ms', 'UInt64', Date.now() - started)})`,
   )
   // Merged once, the per-run tables read one row per run.
-  for (const name of [runIndexNames(db).flags, runIndexNames(db).owners, runIndexNames(db).triage]) await exec(trusted(`OPTIMIZE TABLE ${name} FINAL`))
+  for (const name of [runIndexNames(db).flags, runIndexNames(db).owners, runIndexNames(db).triage])
+    await exec(trusted(`OPTIMIZE TABLE ${name} FINAL`))
   options.onStep?.(`create ${meta}`)
   await runCommand(trusted(forCluster(derivedMetaDdl(db).sql, clusterName())))
   await runCommand(

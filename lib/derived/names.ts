@@ -63,7 +63,12 @@ export type DeriveNames = {
 const metaName = `run_index_meta_v${DERIVED_SCHEMA_VERSION}`
 
 export function flagIndexNames(runsDatabase: string): FlagIndexNames {
-  return inDatabase(runsDatabase, { flags: 'run_index_flags', owners: 'run_index_owners', candidates: 'run_index_candidates', triage: 'run_index_triage' })
+  return inDatabase(runsDatabase, {
+    flags: 'run_index_flags',
+    owners: 'run_index_owners',
+    candidates: 'run_index_candidates',
+    triage: 'run_index_triage',
+  })
 }
 
 export function runIndexNames(runsDatabase: string): RunIndexNames {
@@ -94,7 +99,11 @@ export function runRollupNames(runsDatabase: string): RunRollupNames {
 }
 
 export function deriveNames(runsDatabase: string): DeriveNames {
-  return inDatabase(runsDatabase, { log: 'run_index_derive_log', dirty: 'run_index_derive_dirty', rows: 'run_index_derive_rows' })
+  return inDatabase(runsDatabase, {
+    log: 'run_index_derive_log',
+    dirty: 'run_index_derive_dirty',
+    rows: 'run_index_derive_rows',
+  })
 }
 
 /**

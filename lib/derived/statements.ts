@@ -23,9 +23,11 @@ export type DeriveContext = {
 }
 
 const T = trusted
-const WM_COLUMNS = 'org, namespace, agent, user_id, session_id, run_id, block_key, content, char_limit, version, is_deleted, actor, source_trace, updated_at'
+const WM_COLUMNS =
+  'org, namespace, agent, user_id, session_id, run_id, block_key, content, char_limit, version, is_deleted, actor, source_trace, updated_at'
 /** A row copied twice (history and working memory, or an insert retried as it was) counts once. */
-const SAME_WRITE = 'org, namespace, agent, user_id, session_id, run_id, block_key, version, updated_at, actor, source_trace'
+const SAME_WRITE =
+  'org, namespace, agent, user_id, session_id, run_id, block_key, version, updated_at, actor, source_trace'
 const RUN_KEY = '(org, namespace, agent, run_id)'
 const OPERATOR = "startsWith(actor, 'operator:')"
 
@@ -41,7 +43,9 @@ function dirtyKeys(ctx: DeriveContext, scope: DeriveScope): Sql {
 /** Loom.runs rows of the scope's runs (`final`: the latest version of each). */
 function runRows(ctx: DeriveContext, scope: DeriveScope, final = false): Sql {
   const from = T(source(ctx.t.runs, { final }))
-  return scope.all ? sql`SELECT * FROM ${from}` : sql`SELECT * FROM ${from} WHERE ${T(RUN_KEY)} IN (${dirtyKeys(ctx, scope)})`
+  return scope.all
+    ? sql`SELECT * FROM ${from}`
+    : sql`SELECT * FROM ${from} WHERE ${T(RUN_KEY)} IN (${dirtyKeys(ctx, scope)})`
 }
 
 /**
@@ -91,7 +95,8 @@ function scopeKeys(ctx: DeriveContext, scope: DeriveScope): Sql {
 export function sessionsInsert(ctx: DeriveContext, afterBlock: number | null): Sql {
   const ix = runIndexNames(ctx.runsDatabase)
   const from = ctx.history ? ctx.t.history : source(ctx.t.workingMemory, { part: true })
-  const newer = afterBlock === null ? T('') : sql` WHERE ${T(PART_MAX_BLOCK)} > ${param('after_h', 'UInt64', afterBlock)}`
+  const newer =
+    afterBlock === null ? T('') : sql` WHERE ${T(PART_MAX_BLOCK)} > ${param('after_h', 'UInt64', afterBlock)}`
   const wmPart =
     afterBlock === null && ctx.history
       ? sql` UNION DISTINCT SELECT org, namespace, run_id, agent, user_id, session_id FROM ${T(source(ctx.t.workingMemory))}`
@@ -327,7 +332,9 @@ ARRAY JOIN ['', toString(status)] AS scope`
 }
 
 /** The flags a triage row holds as decided when derived: every flag but missing_blob (blobs come and expire) and stalled (a matter of time). */
-export const DECIDED_FLAGS = RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'missing_blob' | 'stalled'> => f !== 'missing_blob' && f !== 'stalled')
+export const DECIDED_FLAGS = RUN_FLAGS.filter(
+  (f): f is Exclude<RunFlag, 'missing_blob' | 'stalled'> => f !== 'missing_blob' && f !== 'stalled',
+)
 
 /**
  * Each run of the scope, and each run sharing a run_id with one (its near miss may have changed),
@@ -356,7 +363,9 @@ function triageInsert(ctx: DeriveContext, scope: DeriveScope, nearMissPossible: 
   const problem = DECIDED_FLAGS.filter((f) => f !== 'resumed')
     .map((f) => `has(flags, '${f}')`)
     .join(' OR ')
-  const before = keys ? sql` OR ${T(RUN_KEY)} IN (SELECT org, namespace, agent, run_id FROM ${T(ix.triage)}${inScope})` : T('')
+  const before = keys
+    ? sql` OR ${T(RUN_KEY)} IN (SELECT org, namespace, agent, run_id FROM ${T(ix.triage)}${inScope})`
+    : T('')
   return sql`INSERT INTO ${T(ix.triage)} (org, namespace, agent, run_id, seq, status, started_at, flags, blob_key, stall_at_ms)
 SELECT org, namespace, agent, run_id, ${seqParam(scope)}, status, started_at, flags, blob_key, stall_at_ms FROM (
   SELECT org, namespace, agent, run_id,

@@ -126,7 +126,10 @@ describe('diffContents: set', () => {
 describe('diffContents: json', () => {
   test('object changes with paths and counts', () => {
     const d = expectKind(
-      diffContents('{"cursor":"a","done":[1,2],"gone":true,"meta":{"n":1}}', '{"cursor":"b","done":[1,2,3],"meta":{"n":1},"new":null}'),
+      diffContents(
+        '{"cursor":"a","done":[1,2],"gone":true,"meta":{"n":1}}',
+        '{"cursor":"b","done":[1,2,3],"meta":{"n":1},"new":null}',
+      ),
       'json',
     )
     assert.deepEqual(d.changes, [
@@ -142,7 +145,10 @@ describe('diffContents: json', () => {
   })
 
   test('"changed $.cursor"', () => {
-    assert.equal(describeDiff(diffContents('{"cursor": 10, "done": []}', '{"done": [], "cursor": 20}')), 'changed $.cursor')
+    assert.equal(
+      describeDiff(diffContents('{"cursor": 10, "done": []}', '{"done": [], "cursor": 20}')),
+      'changed $.cursor',
+    )
   })
 
   test('an element replaced in place is a change inside it; nested paths; odd keys are quoted', () => {
@@ -158,7 +164,9 @@ describe('diffContents: json', () => {
   })
 
   test('a type change is one change at that path', () => {
-    assert.deepEqual(diffJsonValues({ a: [1] }, { a: { 0: 1 } }), [{ path: '$.a', type: 'changed', before: [1], after: { 0: 1 } }])
+    assert.deepEqual(diffJsonValues({ a: [1] }, { a: { 0: 1 } }), [
+      { path: '$.a', type: 'changed', before: [1], after: { 0: 1 } },
+    ])
     assert.deepEqual(jsonChanges('[1]', '{"a":1}'), [['changed', '$']])
     assert.deepEqual(diffJsonValues({ a: 1 }, { a: '1' }), [{ path: '$.a', type: 'changed', before: 1, after: '1' }])
   })
@@ -178,7 +186,10 @@ describe('diffContents: json', () => {
 })
 
 describe('diffContents: JSON arrays are sequences', () => {
-  const ids = (n: number, skip?: number) => Array.from({ length: n + (skip ? 1 : 0) }, (_, i) => `doc-${String(i + 1).padStart(3, '0')}`).filter((_, i) => i + 1 !== skip)
+  const ids = (n: number, skip?: number) =>
+    Array.from({ length: n + (skip ? 1 : 0) }, (_, i) => `doc-${String(i + 1).padStart(3, '0')}`).filter(
+      (_, i) => i + 1 !== skip,
+    )
 
   test('inserting one id into 300 is one insert, at its place', () => {
     const before = JSON.stringify({ cursor: 'p', done: ids(300, 57) })
@@ -201,10 +212,13 @@ describe('diffContents: JSON arrays are sequences', () => {
   })
 
   test('objects inside arrays match whatever their key order; a replaced one is walked into', () => {
-    assert.deepEqual(jsonChanges('[{"id":1,"n":"a"},{"id":2,"n":"b"}]', '[{"id":0},{"n":"a","id":1},{"id":2,"n":"B"}]'), [
-      ['added', '$[0]'],
-      ['changed', '$[2].n'],
-    ])
+    assert.deepEqual(
+      jsonChanges('[{"id":1,"n":"a"},{"id":2,"n":"b"}]', '[{"id":0},{"n":"a","id":1},{"id":2,"n":"B"}]'),
+      [
+        ['added', '$[0]'],
+        ['changed', '$[2].n'],
+      ],
+    )
   })
 
   test('several inserts into one array read as one sentence', () => {
@@ -266,7 +280,10 @@ describe('diffContents: text', () => {
   })
 
   test('word segments stay aligned with lines across several changed lines', () => {
-    const d = expectKind(diffContents('a\nstep 1 of 3\nphase one\nz', 'a\nstep 2 of 3\nphase two\nextra line\nz'), 'text')
+    const d = expectKind(
+      diffContents('a\nstep 1 of 3\nphase one\nz', 'a\nstep 2 of 3\nphase two\nextra line\nz'),
+      'text',
+    )
     const added = d.parts.find((p) => p.type === 'added')!
     assert.equal(added.words?.length, added.lines.length)
     assert.deepEqual(
@@ -324,7 +341,13 @@ describe('every diff has a work budget', () => {
     assert.equal(d.kind, 'text')
     if (d.kind !== 'text') return
     assert.equal(d.overBudget, true)
-    assert.deepEqual(d.parts.map((p) => [p.type, p.lines.length]), [['removed', 2047], ['added', 2047]])
+    assert.deepEqual(
+      d.parts.map((p) => [p.type, p.lines.length]),
+      [
+        ['removed', 2047],
+        ['added', 2047],
+      ],
+    )
     assert.equal(d.removedLines, 2047)
     assert.equal(d.addedLines, 2047)
     assert.match(describeDiff(d), /too different to compare line by line/)

@@ -135,7 +135,11 @@ export function diffKind(before: string, after: string): ContentDiff['kind'] {
  * when given, are the two sides' line changes computed elsewhere (used only for a line diff;
  * `words: false` skips the word segments inside changed lines, for a summary).
  */
-export function diffContents(before: string, after: string, lineChanges?: { changes: LineChanges; words?: boolean }): ContentDiff {
+export function diffContents(
+  before: string,
+  after: string,
+  lineChanges?: { changes: LineChanges; words?: boolean },
+): ContentDiff {
   const identical = before === after
   const listB = parseList(before)
   const listA = parseList(after)
@@ -158,7 +162,9 @@ export function diffContents(before: string, after: string, lineChanges?: { chan
       identical,
     }
   }
-  return lineChanges ? textDiffOf(before, after, lineChanges.changes, { words: lineChanges.words }) : textDiff(before, after)
+  return lineChanges
+    ? textDiffOf(before, after, lineChanges.changes, { words: lineChanges.words })
+    : textDiff(before, after)
 }
 
 function shortId(id: string, max = 40): string {
@@ -178,7 +184,8 @@ export function describeDiff(d: ContentDiff): string {
   switch (d.kind) {
     case 'set': {
       const { added, removed } = d
-      if (added.length === 0 && removed.length === 0) return d.identical ? 'no change' : `same ${items(d.afterCount)}, reformatted`
+      if (added.length === 0 && removed.length === 0)
+        return d.identical ? 'no change' : `same ${items(d.afterCount)}, reformatted`
       if (added.length + removed.length <= 2) {
         const parts: string[] = []
         if (added.length) parts.push(`added ${added.map((id) => shortId(id)).join(', ')}`)
@@ -195,7 +202,11 @@ export function describeDiff(d: ContentDiff): string {
       // Many elements added to (or removed from) one array: say so once.
       const parent = arrayParent(changes[0].path)
       const type = changes[0].type
-      if (parent !== null && (type === 'added' || type === 'removed') && changes.every((c) => c.type === type && arrayParent(c.path) === parent)) {
+      if (
+        parent !== null &&
+        (type === 'added' || type === 'removed') &&
+        changes.every((c) => c.type === type && arrayParent(c.path) === parent)
+      ) {
         return `${type} ${items(changes.length)} ${type === 'added' ? 'to' : 'from'} ${parent}`
       }
       const counts = (
@@ -212,7 +223,8 @@ export function describeDiff(d: ContentDiff): string {
     }
     case 'text':
       if (d.addedLines === 0 && d.removedLines === 0) return d.identical ? 'no change' : 'formatting only'
-      if (d.overBudget) return `rewritten: ${d.removedLines} lines → ${d.addedLines} lines (too different to compare line by line)`
+      if (d.overBudget)
+        return `rewritten: ${d.removedLines} lines → ${d.addedLines} lines (too different to compare line by line)`
       return `+${d.addedLines} −${d.removedLines} lines`
   }
 }
@@ -254,7 +266,11 @@ export function unitsOf(content: string): { kind: 'list' | 'json-array'; units: 
  * state holds that the target lacks (a clear: `target` null, every unit). Kind `none` when the two
  * do not both count units (an empty target counts as none done).
  */
-export function unitsToRedo(current: string, target: string | null, sampleSize = 10): { kind: 'list' | 'json-array' | 'none'; redo: number | null; sample: string[] } {
+export function unitsToRedo(
+  current: string,
+  target: string | null,
+  sampleSize = 10,
+): { kind: 'list' | 'json-array' | 'none'; redo: number | null; sample: string[] } {
   const then0 = target === null || target.trim() === '' ? null : unitsOf(target)
   // An empty side holds no unit, of whatever kind the other side counts.
   const now = current.trim() === '' ? (then0 ? { kind: then0.kind, units: [] } : null) : unitsOf(current)

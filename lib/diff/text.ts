@@ -96,7 +96,12 @@ export function textDiff(before: string, after: string): TextDiff {
 }
 
 /** The text diff from line changes computed elsewhere (e.g. off the event loop, with a larger budget). */
-export function textDiffOf(before: string, after: string, changes: LineChanges, opts: { words?: boolean } = {}): TextDiff {
+export function textDiffOf(
+  before: string,
+  after: string,
+  changes: LineChanges,
+  opts: { words?: boolean } = {},
+): TextDiff {
   if (!changes) {
     // Past the budget: say so, and show both sides whole.
     const removed = toLines(before)
@@ -105,7 +110,14 @@ export function textDiffOf(before: string, after: string, changes: LineChanges, 
       ...(removed.length && before !== '' ? [{ type: 'removed' as const, lines: removed }] : []),
       ...(added.length && after !== '' ? [{ type: 'added' as const, lines: added }] : []),
     ]
-    return { kind: 'text', parts, addedLines: after === '' ? 0 : added.length, removedLines: before === '' ? 0 : removed.length, identical: false, overBudget: true }
+    return {
+      kind: 'text',
+      parts,
+      addedLines: after === '' ? 0 : added.length,
+      removedLines: before === '' ? 0 : removed.length,
+      identical: false,
+      overBudget: true,
+    }
   }
   const parts: TextPart[] = changes.map((c) => ({
     type: c.added ? 'added' : c.removed ? 'removed' : 'same',

@@ -21,19 +21,31 @@ export type BatchCurrent = z.infer<typeof batchCurrent>
 export const batchItem = obj({
   ...runOwnerFields,
   blockKey: z.string(),
-  fromVersion: version.nullable().describe("the block's latest version at the preview (the write's expectedVersion); null without a block"),
-  toVersion: version.nullable().describe('restore: the version put back; null for clear and for skipped items without one'),
+  fromVersion: version
+    .nullable()
+    .describe("the block's latest version at the preview (the write's expectedVersion); null without a block"),
+  toVersion: version
+    .nullable()
+    .describe('restore: the version put back; null for clear and for skipped items without one'),
   action: z.enum(BATCH_ACTIONS),
   why: z
     .string()
     .optional()
-    .describe('why the item is skipped; `running` for a run still running with a checkpoint under 5 minutes old (send force: true to write it anyway)'),
+    .describe(
+      'why the item is skipped; `running` for a run still running with a checkpoint under 5 minutes old (send force: true to write it anyway)',
+    ),
   status: z.string().describe("the run's status at the preview"),
-  current: batchCurrent.nullable().describe("the row the write would replace (the block's latest now); null without a block"),
+  current: batchCurrent
+    .nullable()
+    .describe("the row the write would replace (the block's latest now); null without a block"),
   warnings: z
     .array(z.string())
-    .describe("what to know before writing it: `running`, `replaces an operator's write`, `replaces live version N: not a tombstone`"),
-  after: replayCounts.optional().describe('dry run, items that write: what the run wrote after the version the block goes back to'),
+    .describe(
+      "what to know before writing it: `running`, `replaces an operator's write`, `replaces live version N: not a tombstone`",
+    ),
+  after: replayCounts
+    .optional()
+    .describe('dry run, items that write: what the run wrote after the version the block goes back to'),
   units: replayUnits.optional().describe('dry run, items that write: the units the agent will redo'),
 })
 export type BatchItem = z.infer<typeof batchItem>
@@ -57,7 +69,10 @@ export const batchResult = obj({
   batchId: z.string().describe('every audit row the batch wrote carries it'),
   items: z.array(batchResultItem),
   notMatched: z.number().describe('previewed runs the filter no longer matches (left alone)'),
-  warning: z.string().optional().describe('the writes landed but the batch could not be kept (it cannot be undone from the console)'),
+  warning: z
+    .string()
+    .optional()
+    .describe('the writes landed but the batch could not be kept (it cannot be undone from the console)'),
 }).describe('dryRun: false')
 export type BatchResult = z.infer<typeof batchResult>
 
@@ -117,9 +132,13 @@ export type KeptItem = z.infer<typeof keptItem>
 export const batchDetail = batchRecord.extend({ items: z.array(keptItem) })
 export type BatchDetail = z.infer<typeof batchDetail>
 
-export const undoPreview = batchPreview.extend({ batch: batchRecord.describe('the batch the undo takes back') }).describe('dryRun: true')
+export const undoPreview = batchPreview
+  .extend({ batch: batchRecord.describe('the batch the undo takes back') })
+  .describe('dryRun: true')
 export type UndoPreview = z.infer<typeof undoPreview>
-export const undoResult = batchResult.extend({ undoes: z.string().describe('the batch taken back') }).describe('dryRun: false')
+export const undoResult = batchResult
+  .extend({ undoes: z.string().describe('the batch taken back') })
+  .describe('dryRun: false')
 export type UndoResult = z.infer<typeof undoResult>
 
 /** `POST /api/batches/{batchId}/undo` */

@@ -28,25 +28,43 @@ export type BlocksResponse = z.infer<typeof blocksResponse>
 export const blockSummariesResponse = obj({ blocks: z.array(blockSummary) })
 export type BlockSummariesResponse = z.infer<typeof blockSummariesResponse>
 /** What the document promises for `GET R/blocks`: either form. */
-export const blocksAnswer = z.union([blocksResponse, blockSummariesResponse]).describe('with content=none every block comes without its content')
+export const blocksAnswer = z
+  .union([blocksResponse, blockSummariesResponse])
+  .describe('with content=none every block comes without its content')
 
 export const errorBody = obj({
   error: obj({
-    code: z.string().describe('invalid, unauthorized, forbidden, misdirected, rate_limited, not_found, conflict, run_active, too_large, unavailable, timeout'),
+    code: z
+      .string()
+      .describe(
+        'invalid, unauthorized, forbidden, misdirected, rate_limited, not_found, conflict, run_active, too_large, unavailable, timeout',
+      ),
     message: z.string(),
     field: z.string().optional().describe('the input field at fault (400)'),
   }),
 })
-export const conflictBody = errorBody.extend({ current: block.nullable().optional().describe('a version conflict: the block now') })
+export const conflictBody = errorBody.extend({
+  current: block.nullable().optional().describe('a version conflict: the block now'),
+})
 export type ApiErrorBody = z.infer<typeof conflictBody>
 
 export const versionRow = block.extend({ part: z.string(), isFinal: z.boolean() })
 export type VersionRow = z.infer<typeof versionRow>
 
-export const nearMiss = obj({ ...identityFields, blockKey: z.string(), version, isDeleted: z.boolean(), updatedAt: iso })
+export const nearMiss = obj({
+  ...identityFields,
+  blockKey: z.string(),
+  version,
+  isDeleted: z.boolean(),
+  updatedAt: iso,
+})
 export type NearMiss = z.infer<typeof nearMiss>
 
-export const blobFlag = obj({ blobKey: z.string(), state: z.enum(['live', 'expired', 'missing']), expiresAt: nullableIso })
+export const blobFlag = obj({
+  blobKey: z.string(),
+  state: z.enum(['live', 'expired', 'missing']),
+  expiresAt: nullableIso,
+})
 export type BlobFlag = z.infer<typeof blobFlag>
 
 export const blockDetail = obj({
@@ -59,13 +77,20 @@ export const blockDetail = obj({
     fromVersion: version.nullable(),
     points: z.array(resumePoint),
     explanation: z.array(z.string()),
-    attempts: z.array(attemptNote).describe('every attempt (run.begin) of the run and what it wrote under this identity; [] for another identity'),
+    attempts: z
+      .array(attemptNote)
+      .describe('every attempt (run.begin) of the run and what it wrote under this identity; [] for another identity'),
     attemptsText: z.string().nullable().describe('the same as one sentence, or null for fewer than two attempts'),
     segments: z.array(segment),
     mermaid: z.string(),
     source: z.enum(['history', 'physical']),
   }),
-  flags: obj({ ties: z.array(version), nearMisses: z.array(nearMiss), nearLimit: z.boolean(), blob: blobFlag.nullable() }),
+  flags: obj({
+    ties: z.array(version),
+    nearMisses: z.array(nearMiss),
+    nearLimit: z.boolean(),
+    blob: blobFlag.nullable(),
+  }),
 })
 export type BlockDetail = z.infer<typeof blockDetail>
 
@@ -100,7 +125,9 @@ export const replayPreview = obj({
   toVersion: version.nullable().describe('the version the block would go back to; null for a clear'),
   target: obj({ version, updatedAt: iso }).nullable(),
   current: obj({ version, updatedAt: iso }),
-  since: iso.describe("the target version's write time (a clear: the run's first write); `after` counts rows written strictly later"),
+  since: iso.describe(
+    "the target version's write time (a clear: the run's first write); `after` counts rows written strictly later",
+  ),
   after: replayCounts,
   units: replayUnits,
   running: z.boolean(),

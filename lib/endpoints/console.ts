@@ -12,9 +12,14 @@ export const derivedFreshness = obj({
   lagMs: z
     .number()
     .nullable()
-    .describe("how far the derived tables (run index, flags, facets, analytics) trail the agents' writes, in ms; null before the first batch or when they are not installed"),
+    .describe(
+      "how far the derived tables (run index, flags, facets, analytics) trail the agents' writes, in ms; null before the first batch or when they are not installed",
+    ),
   lastRunAt: iso.nullable().describe('when the last derivation batch ended'),
-  error: z.string().nullable().describe("the last batch's failure; null when it succeeded (a failed batch is retried on the next tick)"),
+  error: z
+    .string()
+    .nullable()
+    .describe("the last batch's failure; null when it succeeded (a failed batch is retried on the next tick)"),
 })
 export type DerivedFreshness = z.infer<typeof derivedFreshness>
 
@@ -22,7 +27,11 @@ export const healthResponse = obj({
   mode: z.enum(['embedded', 'remote']),
   clickhouseVersion: z.string().nullable(),
   readOnly: z.boolean(),
-  schema: obj({ phase: z.string(), detail: z.string().optional(), tables: z.array(obj({ name: z.string(), present: z.boolean() })) }),
+  schema: obj({
+    phase: z.string(),
+    detail: z.string().optional(),
+    tables: z.array(obj({ name: z.string(), present: z.boolean() })),
+  }),
   setup: obj({ runIndex: z.boolean(), history: z.boolean(), command: z.string() }).describe(
     'the optional parts `npm run db:init` installs: the runs list is slow without the run index; older versions vanish without history',
   ),
@@ -38,25 +47,47 @@ export type HealthResponse = z.infer<typeof healthResponse>
 const role = z.enum(['viewer', 'operator'])
 const sessionUser = obj({ name: z.string(), role })
 
-export const me = obj({ user: sessionUser.nullable(), authRequired: z.boolean(), canWrite: z.boolean(), readOnly: z.boolean() })
+export const me = obj({
+  user: sessionUser.nullable(),
+  authRequired: z.boolean(),
+  canWrite: z.boolean(),
+  readOnly: z.boolean(),
+})
 export type Me = z.infer<typeof me>
 export const login = obj({ user: sessionUser })
-export const logout = obj({ ok: z.literal(true), endedSession: z.boolean(), remembered: z.enum(['stored', 'process-only']).nullable() })
+export const logout = obj({
+  ok: z.literal(true),
+  endedSession: z.boolean(),
+  remembered: z.enum(['stored', 'process-only']).nullable(),
+})
 
 export const schemaReport = loose({
   status: z.enum(['ok', 'warnings', 'problems']),
   checkedAt: iso,
   mode: z.enum(['embedded', 'remote']),
   clickhouseVersion: z.string().nullable(),
-  summary: loose({ problems: z.number(), warnings: z.number(), info: z.number(), tablesExpected: z.number(), tablesPresent: z.number() }),
+  summary: loose({
+    problems: z.number(),
+    warnings: z.number(),
+    info: z.number(),
+    tablesExpected: z.number(),
+    tablesPresent: z.number(),
+  }),
   databases: z.array(loose({})),
   tables: z.array(loose({ fullName: z.string(), status: z.enum(['ok', 'info', 'warning', 'problem']) })),
   workingMemory: loose({}).nullable(),
   history: loose({}),
   runIndex: loose({}),
   mapping: loose({ source: z.string().nullable(), tables: z.array(loose({})) }),
-  disabled: z.array(loose({ table: z.string(), feature: z.string(), severity: z.enum(['problem', 'warning', 'info']) })),
+  disabled: z.array(
+    loose({ table: z.string(), feature: z.string(), severity: z.enum(['problem', 'warning', 'info']) }),
+  ),
 })
 
 /** POST /api/mcp: a JSON-RPC 2.0 answer (the Model Context Protocol). */
-export const mcpResponse = obj({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number()]).nullable().optional(), result: z.unknown().optional(), error: obj({ code: z.number(), message: z.string() }).optional() }).describe('JSON-RPC 2.0; see modelcontextprotocol.io')
+export const mcpResponse = obj({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number()]).nullable().optional(),
+  result: z.unknown().optional(),
+  error: obj({ code: z.number(), message: z.string() }).optional(),
+}).describe('JSON-RPC 2.0; see modelcontextprotocol.io')

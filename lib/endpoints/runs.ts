@@ -47,11 +47,23 @@ export const runsPage = obj({
  */
 export type RunsPage = z.infer<typeof runsPage> & { flagsPending?: true }
 
-export const runCounts = obj({ blocks: z.number(), versions: z.number(), turns: z.number(), memories: z.number(), searches: z.number(), blobs: z.number() })
+export const runCounts = obj({
+  blocks: z.number(),
+  versions: z.number(),
+  turns: z.number(),
+  memories: z.number(),
+  searches: z.number(),
+  blobs: z.number(),
+})
 export type RunCounts = z.infer<typeof runCounts>
 
 export const runDetail = obj({
-  run: runSummary.extend({ reflection: z.string(), outcome: z.string(), lastBeginAt: nullableIso, hasRunRow: z.boolean() }),
+  run: runSummary.extend({
+    reflection: z.string(),
+    outcome: z.string(),
+    lastBeginAt: nullableIso,
+    hasRunRow: z.boolean(),
+  }),
   memoriesUsed: z.array(z.string()),
   recalledKeys: z.array(z.string()),
   inputTokens: z.number(),
@@ -67,11 +79,13 @@ export const runChange = obj({
   namespace: z.string(),
   agent: z.string(),
   runId: z.string(),
-  status: z.string().describe('the run\'s status now (`unknown` for a checkpoint-only run)'),
+  status: z.string().describe("the run's status now (`unknown` for a checkpoint-only run)"),
   changedAt: iso.describe('its latest write'),
   inFilter: z
     .boolean()
-    .describe('whether the run passes the whole filter now (status, q, from, to); runs are reported either way, so a run that just left the filter is seen too'),
+    .describe(
+      'whether the run passes the whole filter now (status, q, from, to); runs are reported either way, so a run that just left the filter is seen too',
+    ),
 })
 export type RunChange = z.infer<typeof runChange>
 export const runChanges = obj({
@@ -82,7 +96,10 @@ export const runChanges = obj({
 export type RunChanges = z.infer<typeof runChanges>
 
 /** `GET /api/runs/facets`: suggestions for one filter box. */
-export const facetValue = obj({ value: z.string(), runs: z.number().describe('runs under this value (an estimate past tens of thousands)') })
+export const facetValue = obj({
+  value: z.string(),
+  runs: z.number().describe('runs under this value (an estimate past tens of thousands)'),
+})
 export type FacetValue = z.infer<typeof facetValue>
 export const facetsResponse = obj({ values: z.array(facetValue).describe('most runs first') })
 export type FacetsResponse = z.infer<typeof facetsResponse>
@@ -94,12 +111,20 @@ export const cohort = obj({
   namespace: z.string(),
   agent: z.string(),
   status: z.string(),
-  flags: z.array(z.enum(RUN_FLAGS)).describe('the problem flags every run of the cohort carries, and no other (resumed is not a problem), in flag-list order'),
+  flags: z
+    .array(z.enum(RUN_FLAGS))
+    .describe(
+      'the problem flags every run of the cohort carries, and no other (resumed is not a problem), in flag-list order',
+    ),
   runs: z.number(),
   firstAt: iso.describe('when its earliest run started'),
   lastAt: iso.describe('when its latest run started'),
-  sample: z.array(z.string()).describe('up to 5 runs, org/namespace/agent/runId with URL-encoded segments, newest first'),
-  href: z.string().describe('the runs list filtered to the cohort (agent, status and flags), from which a batch can run'),
+  sample: z
+    .array(z.string())
+    .describe('up to 5 runs, org/namespace/agent/runId with URL-encoded segments, newest first'),
+  href: z
+    .string()
+    .describe('the runs list filtered to the cohort (agent, status and flags), from which a batch can run'),
 })
 export type Cohort = z.infer<typeof cohort>
 export const cohortsResponse = obj({
@@ -107,7 +132,9 @@ export const cohortsResponse = obj({
   total: z.number().describe('how many cohorts there are in all (more than returned when over `limit`)'),
   capped: z
     .array(z.enum(RUN_FLAGS))
-    .describe('with a q filter only (cohorts grouped from list pages): flags with more runs under the filter than were read, whose cohorts count only the runs read'),
+    .describe(
+      'with a q filter only (cohorts grouped from list pages): flags with more runs under the filter than were read, whose cohorts count only the runs read',
+    ),
   searchedTo: nullableIso.describe("set when a flag's search stopped early: runs started before it were not checked"),
 })
 export type CohortsResponse = z.infer<typeof cohortsResponse>
@@ -117,7 +144,9 @@ export type BucketUnit = (typeof BUCKET_UNITS)[number]
 
 export const statusBucket = obj({
   start: iso.describe('start of the bucket'),
-  counts: z.record(z.string(), z.number()).describe('runs started in the bucket, by status (statuses with no run are left out)'),
+  counts: z
+    .record(z.string(), z.number())
+    .describe('runs started in the bucket, by status (statuses with no run are left out)'),
   total: z.number(),
 })
 export type StatusBucket = z.infer<typeof statusBucket>
@@ -130,7 +159,9 @@ export const resumeDay = obj({
 export type ResumeDay = z.infer<typeof resumeDay>
 
 export const sizeBucket = obj({
-  fromPct: z.number().describe('share of char_limit, in percent: [fromPct, toPct); the last regular bucket includes 100'),
+  fromPct: z
+    .number()
+    .describe('share of char_limit, in percent: [fromPct, toPct); the last regular bucket includes 100'),
   toPct: z.number(),
   runs: z.number(),
 })
@@ -149,9 +180,15 @@ export const topRun = obj({
   durationMs: z.number().nullable(),
   costUsd: z.number(),
   attempt: z.number(),
-  activeMs: z.number().nullable().describe('time in process segments; what "slowest" ranks by; null for a run without a duration'),
+  activeMs: z
+    .number()
+    .nullable()
+    .describe('time in process segments; what "slowest" ranks by; null for a run without a duration'),
   idleMs: z.number().nullable().describe('time between a crash and the next begin; null when the data cannot tell'),
-  idleKnown: z.enum(IDLE_KNOWN).nullable().describe('whether every idle gap of the run is known (activeMs is an upper bound when partial)'),
+  idleKnown: z
+    .enum(IDLE_KNOWN)
+    .nullable()
+    .describe('whether every idle gap of the run is known (activeMs is an upper bound when partial)'),
 })
 export type TopRun = z.infer<typeof topRun>
 
@@ -163,14 +200,18 @@ export const runsAnalytics = obj({
     buckets: z.array(sizeBucket).describe('ten buckets of 10 % each, over the latest live checkpoint of each run'),
     runs: z.number().describe('runs counted in the buckets'),
     cleared: z.number().describe('runs whose latest checkpoint is a tombstone (not in the buckets)'),
-    overLimit: z.number().describe('latest checkpoints over their char_limit (written around Loom; not in the buckets)'),
+    overLimit: z
+      .number()
+      .describe('latest checkpoints over their char_limit (written around Loom; not in the buckets)'),
     nearLimit: z.number().describe('runs at 90 % of char_limit or more (the last bucket)'),
   }),
   slowest: z.array(topRun),
   costliest: z.array(topRun),
   servedFrom: z
     .enum(['aggregates', 'query'])
-    .describe('aggregates: running totals kept on write (filters of org / namespace / agent and status); query: the filtered runs read one by one (free text, time range, flags, or no rollup installed)'),
+    .describe(
+      'aggregates: running totals kept on write (filters of org / namespace / agent and status); query: the filtered runs read one by one (free text, time range, flags, or no rollup installed)',
+    ),
 })
 export type RunsAnalytics = z.infer<typeof runsAnalytics>
 
@@ -192,7 +233,9 @@ export type CompareCheckpoint = z.infer<typeof compareCheckpoint>
 
 export const compareSide = obj({
   run: runDetail.shape.run,
-  checkpoints: z.array(compareCheckpoint).describe("every captured version of the run's checkpoint block, oldest first ([] without one)"),
+  checkpoints: z
+    .array(compareCheckpoint)
+    .describe("every captured version of the run's checkpoint block, oldest first ([] without one)"),
   resumes: z.array(resumePoint).describe('where a new process (or a long pause) picked the run up'),
   counts: runCounts.extend({ inputTokens: z.number(), outputTokens: z.number() }),
   model: z.string(),

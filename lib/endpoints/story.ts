@@ -23,7 +23,9 @@ export type TimelineEvent = z.infer<typeof timelineEvent>
 
 export const timeline = obj({
   events: z.array(timelineEvent),
-  resumes: z.array(resumePoint).describe("resume points of the run's checkpoint; `missed` names a newer checkpoint the resume could not see"),
+  resumes: z
+    .array(resumePoint)
+    .describe("resume points of the run's checkpoint; `missed` names a newer checkpoint the resume could not see"),
   attempts: z.array(attemptNote).describe('every attempt and what it wrote ([] for a run without a run row)'),
   attemptsText: z.string().nullable().describe('the attempts as one sentence (null for fewer than two)'),
   total: z.number(),
@@ -44,7 +46,14 @@ export const turn = obj({
 })
 export type Turn = z.infer<typeof turn>
 
-export const conversation = obj({ conversationId: z.string(), title: z.string(), createdAt: iso, userId: z.string(), sessionId: z.string(), turns: z.array(turn) })
+export const conversation = obj({
+  conversationId: z.string(),
+  title: z.string(),
+  createdAt: iso,
+  userId: z.string(),
+  sessionId: z.string(),
+  turns: z.array(turn),
+})
 export type Conversation = z.infer<typeof conversation>
 export const conversationsResponse = obj({ conversations: z.array(conversation), cuts: listCuts })
 export type ConversationsResponse = z.infer<typeof conversationsResponse>
@@ -59,10 +68,16 @@ export const writtenMemory = obj({
   userId: z.string(),
   sessionId: z.string(),
   updatedAt: iso,
-  versionCount: z.number().describe('rows of this run still stored for the key (versions not merged away yet); not the number of versions ever written'),
+  versionCount: z
+    .number()
+    .describe(
+      'rows of this run still stored for the key (versions not merged away yet); not the number of versions ever written',
+    ),
   versionsStored: z
     .array(version)
-    .describe('the version numbers of those rows, ascending (at most 50); the latest version number counts every write to the key, by any run'),
+    .describe(
+      'the version numbers of those rows, ascending (at most 50); the latest version number counts every write to the key, by any run',
+    ),
 })
 export type WrittenMemory = z.infer<typeof writtenMemory>
 
@@ -93,11 +108,19 @@ export const searchHit = obj({
   score: z.number(),
   rank: z.number(),
   usedByRun: z.boolean().describe('the run listed this memory in memories_used at run.complete'),
-  writtenBy: memoryWrite.nullable().describe('who had written the memory when the search ran: its latest stored version written at or before the search'),
-  writtenAfter: memoryWrite.nullable().describe('the newest stored version written after the search (the search could not have returned it), if any'),
+  writtenBy: memoryWrite
+    .nullable()
+    .describe(
+      'who had written the memory when the search ran: its latest stored version written at or before the search',
+    ),
+  writtenAfter: memoryWrite
+    .nullable()
+    .describe('the newest stored version written after the search (the search could not have returned it), if any'),
   searchedVersionGone: z
     .boolean()
-    .describe('no stored version is as old as the search: the version it returned was merged away (or written without a run)'),
+    .describe(
+      'no stored version is as old as the search: the version it returned was merged away (or written without a run)',
+    ),
 })
 export type SearchHit = z.infer<typeof searchHit>
 
@@ -115,7 +138,11 @@ export const loggedSearch = obj({
 })
 export type LoggedSearch = z.infer<typeof loggedSearch>
 
-export const searchesResponse = obj({ searches: z.array(loggedSearch), traceLog: z.enum(['missing', 'on', 'empty']), cuts: listCuts })
+export const searchesResponse = obj({
+  searches: z.array(loggedSearch),
+  traceLog: z.enum(['missing', 'on', 'empty']),
+  cuts: listCuts,
+})
 export type SearchesResponse = z.infer<typeof searchesResponse>
 
 /** A block version that names a blob in its content. */
@@ -135,7 +162,9 @@ export type RunBlob = z.infer<typeof runBlob>
 
 export const blobsResponse = obj({
   blobs: z.array(runBlob),
-  missing: z.array(obj({ blobKey: z.string(), referencedBy: z.array(blobReference) })).describe('blob keys that checkpoints name but no blob row holds'),
+  missing: z
+    .array(obj({ blobKey: z.string(), referencedBy: z.array(blobReference) }))
+    .describe('blob keys that checkpoints name but no blob row holds'),
   cuts: listCuts,
 })
 export type BlobsResponse = z.infer<typeof blobsResponse>
@@ -152,10 +181,15 @@ export const auditEntry = obj({
   afterVersion: z.string(),
   beforeContent: z.string(),
   afterContent: z.string(),
-  batchId: z.string().nullable().describe('the batch (POST /api/batches) the write belonged to; null for a single write'),
+  batchId: z
+    .string()
+    .nullable()
+    .describe('the batch (POST /api/batches) the write belonged to; null for a single write'),
   restoredVersion: version
     .nullable()
-    .describe('a restore: the version whose content it put back as afterVersion (null otherwise, or for a restore recorded before the column existed)'),
+    .describe(
+      'a restore: the version whose content it put back as afterVersion (null otherwise, or for a restore recorded before the column existed)',
+    ),
   undoes: z.string().nullable().describe('the write belonged to an undo: the batch it took back'),
 })
 export type AuditEntry = z.infer<typeof auditEntry>
@@ -192,7 +226,13 @@ export const exportDocument = runDetail.extend({
   blocks: z.array(block),
   blockDetails: z
     .array(
-      z.looseObject({ userId: z.string(), sessionId: z.string(), blockKey: z.string(), versions: z.array(z.looseObject(block.shape)), flags: z.looseObject({}) }),
+      z.looseObject({
+        userId: z.string(),
+        sessionId: z.string(),
+        blockKey: z.string(),
+        versions: z.array(z.looseObject(block.shape)),
+        flags: z.looseObject({}),
+      }),
     )
     .describe("each block's versions, captured history and flags; the checkpoint also its resume explanation"),
   timeline,

@@ -8,7 +8,9 @@ export type ViewAlert = z.infer<typeof viewAlert>
 export const savedView = obj({
   id: z.string(),
   name: z.string().describe('1-80 characters'),
-  filter: z.record(z.string(), z.unknown()).describe('the runs list filter, as batches take it (times as ISO text, flags as an array)'),
+  filter: z
+    .record(z.string(), z.unknown())
+    .describe('the runs list filter, as batches take it (times as ISO text, flags as an array)'),
   shared: z.boolean(),
   owner: z.string(),
   createdAt: iso,
@@ -17,7 +19,9 @@ export const savedView = obj({
 })
 export type SavedView = z.infer<typeof savedView>
 
-export const viewsResponse = obj({ views: z.array(savedView).describe("the caller's own views and the shared ones, by name") })
+export const viewsResponse = obj({
+  views: z.array(savedView).describe("the caller's own views and the shared ones, by name"),
+})
 export const viewResponse = obj({ view: savedView })
 export const viewDeletedResponse = obj({ deleted: z.string() })
 

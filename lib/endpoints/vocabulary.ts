@@ -24,7 +24,14 @@ export const TIMELINE_KINDS = [
 export type TimelineKind = (typeof TIMELINE_KINDS)[number]
 
 /** Why a resume point is one, in the order they are listed within a point. */
-export const RESUME_REASONS = ['run-begin', 'new-process', 'long-gap', 'operator-edit', 'operator-clear', 'operator-restore'] as const
+export const RESUME_REASONS = [
+  'run-begin',
+  'new-process',
+  'long-gap',
+  'operator-edit',
+  'operator-clear',
+  'operator-restore',
+] as const
 export type ResumeReason = (typeof RESUME_REASONS)[number]
 
 /**
@@ -39,7 +46,16 @@ export type ResumeReason = (typeof RESUME_REASONS)[number]
  * - `operator`: an operator wrote, then the same process went on (no resume point in between);
  * - operator segments end `operator` (edits/restores) or `cleared` (a clear last).
  */
-export const SEGMENT_ENDS = ['completed', 'crashed', 'abandoned', 'cleared', 'stalled', 'running', 'unknown', 'operator'] as const
+export const SEGMENT_ENDS = [
+  'completed',
+  'crashed',
+  'abandoned',
+  'cleared',
+  'stalled',
+  'running',
+  'unknown',
+  'operator',
+] as const
 export type SegmentEnd = (typeof SEGMENT_ENDS)[number]
 
 /** Kinds of the console's own events (`GET /api/events`). */

@@ -50,7 +50,10 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where:
  * Query string as a plain object; empty values count as absent. A key named in `repeatable`
  * (e.g. `flag`) becomes an array of its values; any other key keeps one value.
  */
-export function searchParamsObject(req: NextRequest, repeatable: readonly string[] = ['flag']): Record<string, string | string[]> {
+export function searchParamsObject(
+  req: NextRequest,
+  repeatable: readonly string[] = ['flag'],
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   for (const [k, v] of req.nextUrl.searchParams) {
     if (v === '') continue
@@ -86,11 +89,15 @@ export function route<S extends z.ZodType>(
   return async (req: NextRequest, ctx: RouteContext<unknown>) => {
     try {
       // The request gate refuses other hosts before Next runs; this holds even if it was bypassed.
-      if (!requestOrigin(req).hostAllowed) throw new AppError('misdirected', 'This console does not answer to that host name')
+      if (!requestOrigin(req).hostAllowed)
+        throw new AppError('misdirected', 'This console does not answer to that host name')
       // A page of another site has no business with the API (reads and logins alike); only the
       // health check and the OpenAPI document may be fetched from anywhere.
       if (!options.crossSite && req.headers.get('sec-fetch-site') === 'cross-site') {
-        throw new AppError('forbidden', 'Cross-site request refused: the console\'s API answers its own pages and scripts only')
+        throw new AppError(
+          'forbidden',
+          "Cross-site request refused: the console's API answers its own pages and scripts only",
+        )
       }
       const viewer = options.public ? null : await requireViewer(req)
       const rawParams = ctx?.params ? await ctx.params : {}
@@ -104,7 +111,9 @@ export function route<S extends z.ZodType>(
       const [result, stats] = viewer && isRead ? await withinReadBudget(viewer.name, req.signal, run) : await run()
       if (result instanceof Response) return result
       if (result instanceof JsonText) {
-        return new NextResponse(result.bytes(), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
+        return new NextResponse(result.bytes(), {
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...queryStatsHeaders(stats) },
+        })
       }
       return NextResponse.json(result, { headers: { 'cache-control': 'no-store', ...queryStatsHeaders(stats) } })
     } catch (err) {

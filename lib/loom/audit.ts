@@ -42,7 +42,9 @@ const COLUMN_TTL_MS = 60_000
 export type AuditLateColumn = 'batch_id' | 'restored_version'
 const LATE_COLUMNS: readonly AuditLateColumn[] = ['batch_id', 'restored_version']
 
-const g = globalThis as typeof globalThis & { __loomRunsAuditColumns?: { at: number; table: string; present: Set<string> } }
+const g = globalThis as typeof globalThis & {
+  __loomRunsAuditColumns?: { at: number; table: string; present: Set<string> }
+}
 
 /**
  * Which of the late columns the audit table has. A remote install nobody re-initialised may still
@@ -52,7 +54,12 @@ const g = globalThis as typeof globalThis & { __loomRunsAuditColumns?: { at: num
 export async function auditLateColumns(signal?: AbortSignal): Promise<Set<string>> {
   const table = tableNames().audit
   const cached = g.__loomRunsAuditColumns
-  if (cached && cached.table === table && (cached.present.size === LATE_COLUMNS.length || Date.now() - cached.at < COLUMN_TTL_MS)) return cached.present
+  if (
+    cached &&
+    cached.table === table &&
+    (cached.present.size === LATE_COLUMNS.length || Date.now() - cached.at < COLUMN_TTL_MS)
+  )
+    return cached.present
   const [database, name] = table.split('.')
   const rows = await selectRows(
     sql`SELECT name FROM system.columns

@@ -25,7 +25,15 @@ export type MemorySetInput = Identity & {
 
 /** `memory.set`: a new version of the claim; with run_id it is attributed to that run. */
 export function memorySet(input: MemorySetInput, now: Clock = systemClock) {
-  const key = JSON.stringify(['mem', input.org, input.namespace, input.agent, input.userId, input.sessionId, input.memoryKey])
+  const key = JSON.stringify([
+    'mem',
+    input.org,
+    input.namespace,
+    input.agent,
+    input.userId,
+    input.sessionId,
+    input.memoryKey,
+  ])
   return withKeyLock(key, async () => {
     const [prev] = await selectRows(
       sql`SELECT memory_id, version, created_at FROM ${trusted(source(tableNames().memory, { final: true }))}

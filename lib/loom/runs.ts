@@ -11,7 +11,11 @@ import { tableNames, source } from './tables'
 /** The row `FINAL` returns for the run (its highest version), or null. */
 export async function runLatestRow(run: RunRef, signal?: AbortSignal): Promise<RunRow | null> {
   const table = trusted(source(tableNames().runs, { final: true }))
-  const rows = await selectRows(sql`SELECT ${trusted(RUN_COLUMNS)} FROM ${table} WHERE ${runScope(run)} LIMIT 1`, runRowSchema, { signal })
+  const rows = await selectRows(
+    sql`SELECT ${trusted(RUN_COLUMNS)} FROM ${table} WHERE ${runScope(run)} LIMIT 1`,
+    runRowSchema,
+    { signal },
+  )
   return rows[0] ?? null
 }
 

@@ -2,10 +2,12 @@ import { getConfig } from '../config'
 import type { SchemaMap } from '../tables/schema-map'
 import { LOOM_TABLE_KEYS, type LoomTableName, type TableNames } from '../tables/table-keys'
 
-
 type Databases = ReturnType<typeof getConfig>['databases']
 
-export function tableNames(databases: Databases = getConfig().databases, map: SchemaMap = getConfig().schemaMap): TableNames {
+export function tableNames(
+  databases: Databases = getConfig().databases,
+  map: SchemaMap = getConfig().schemaMap,
+): TableNames {
   const { loom, telemetry, runs } = databases
   const name = (contract: LoomTableName, database: string) => {
     const mapped = map[contract]?.table
@@ -80,7 +82,10 @@ export function physicalDdl(table: string, sql: string): string {
 
 /** A dashboard structure's object names placed in its database: `{ runs: 'run_index' }` → `{ runs: 'db.run_index' }`. */
 export function inDatabase<K extends string>(database: string, names: Record<K, string>): Record<K, string> {
-  return Object.fromEntries(Object.entries<string>(names).map(([key, name]) => [key, `${database}.${name}`])) as Record<K, string>
+  return Object.fromEntries(Object.entries<string>(names).map(([key, name]) => [key, `${database}.${name}`])) as Record<
+    K,
+    string
+  >
 }
 
 /**

@@ -20,7 +20,11 @@ export function blockLockKey(ref: BlockRef) {
 /** The row `FINAL` returns for the block (highest version; a tombstone included), or null. */
 export async function wmLatestRow(ref: BlockRef, signal?: AbortSignal): Promise<WmRow | null> {
   const table = trusted(source(tableNames().workingMemory, { final: true }))
-  const rows = await selectRows(sql`SELECT ${trusted(WM_COLUMNS)} FROM ${table} WHERE ${blockScope(ref)} LIMIT 1`, wmRowSchema, { signal })
+  const rows = await selectRows(
+    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${table} WHERE ${blockScope(ref)} LIMIT 1`,
+    wmRowSchema,
+    { signal },
+  )
   return rows[0] ?? null
 }
 
@@ -71,7 +75,12 @@ export type BlockContent = { content: string; isDeleted: boolean }
 export type Compose = (previous: WmRow | null) => BlockContent | Promise<BlockContent>
 
 /** Every write of a block: one read of its latest row and one insert, both under the block's lock. */
-export async function writeBlock(ref: BlockRef, ctx: WriterContext, compose: Compose, opts: WriteOptions = {}): Promise<WriteResult> {
+export async function writeBlock(
+  ref: BlockRef,
+  ctx: WriterContext,
+  compose: Compose,
+  opts: WriteOptions = {},
+): Promise<WriteResult> {
   return withKeyLock(blockLockKey(ref), async () => {
     const previous = await wmLatestRow(ref)
     if (opts.expectedVersion !== undefined) checkExpectedVersion(opts.expectedVersion, previous)

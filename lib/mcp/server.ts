@@ -20,7 +20,14 @@ import { withinReadBudget } from '../server/read-budget'
 import { RUN_FLAGS } from '../triage/flags'
 import { RUN_STATUSES } from '../runs-search'
 
-export const MCP_TOOLS = ['list_runs', 'get_run', 'explain_resume', 'list_checkpoint_versions', 'diff_versions', 'get_timeline'] as const
+export const MCP_TOOLS = [
+  'list_runs',
+  'get_run',
+  'explain_resume',
+  'list_checkpoint_versions',
+  'diff_versions',
+  'get_timeline',
+] as const
 
 const text = (s: string) => z.string().describe(s)
 const runShape = {
@@ -64,12 +71,22 @@ async function blockOf(args: Record<string, unknown>, signal?: AbortSignal) {
 }
 
 export type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean }
-type ToolDef = { name: (typeof MCP_TOOLS)[number]; description: string; shape: z.ZodRawShape; run: (args: Record<string, unknown>) => Promise<unknown> }
+type ToolDef = {
+  name: (typeof MCP_TOOLS)[number]
+  description: string
+  shape: z.ZodRawShape
+  run: (args: Record<string, unknown>) => Promise<unknown>
+}
 
 /** The tools: name, description, argument shape (for the client) and what each reads. */
 function toolDefs(): ToolDef[] {
   const defs: ToolDef[] = []
-  const tool = <S extends z.ZodRawShape>(name: ToolDef['name'], description: string, shape: S, run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>) => {
+  const tool = <S extends z.ZodRawShape>(
+    name: ToolDef['name'],
+    description: string,
+    shape: S,
+    run: (args: z.infer<z.ZodObject<S>>) => Promise<unknown>,
+  ) => {
     defs.push({ name, description, shape, run: run as ToolDef['run'] })
   }
   /** A tool over one block (see blockOf), with the run's and the identity's arguments and any of its own. */
@@ -77,8 +94,14 @@ function toolDefs(): ToolDef[] {
     name: ToolDef['name'],
     description: string,
     shape: S,
-    read: (block: Awaited<ReturnType<typeof blockOf>>, args: z.infer<z.ZodObject<typeof runShape & typeof identityShape & S>>) => unknown,
-  ) => tool(name, description, { ...runShape, ...identityShape, ...shape }, async (args) => read(await blockOf(args), args))
+    read: (
+      block: Awaited<ReturnType<typeof blockOf>>,
+      args: z.infer<z.ZodObject<typeof runShape & typeof identityShape & S>>,
+    ) => unknown,
+  ) =>
+    tool(name, description, { ...runShape, ...identityShape, ...shape }, async (args) =>
+      read(await blockOf(args), args),
+    )
 
   tool(
     'list_runs',
@@ -100,8 +123,11 @@ function toolDefs(): ToolDef[] {
       return listRuns({ filter, cursor, limit: limit ?? 50 })
     },
   )
-  tool('get_run', 'One run: status, attempts, timings, cost, flags, its checkpoint and counts (GET /api/runs/{org}/{namespace}/{agent}/{runId}).', runShape, async (args) =>
-    getRunDetail(parseWith(runPathSchema, args, 'arguments')),
+  tool(
+    'get_run',
+    'One run: status, attempts, timings, cost, flags, its checkpoint and counts (GET /api/runs/{org}/{namespace}/{agent}/{runId}).',
+    runShape,
+    async (args) => getRunDetail(parseWith(runPathSchema, args, 'arguments')),
   )
   blockTool(
     'explain_resume',
@@ -109,7 +135,15 @@ function toolDefs(): ToolDef[] {
     {},
     ({ detail, ...block }) => {
       const r = detail.resume
-      return { ...block, value: r.value, fromVersion: r.fromVersion, explanation: r.explanation, points: r.points, attemptsText: r.attemptsText, flags: detail.flags }
+      return {
+        ...block,
+        value: r.value,
+        fromVersion: r.fromVersion,
+        explanation: r.explanation,
+        points: r.points,
+        attemptsText: r.attemptsText,
+        flags: detail.flags,
+      }
     },
   )
   blockTool(
@@ -117,7 +151,15 @@ function toolDefs(): ToolDef[] {
     'Every captured version of a block (default: the run’s checkpoint), newest first, with who wrote it and its size; contents are cut to 2,000 characters.',
     {},
     ({ detail, ...block }) => {
-      const versions = (detail.history ?? detail.versions).map((v) => ({ version: v.version, updatedAt: v.updatedAt, actor: v.actor, sourceTrace: v.sourceTrace, isDeleted: v.isDeleted, chars: v.chars, content: v.content.slice(0, 2000) }))
+      const versions = (detail.history ?? detail.versions).map((v) => ({
+        version: v.version,
+        updatedAt: v.updatedAt,
+        actor: v.actor,
+        sourceTrace: v.sourceTrace,
+        isDeleted: v.isDeleted,
+        chars: v.chars,
+        content: v.content.slice(0, 2000),
+      }))
       return { ...block, source: detail.history ? 'history' : 'physical', versions }
     },
   )
@@ -129,7 +171,10 @@ function toolDefs(): ToolDef[] {
       const all = detail.history ?? detail.versions
       const find = (field: 'a' | 'b') => {
         const v = all.find((x) => x.version === args[field])
-        if (!v) throw new AppError('not_found', `${field}: version ${args[field]} is not a captured version of ${blockKey}`, { details: { field } })
+        if (!v)
+          throw new AppError('not_found', `${field}: version ${args[field]} is not a captured version of ${blockKey}`, {
+            details: { field },
+          })
         return v
       }
       const [a, b] = [find('a'), find('b')]
@@ -153,7 +198,12 @@ function toolDefs(): ToolDef[] {
 }
 
 /** Runs one tool in this process, within the caller's read budget; failures become tool errors naming the field. */
-export async function runTool(who: Principal, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+export async function runTool(
+  who: Principal,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
   const def = toolDefs().find((d) => d.name === name)
   try {
     if (!def) throw new AppError('not_found', `No tool ${name}`)
@@ -169,11 +219,18 @@ export async function runTool(who: Principal, name: string, args: Record<string,
  * An MCP server for one caller. Tool calls run in this process unless `call` runs them elsewhere
  * (the stdio command runs them in a child whose standard input is not the protocol's).
  */
-export function buildMcpServer(who: Principal, signal?: AbortSignal, call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> = (n, a) => runTool(who, n, a, signal)): McpServer {
+export function buildMcpServer(
+  who: Principal,
+  signal?: AbortSignal,
+  call: (name: string, args: Record<string, unknown>) => Promise<ToolResult> = (n, a) => runTool(who, n, a, signal),
+): McpServer {
   const server = new McpServer({ name: 'loom-runs', version: '1.0.0' }, { capabilities: { tools: {} } })
   for (const d of toolDefs()) {
-    server.registerTool(d.name, { description: d.description, inputSchema: d.shape, annotations: { readOnlyHint: true, openWorldHint: false } }, ((args: Record<string, unknown>) =>
-      call(d.name, args ?? {})) as never)
+    server.registerTool(
+      d.name,
+      { description: d.description, inputSchema: d.shape, annotations: { readOnlyHint: true, openWorldHint: false } },
+      ((args: Record<string, unknown>) => call(d.name, args ?? {})) as never,
+    )
   }
   return server
 }

@@ -109,7 +109,14 @@ function weave(order: string[], other: string[], base: Set<string>, afterNew: bo
   return out
 }
 
-function mergeKeyed(path: string, field: string, b: unknown[], t: unknown[], m: unknown[], sink: ConflictSink): unknown[] {
+function mergeKeyed(
+  path: string,
+  field: string,
+  b: unknown[],
+  t: unknown[],
+  m: unknown[],
+  sink: ConflictSink,
+): unknown[] {
   const keyOf = (el: unknown) => {
     const v = get(el, field) as KeyValue
     return `${typeof v}:${v}`
@@ -122,12 +129,21 @@ function mergeKeyed(path: string, field: string, b: unknown[], t: unknown[], m: 
   // Theirs' order, unless only mine reordered the elements they share with the base.
   const theirsKept = kt.filter((k) => ib.has(k))
   const baseOrder = kb.filter((k) => it.has(k))
-  const order = theirsKept.join('\n') === baseOrder.join('\n') ? weave(km, kt, new Set(kb), false) : weave(kt, km, new Set(kb), true)
+  const order =
+    theirsKept.join('\n') === baseOrder.join('\n')
+      ? weave(km, kt, new Set(kb), false)
+      : weave(kt, km, new Set(kb), true)
   const out: unknown[] = []
   for (const k of order) {
     const sample = (it.get(k) ?? im.get(k)) as Obj
     const label = `${path}[${field}=${JSON.stringify(sample[field])}]`
-    const v = mergeValue(label, ib.has(k) ? ib.get(k) : ABSENT, it.has(k) ? it.get(k) : ABSENT, im.has(k) ? im.get(k) : ABSENT, sink)
+    const v = mergeValue(
+      label,
+      ib.has(k) ? ib.get(k) : ABSENT,
+      it.has(k) ? it.get(k) : ABSENT,
+      im.has(k) ? im.get(k) : ABSENT,
+      sink,
+    )
     if (v !== ABSENT) out.push(v)
   }
   return out
@@ -153,7 +169,9 @@ function mergeArrays(path: string, b: unknown[], t: unknown[], m: unknown[], sin
     }
     const label = `${path}[${baseStart}:${baseEnd}]`
     const slice = (a: unknown[]) => JSON.stringify(a, null, 2)
-    out.push(...choose(sink, { id: label, label, base: slice(base), theirs: slice(theirs), mine: slice(mine) }, theirs, mine))
+    out.push(
+      ...choose(sink, { id: label, label, base: slice(base), theirs: slice(theirs), mine: slice(mine) }, theirs, mine),
+    )
   }
   return out
 }
@@ -164,6 +182,7 @@ export function mergeValue(path: string, b: unknown, t: unknown, m: unknown, sin
   if (same(b, t)) return m
   if (same(b, m)) return t
   if (isObj(t) && isObj(m) && (b === ABSENT || isObj(b))) return mergeObjects(path, b, t, m, sink)
-  if (Array.isArray(t) && Array.isArray(m) && (b === ABSENT || Array.isArray(b))) return mergeArrays(path, b === ABSENT ? [] : (b as unknown[]), t, m, sink)
+  if (Array.isArray(t) && Array.isArray(m) && (b === ABSENT || Array.isArray(b)))
+    return mergeArrays(path, b === ABSENT ? [] : (b as unknown[]), t, m, sink)
   return conflict(sink, path, b, t, m)
 }

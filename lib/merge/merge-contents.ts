@@ -52,7 +52,13 @@ function indentOf(text: string): string | null {
   return /\n([ \t]+)\S/.exec(t)?.[1] ?? '  '
 }
 
-function mergeJson(base: unknown, theirs: unknown, mine: unknown, theirsText: string, options: MergeOptions): MergeResult {
+function mergeJson(
+  base: unknown,
+  theirs: unknown,
+  mine: unknown,
+  theirsText: string,
+  options: MergeOptions,
+): MergeResult {
   const s = sink(options)
   const merged = mergeValue('$', base, theirs, mine, s)
   const indent = indentOf(theirsText)
@@ -65,7 +71,10 @@ function mergeJson(base: unknown, theirs: unknown, mine: unknown, theirsText: st
 function mergeText(base: string, theirs: string, mine: string, options: MergeOptions): MergeResult {
   const s = sink(options)
   const out: string[] = []
-  const chunks = mergeSequences(base.split('\n'), theirs.split('\n'), mine.split('\n'), { key: (l) => l, insertions: 'conflict' })
+  const chunks = mergeSequences(base.split('\n'), theirs.split('\n'), mine.split('\n'), {
+    key: (l) => l,
+    insertions: 'conflict',
+  })
   for (const chunk of chunks) {
     if (chunk.kind === 'stable') {
       out.push(...chunk.items)
@@ -73,12 +82,28 @@ function mergeText(base: string, theirs: string, mine: string, options: MergeOpt
     }
     const { baseStart, baseEnd } = chunk
     const label =
-      baseStart === baseEnd ? `after line ${baseStart}` : baseEnd - baseStart === 1 ? `line ${baseEnd}` : `lines ${baseStart + 1}–${baseEnd}`
+      baseStart === baseEnd
+        ? `after line ${baseStart}`
+        : baseEnd - baseStart === 1
+          ? `line ${baseEnd}`
+          : `lines ${baseStart + 1}–${baseEnd}`
     const lines = (a: string[]) => a.join('\n')
-    const conflict = { id: `lines:${baseStart}:${baseEnd}`, label, base: lines(chunk.base), theirs: lines(chunk.theirs), mine: lines(chunk.mine) }
+    const conflict = {
+      id: `lines:${baseStart}:${baseEnd}`,
+      label,
+      base: lines(chunk.base),
+      theirs: lines(chunk.theirs),
+      mine: lines(chunk.mine),
+    }
     const chosen = choose(s, conflict, chunk.theirs, chunk.mine)
     if (options.markers && s.conflicts.at(-1)?.resolution === null) {
-      out.push(`<<<<<<< ${options.markers.mine}`, ...chunk.mine, '=======', ...chunk.theirs, `>>>>>>> ${options.markers.theirs}`)
+      out.push(
+        `<<<<<<< ${options.markers.mine}`,
+        ...chunk.mine,
+        '=======',
+        ...chunk.theirs,
+        `>>>>>>> ${options.markers.theirs}`,
+      )
     } else out.push(...chosen)
   }
   return result('text', out.join('\n'), s.conflicts)
@@ -111,7 +136,12 @@ export function mergeContents(base: string, theirs: string, mine: string, option
   if (cleared) {
     const s = sink(options)
     const show = (x: string) => (blank(x) ? null : x)
-    const content = choose(s, { id: 'content', label: 'whole content', base: base, theirs: show(theirs), mine: show(mine) }, theirs, mine)
+    const content = choose(
+      s,
+      { id: 'content', label: 'whole content', base: base, theirs: show(theirs), mine: show(mine) },
+      theirs,
+      mine,
+    )
     return result('whole', content, s.conflicts)
   }
   if (listT && listM && (listB || blank(base))) return result('ids', mergeIdLists(listB ?? [], listT, listM, theirs))

@@ -52,7 +52,10 @@ describe('JSON: per path', () => {
       [['$.b', null, '{\n  "n": 2\n}']],
     )
     assert.deepEqual(parsed(mergeContents(base, theirs, mine, { choices: { '$.b': 'theirs' } }).content), { a: 2 })
-    assert.deepEqual(parsed(mergeContents(base, theirs, mine, { choices: { '$.b': 'mine' } }).content), { a: 2, b: { n: 2 } })
+    assert.deepEqual(parsed(mergeContents(base, theirs, mine, { choices: { '$.b': 'mine' } }).content), {
+      a: 2,
+      b: { n: 2 },
+    })
   })
 
   test('both sides making the same change is no conflict; key order changes are no change', () => {
@@ -70,7 +73,11 @@ describe('JSON: per path', () => {
   })
 
   test('a key named __proto__ is merged as data', () => {
-    const r = mergeContents('{"__proto__": {"x": 1}, "a": 1}', '{"__proto__": {"x": 2}, "a": 1}', '{"__proto__": {"x": 1}, "a": 2}')
+    const r = mergeContents(
+      '{"__proto__": {"x": 1}, "a": 1}',
+      '{"__proto__": {"x": 2}, "a": 1}',
+      '{"__proto__": {"x": 1}, "a": 2}',
+    )
     assert.equal(r.content, '{"__proto__":{"x":2},"a":2}')
     assert.equal(({} as Record<string, unknown>).x, undefined)
   })
@@ -85,9 +92,18 @@ describe('JSON arrays', () => {
 
   test('inserts on both sides at the same place keep theirs, then mine; the same insert lands once', () => {
     const base = j({ skipped: ['inv-0412'] })
-    assert.deepEqual(parsed(mergeContents(base, j({ skipped: ['inv-0412', 'inv-0413'] }), j({ skipped: ['inv-0412', 'inv-0415', 'inv-0413'] })).content), {
-      skipped: ['inv-0412', 'inv-0413', 'inv-0415'],
-    })
+    assert.deepEqual(
+      parsed(
+        mergeContents(
+          base,
+          j({ skipped: ['inv-0412', 'inv-0413'] }),
+          j({ skipped: ['inv-0412', 'inv-0415', 'inv-0413'] }),
+        ).content,
+      ),
+      {
+        skipped: ['inv-0412', 'inv-0413', 'inv-0415'],
+      },
+    )
     assert.deepEqual(parsed(mergeContents(j([]), j(['a']), j(['b'])).content), ['a', 'b'])
   })
 
@@ -106,24 +122,68 @@ describe('JSON arrays', () => {
       [['$.steps[1:2]', '[\n  "validate"\n]', '[\n  "parse-fast",\n  "dedupe"\n]']],
     )
     assert.deepEqual(parsed(r.content), { steps: ['fetch', 'validate', 'store'] })
-    assert.deepEqual(parsed(mergeContents(base, theirs, mine, { choices: { '$.steps[1:2]': 'mine' } }).content), { steps: ['fetch', 'parse-fast', 'dedupe', 'store'] })
+    assert.deepEqual(parsed(mergeContents(base, theirs, mine, { choices: { '$.steps[1:2]': 'mine' } }).content), {
+      steps: ['fetch', 'parse-fast', 'dedupe', 'store'],
+    })
     // Edits next to each other do not overlap.
-    assert.deepEqual(parsed(mergeContents(base, theirs, j({ steps: ['fetch', 'parse', 'store-v2'] })).content), { steps: ['fetch', 'validate', 'store-v2'] })
+    assert.deepEqual(parsed(mergeContents(base, theirs, j({ steps: ['fetch', 'parse', 'store-v2'] })).content), {
+      steps: ['fetch', 'validate', 'store-v2'],
+    })
   })
 
   test('elements changed in place on both sides merge field by field', () => {
-    const base = j({ rows: [{ a: 1, b: 1 }, { a: 2, b: 2 }] })
-    const theirs = j({ rows: [{ a: 1, b: 1 }, { a: 20, b: 2 }] })
-    const mine = j({ rows: [{ a: 1, b: 1 }, { a: 2, b: 30 }] })
-    assert.deepEqual(parsed(mergeContents(base, theirs, mine).content), { rows: [{ a: 1, b: 1 }, { a: 20, b: 30 }] })
+    const base = j({
+      rows: [
+        { a: 1, b: 1 },
+        { a: 2, b: 2 },
+      ],
+    })
+    const theirs = j({
+      rows: [
+        { a: 1, b: 1 },
+        { a: 20, b: 2 },
+      ],
+    })
+    const mine = j({
+      rows: [
+        { a: 1, b: 1 },
+        { a: 2, b: 30 },
+      ],
+    })
+    assert.deepEqual(parsed(mergeContents(base, theirs, mine).content), {
+      rows: [
+        { a: 1, b: 1 },
+        { a: 20, b: 30 },
+      ],
+    })
   })
 
   test('arrays of objects with an id are matched by id: inserts on both sides, edits, a removal', () => {
-    const base = j({ items: [{ id: 'a', n: 1 }, { id: 'b', n: 1 }, { id: 'c', n: 1 }] })
+    const base = j({
+      items: [
+        { id: 'a', n: 1 },
+        { id: 'b', n: 1 },
+        { id: 'c', n: 1 },
+      ],
+    })
     // Theirs: edits a, removes c, appends d.
-    const theirs = j({ items: [{ id: 'a', n: 2 }, { id: 'b', n: 1 }, { id: 'd', n: 1 }] })
+    const theirs = j({
+      items: [
+        { id: 'a', n: 2 },
+        { id: 'b', n: 1 },
+        { id: 'd', n: 1 },
+      ],
+    })
     // Mine: inserts z first, edits b, inserts e after b.
-    const mine = j({ items: [{ id: 'z', n: 0 }, { id: 'a', n: 1 }, { id: 'b', n: 5 }, { id: 'e', n: 1 }, { id: 'c', n: 1 }] })
+    const mine = j({
+      items: [
+        { id: 'z', n: 0 },
+        { id: 'a', n: 1 },
+        { id: 'b', n: 5 },
+        { id: 'e', n: 1 },
+        { id: 'c', n: 1 },
+      ],
+    })
     const r = mergeContents(base, theirs, mine)
     assert.equal(r.unresolved, 0)
     assert.deepEqual(parsed(r.content), {
@@ -136,14 +196,41 @@ describe('JSON arrays', () => {
       ],
     })
     // Theirs reordered: their order stands, and mine's new element follows its neighbour, after theirs' new ones.
-    const reordered = mergeContents(base, j({ items: [{ id: 'c', n: 1 }, { id: 'x', n: 1 }, { id: 'a', n: 1 }, { id: 'b', n: 1 }] }), j({ items: [{ id: 'a', n: 1 }, { id: 'b', n: 1 }, { id: 'c', n: 1 }, { id: 'y', n: 1 }] }))
-    assert.deepEqual((parsed(reordered.content) as { items: { id: string }[] }).items.map((i) => i.id), ['c', 'x', 'y', 'a', 'b'])
+    const reordered = mergeContents(
+      base,
+      j({
+        items: [
+          { id: 'c', n: 1 },
+          { id: 'x', n: 1 },
+          { id: 'a', n: 1 },
+          { id: 'b', n: 1 },
+        ],
+      }),
+      j({
+        items: [
+          { id: 'a', n: 1 },
+          { id: 'b', n: 1 },
+          { id: 'c', n: 1 },
+          { id: 'y', n: 1 },
+        ],
+      }),
+    )
+    assert.deepEqual(
+      (parsed(reordered.content) as { items: { id: string }[] }).items.map((i) => i.id),
+      ['c', 'x', 'y', 'a', 'b'],
+    )
   })
 
   test('keyed arrays: an element removed on one side and edited on the other is a conflict named by its key', () => {
-    const base = j([{ name: 'x', v: 1 }, { name: 'y', v: 1 }])
+    const base = j([
+      { name: 'x', v: 1 },
+      { name: 'y', v: 1 },
+    ])
     const theirs = j([{ name: 'x', v: 1 }])
-    const mine = j([{ name: 'x', v: 1 }, { name: 'y', v: 2 }])
+    const mine = j([
+      { name: 'x', v: 1 },
+      { name: 'y', v: 2 },
+    ])
     const r = mergeContents(base, theirs, mine)
     assert.deepEqual(
       r.conflicts.map((c) => [c.label, c.theirs]),
@@ -158,7 +245,11 @@ describe('JSON arrays', () => {
 
 describe('id lists: sets of added and removed ids', () => {
   test('the seed format: additions and removals of both sides, sorted as sorted() sorts', () => {
-    const r = mergeContents('item-001 item-002 item-003', 'item-001 item-002 item-003 item-004', 'item-001 item-003 item-010')
+    const r = mergeContents(
+      'item-001 item-002 item-003',
+      'item-001 item-002 item-003 item-004',
+      'item-001 item-003 item-010',
+    )
     assert.equal(r.kind, 'ids')
     assert.deepEqual(r.conflicts, [])
     assert.equal(r.content, 'item-001 item-003 item-004 item-010')
@@ -245,11 +336,19 @@ describe('a work budget', () => {
   test('past the budget a merge that would interleave thousands of edits is one conflict for the operator', () => {
     const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('\n')
     // Theirs changed the even lines, mine the odd ones: line by line they merge.
-    const small = (n: number) => [lines(n, (i) => `line ${i}`), lines(n, (i) => (i % 2 ? `line ${i}` : `theirs ${i}`)), lines(n, (i) => (i % 2 ? `mine ${i}` : `line ${i}`))] as const
+    const small = (n: number) =>
+      [
+        lines(n, (i) => `line ${i}`),
+        lines(n, (i) => (i % 2 ? `line ${i}` : `theirs ${i}`)),
+        lines(n, (i) => (i % 2 ? `mine ${i}` : `line ${i}`)),
+      ] as const
     const [b1, t1, m1] = small(300)
     const merged = mergeContents(b1, t1, m1)
     assert.equal(merged.conflicts.length, 0)
-    assert.equal(merged.content, lines(300, (i) => (i % 2 ? `mine ${i}` : `theirs ${i}`)))
+    assert.equal(
+      merged.content,
+      lines(300, (i) => (i % 2 ? `mine ${i}` : `theirs ${i}`)),
+    )
     // 3,000 edits a side is past the budget: each side is one edit of the whole text.
     const [b2, t2, m2] = small(3000)
     const whole = mergeContents(b2, t2, m2)

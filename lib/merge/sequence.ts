@@ -125,7 +125,15 @@ export function mergeSequences<T>(base: T[], theirs: T[], mine: T[], options: Se
     else if (c.start === c.end && options.insertions === 'union') {
       const seen = new Set(t.map(key))
       stable([...t, ...m.filter((x) => !seen.has(key(x)))])
-    } else chunks.push({ kind: 'conflict', baseStart: c.start, baseEnd: c.end, base: base.slice(c.start, c.end), theirs: t, mine: m })
+    } else
+      chunks.push({
+        kind: 'conflict',
+        baseStart: c.start,
+        baseEnd: c.end,
+        base: base.slice(c.start, c.end),
+        theirs: t,
+        mine: m,
+      })
   }
   stable(base.slice(pos))
   return chunks

@@ -119,7 +119,11 @@ export function clientAddress(peer: string | null, forwardedFor: string | null, 
 }
 
 /** Whether the request came over TLS, as far as the socket or a trusted proxy can tell. */
-export function isSecureRequest(socketEncrypted: boolean, forwardedProto: string | null, trustedProxies: number): boolean {
+export function isSecureRequest(
+  socketEncrypted: boolean,
+  forwardedProto: string | null,
+  trustedProxies: number,
+): boolean {
   if (socketEncrypted) return true
   if (trustedProxies <= 0 || !forwardedProto) return false
   const hops = forwardedProto.split(',').map((s) => s.trim().toLowerCase())

@@ -29,10 +29,17 @@ export function readPeer(headers: { get(name: string): string | null }): Peer | 
   const [n, address, port, enc] = value.split('|')
   if (n !== nonce() || !address) return null
   const localPort = Number(port)
-  return { address: decodeURIComponent(address), localPort: Number.isInteger(localPort) ? localPort : 0, encrypted: enc === '1' }
+  return {
+    address: decodeURIComponent(address),
+    localPort: Number.isInteger(localPort) ? localPort : 0,
+    encrypted: enc === '1',
+  }
 }
 
 /** Headers of a request from a loopback client that passed the gate, for callers inside this process (tests, the benchmark). */
 export function loopbackRequestHeaders(port = 3000): Record<string, string> {
-  return { host: `127.0.0.1:${port}`, [PEER_HEADER]: peerStamp({ address: '127.0.0.1', localPort: port, encrypted: false }) }
+  return {
+    host: `127.0.0.1:${port}`,
+    [PEER_HEADER]: peerStamp({ address: '127.0.0.1', localPort: port, encrypted: false }),
+  }
 }

@@ -23,7 +23,6 @@ export type OperatorWrite = {
   batchId?: string
 }
 
-
 /** The new content of an existing block, or a refusal (thrown) specific to the action. */
 type Change = (latest: WmRow) => BlockContent | Promise<BlockContent>
 
@@ -32,7 +31,12 @@ type Change = (latest: WmRow) => BlockContent | Promise<BlockContent>
  * own refusals; a stale version: 409 conflict; a running run: 409 run_active) on the single read
  * of the block's latest row, under its lock, so none of them can go stale before the insert.
  */
-async function commit(w: OperatorWrite, action: AuditAction, change: Change, restoredVersion?: string): Promise<OperatorWriteResult> {
+async function commit(
+  w: OperatorWrite,
+  action: AuditAction,
+  change: Change,
+  restoredVersion?: string,
+): Promise<OperatorWriteResult> {
   const ctx = { actor: `operator:${w.operator}`, sourceTrace: CONSOLE_SOURCE_TRACE }
   const result = await writeBlock(
     w.ref,
@@ -102,16 +106,23 @@ export function clearBlock(w: OperatorWrite) {
 
 /** Restore: an earlier version's content back as a new version. */
 export function restoreBlock(w: OperatorWrite & { version: string }) {
-  return commit(w, 'restore', async () => {
-    const earlier = await findVersion(w.ref, w.version)
-    if (!earlier) {
-      throw notFound(`Version ${w.version} of this block is not in the captured history or the unmerged rows; it cannot be restored`)
-    }
-    if (earlier.is_deleted === 1) {
-      throw new AppError('invalid', `version: ${w.version} is a tombstone; use clear to empty the block`, {
-        details: { field: 'version' },
-      })
-    }
-    return { content: earlier.content, isDeleted: false }
-  }, w.version)
+  return commit(
+    w,
+    'restore',
+    async () => {
+      const earlier = await findVersion(w.ref, w.version)
+      if (!earlier) {
+        throw notFound(
+          `Version ${w.version} of this block is not in the captured history or the unmerged rows; it cannot be restored`,
+        )
+      }
+      if (earlier.is_deleted === 1) {
+        throw new AppError('invalid', `version: ${w.version} is a tombstone; use clear to empty the block`, {
+          details: { field: 'version' },
+        })
+      }
+      return { content: earlier.content, isDeleted: false }
+    },
+    w.version,
+  )
 }

@@ -12,7 +12,16 @@ import { identityConditions, where } from '../run-set/conditions'
 import { filterParts, narrowsBeyondIdentity, type RunsFilter } from '../run-set/filter'
 import { openRunSet } from '../run-set/run-set'
 import { lastWriteJoin } from './analytics-last-write'
-import { HOUR, MAX_HOURLY_SPAN_HOURS, SLOW_CANDIDATES, sizeRowSchema, TOP_N, topRowSchema, type AnalyticsParts, type TopRow } from './analytics-types'
+import {
+  HOUR,
+  MAX_HOURLY_SPAN_HOURS,
+  SLOW_CANDIDATES,
+  sizeRowSchema,
+  TOP_N,
+  topRowSchema,
+  type AnalyticsParts,
+  type TopRow,
+} from './analytics-types'
 import { indexNames } from '../run-set/run-index'
 
 const statusRowSchema = z.object({

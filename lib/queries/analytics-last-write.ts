@@ -30,13 +30,21 @@ export async function lastWriteJoin(signal?: AbortSignal): Promise<Sql> {
      ) AS w ON c.org = w.org AND c.namespace = w.namespace AND c.agent = w.agent AND c.run_id = w.run_id`
 }
 
-const lastWriteSchema = z.object({ org: z.string(), namespace: z.string(), agent: z.string(), run_id: z.string(), last_write_text: z.string().nullable() })
+const lastWriteSchema = z.object({
+  org: z.string(),
+  namespace: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  last_write_text: z.string().nullable(),
+})
 
 /** The last write before the latest begin of each resumed run among `rows` (already read), by run key. */
 export async function lastWritesOf(rows: RollupTopRow[], signal?: AbortSignal): Promise<Map<string, string | null>> {
   const resumed = rows.filter((r) => r.attempt > 1)
   if (!resumed.length) return new Map()
-  const cands = resumed.map((r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id, r.last_begin_text, r.attempt]))
+  const cands = resumed.map(
+    (r) => new TupleParam([r.org, r.namespace, r.agent, r.run_id, r.last_begin_text, r.attempt]),
+  )
   const found = await selectRows(
     sql`WITH cand AS (
        SELECT tupleElement(c, 1) AS org, tupleElement(c, 2) AS namespace, tupleElement(c, 3) AS agent, tupleElement(c, 4) AS run_id,

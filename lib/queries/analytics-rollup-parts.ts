@@ -13,7 +13,14 @@ import { costliestQuery, slowCandidatesQuery } from './analytics-direct'
 import { lastWritesOf } from './analytics-last-write'
 import { isKind, rollupSums, rollupTop, type RollupSumRow, type RollupTopRow } from './analytics-rollup'
 import { rankSlowest } from './analytics-shaping'
-import { HOUR, MAX_HOURLY_SPAN_HOURS, SLOW_CANDIDATES, TOP_N, type AnalyticsParts, type TopRow } from './analytics-types'
+import {
+  HOUR,
+  MAX_HOURLY_SPAN_HOURS,
+  SLOW_CANDIDATES,
+  TOP_N,
+  type AnalyticsParts,
+  type TopRow,
+} from './analytics-types'
 
 /** The rollup reads this many of the longest runs first for the slowest five (see slowestFromRollup). */
 const SLOW_FIRST = 40
@@ -45,7 +52,9 @@ const unitForSpan = (hours: number): BucketUnit => (hours > MAX_HOURLY_SPAN_HOUR
 
 /** Runs started per chart bucket and status, from the hourly totals. */
 function startedBuckets(sums: RollupSumRow[]): Pick<AnalyticsParts, 'unit' | 'started'> {
-  const hours = sums.filter(isKind('started')).map((r) => ({ start: Date.parse(chTimeToIso(r.at_text)), status: r.status, runs: r.runs }))
+  const hours = sums
+    .filter(isKind('started'))
+    .map((r) => ({ start: Date.parse(chTimeToIso(r.at_text)), status: r.status, runs: r.runs }))
   const first = Math.min(...hours.map((h) => h.start))
   const last = Math.max(...hours.map((h) => h.start))
   // No runs and no range: per day, as the direct query says.
@@ -90,7 +99,10 @@ export async function rollupParts(f: RunsFilter, level: number, signal?: AbortSi
   } else {
     // A filter the rollup answers carries no flags: the run rows' own values select the set.
     const rowConds = runRowConditions(f)
-    ;[slow, costliest] = await Promise.all([slowCandidatesQuery(f, rowConds, signal), costliestQuery(f, rowConds, signal)])
+    ;[slow, costliest] = await Promise.all([
+      slowCandidatesQuery(f, rowConds, signal),
+      costliestQuery(f, rowConds, signal),
+    ])
   }
   const sizes = new Map<number, number>()
   for (const r of sums.filter(isKind('size'))) sizes.set(r.bucket, (sizes.get(r.bucket) ?? 0) + r.runs)

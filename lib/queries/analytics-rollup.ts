@@ -153,7 +153,10 @@ export async function rollupTop(
 }
 
 /** The current run-row version of each run among `rows`, from `state` (runs without a run row left out). */
-async function currentVersions(rows: { org: string; namespace: string; agent: string; run_id: string }[], signal?: AbortSignal) {
+async function currentVersions(
+  rows: { org: string; namespace: string; agent: string; run_id: string }[],
+  signal?: AbortSignal,
+) {
   if (!rows.length) return new Map<string, string>()
   const found = await selectRows(
     sql`SELECT org, namespace, agent, run_id, toString(argMax(version, seq)) AS version

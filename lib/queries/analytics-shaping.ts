@@ -3,7 +3,14 @@ import { chTimeToIso } from '../tables/time'
 import { runKeyText } from '../loom/identity'
 import { activeTime } from './active-time'
 import { fillResumeDays, fillStatusBuckets } from './analytics-buckets'
-import { TOP_N, type AnalyticsParts, type RunsAnalytics, type SizeRow, type TopRow, type TopRun } from './analytics-types'
+import {
+  TOP_N,
+  type AnalyticsParts,
+  type RunsAnalytics,
+  type SizeRow,
+  type TopRow,
+  type TopRun,
+} from './analytics-types'
 
 function toTopRun(r: TopRow): TopRun {
   return {
@@ -40,7 +47,12 @@ export function rankSlowest(rows: TopRow[]): TopRun[] {
       })
       return { ...run, activeMs: a?.activeMs ?? null, idleMs: a?.idleMs ?? null, idleKnown: a?.idleKnown ?? null }
     })
-    .sort((x, y) => (y.activeMs ?? -1) - (x.activeMs ?? -1) || (y.durationMs ?? -1) - (x.durationMs ?? -1) || runKeyText(x).localeCompare(runKeyText(y)))
+    .sort(
+      (x, y) =>
+        (y.activeMs ?? -1) - (x.activeMs ?? -1) ||
+        (y.durationMs ?? -1) - (x.durationMs ?? -1) ||
+        runKeyText(x).localeCompare(runKeyText(y)),
+    )
     .slice(0, TOP_N)
 }
 

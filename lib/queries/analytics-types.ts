@@ -4,9 +4,6 @@ import type { BucketUnit, ResumeDay } from './analytics-buckets'
 import { rollupTopRowSchema } from './analytics-rollup'
 export type { SizeBucket, TopRun, RunsAnalytics } from '../endpoints/runs'
 
-
-
-
 /** A range of at most this many hours is charted per hour; longer ones per day. */
 export const MAX_HOURLY_SPAN_HOURS = 72
 export const TOP_N = 5

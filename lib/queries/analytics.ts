@@ -23,7 +23,9 @@ export async function runsAnalytics(
 ): Promise<RunsAnalytics> {
   const level = options.direct ? null : rollupLevel(f)
   const fromRollup =
-    level !== null && (await runIndexReady(signal)) && (await rollupReady(signal)) ? await rollupParts(f, level, signal) : null
+    level !== null && (await runIndexReady(signal)) && (await rollupReady(signal))
+      ? await rollupParts(f, level, signal)
+      : null
   const parts = fromRollup ?? (await directParts(f, now, signal))
   return shapeAnalytics(parts, { from: f.from, to: f.to, now }, fromRollup ? 'aggregates' : 'query')
 }

@@ -29,9 +29,11 @@ const auditRowSchema = z.object({
   restored_version: z.string(),
 })
 
-
 /** Operator actions on the run, newest first. */
-export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {
+export async function runAudit(
+  run: RunRef,
+  signal?: AbortSignal,
+): Promise<{ entries: AuditEntry[]; installed: boolean; cuts: ListCut[] }> {
   const t = tableNames()
   if (!(await tableExists(t.audit, signal))) return { entries: [], installed: false, cuts: [] }
   const late = await auditLateColumns(signal)
@@ -46,7 +48,10 @@ export async function runAudit(run: RunRef, signal?: AbortSignal): Promise<{ ent
   )
   const cuts: ListCut[] = []
   const kept = keepCap(rows, AUDIT_CAP, 'entries', cuts)
-  const undoes = await undoneBatches(kept.map((r) => r.batch_id), signal)
+  const undoes = await undoneBatches(
+    kept.map((r) => r.batch_id),
+    signal,
+  )
   return {
     installed: true,
     cuts,

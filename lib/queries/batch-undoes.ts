@@ -8,7 +8,10 @@ import { tableExists } from '../clickhouse/schema-presence'
  * For the batch ids of some audit rows, the batch each one undoes (only the undos are returned):
  * the audit names an undo together with the batch it took back. One key lookup per id, batched.
  */
-export async function undoneBatches(batchIds: readonly (string | null)[], signal?: AbortSignal): Promise<Map<string, string>> {
+export async function undoneBatches(
+  batchIds: readonly (string | null)[],
+  signal?: AbortSignal,
+): Promise<Map<string, string>> {
   const ids = [...new Set(batchIds.filter((b): b is string => !!b))]
   if (ids.length === 0 || !(await tableExists(tableNames().batches, signal))) return new Map()
   const rows = await selectRows(

@@ -112,13 +112,21 @@ async function operatorActions(ref: BlockRef, signal?: AbortSignal): Promise<Ope
   const { entries } = await runAudit(ref, signal)
   return entries
     .filter((e) => e.blockKey === ref.blockKey && e.userId === ref.userId && e.sessionId === ref.sessionId)
-    .filter((e): e is typeof e & { action: OperatorAction['action'] } => e.action === 'edit' || e.action === 'clear' || e.action === 'restore')
+    .filter(
+      (e): e is typeof e & { action: OperatorAction['action'] } =>
+        e.action === 'edit' || e.action === 'clear' || e.action === 'restore',
+    )
     .map((e) => ({ version: e.afterVersion, action: e.action, restoredVersion: e.restoredVersion }))
 }
 
 /** The most complete account of a block's versions: the history when installed (and not shorter), else the physical rows. */
-function accountOf<V extends Block>(physical: V[], history: Block[] | null): { source: 'history' | 'physical'; basis: Block[] } {
-  return history && history.length >= physical.length ? { source: 'history', basis: history } : { source: 'physical', basis: physical }
+function accountOf<V extends Block>(
+  physical: V[],
+  history: Block[] | null,
+): { source: 'history' | 'physical'; basis: Block[] } {
+  return history && history.length >= physical.length
+    ? { source: 'history', basis: history }
+    : { source: 'physical', basis: physical }
 }
 
 /** The begins a run row records, for the resume detection of a block under the run row's own identity. */
@@ -133,7 +141,10 @@ export async function blockResumeStory(
   ref: BlockRef,
   begins: RunBegins | null,
   signal?: AbortSignal,
-): Promise<{ /** Captured history and physical rows together (a version may be in both). */ versions: Block[]; points: ResumePoint[] }> {
+): Promise<{
+  /** Captured history and physical rows together (a version may be in both). */ versions: Block[]
+  points: ResumePoint[]
+}> {
   const historyInstalled = await tableExists(tableNames().history, signal)
   const own = { agent: ref.agent, userId: ref.userId, sessionId: ref.sessionId }
   const [physical, history, elsewhere, actions] = await Promise.all([
@@ -145,7 +156,12 @@ export async function blockResumeStory(
   const physicalBlocks = physical.map(toBlock)
   const historyBlocks = history ? history.map(toBlock) : null
   const { basis } = accountOf(physicalBlocks, historyBlocks)
-  const points = markMissedCheckpoints(await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }), basis, own, elsewhere)
+  const points = markMissedCheckpoints(
+    await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }),
+    basis,
+    own,
+    elsewhere,
+  )
   return { versions: [...(historyBlocks ?? []), ...physicalBlocks], points }
 }
 
@@ -185,8 +201,14 @@ export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promi
   const { source, basis } = accountOf(versions, historyBlocks)
   // run.begin calls belong to the run row's identity: a block under another user/session never saw them.
   const ownIdentity = !!run && run.user_id === ref.userId && run.session_id === ref.sessionId
-  const begins = run && ownIdentity ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
-  const points = markMissedCheckpoints(await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }), basis, own, elsewhere)
+  const begins =
+    run && ownIdentity ? { attempts: run.attempt, startedAt: run.started_at, lastBeginAt: run.last_begin_at } : null
+  const points = markMissedCheckpoints(
+    await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }),
+    basis,
+    own,
+    elsewhere,
+  )
   const segs = segments(basis, points, {
     runStatus: run?.status ?? null,
     completedAt: run?.completed_at ?? null,

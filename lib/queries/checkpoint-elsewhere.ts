@@ -40,7 +40,11 @@ export async function otherIdentitiesOfBlock(scope: ElsewhereScope, own: Identit
  * (from the captured history when installed, else the unmerged rows), newest first: what a resume
  * under `own` could not see, and when each appeared. Bound by the (org, namespace) key prefix.
  */
-export async function blockElsewhere(scope: ElsewhereScope, own: Identity, signal?: AbortSignal): Promise<ElsewhereRow[]> {
+export async function blockElsewhere(
+  scope: ElsewhereScope,
+  own: Identity,
+  signal?: AbortSignal,
+): Promise<ElsewhereRow[]> {
   const t = tableNames()
   const table = (await tableExists(t.history, signal)) ? t.history : source(t.workingMemory)
   const rows = await selectRows(

@@ -25,7 +25,6 @@ export const COHORT_RUNS_PER_FLAG = 100
 /** Cohorts returned unless a limit is asked (largest first). */
 export const COHORTS_DEFAULT_LIMIT = 50
 
-
 /** The filter as the runs list's URL carries it (ISO times, sorted flags). */
 function asListFilters(f: RunsFilter): RunsFilters {
   return {
@@ -46,7 +45,11 @@ function asListFilters(f: RunsFilter): RunsFilters {
  * now), exact however many runs there are; a `q` filter (which the triage table cannot judge)
  * groups flag-filtered list pages instead.
  */
-export async function runCohorts(filter: RunsFilter, signal?: AbortSignal, limit = COHORTS_DEFAULT_LIMIT): Promise<CohortsResponse> {
+export async function runCohorts(
+  filter: RunsFilter,
+  signal?: AbortSignal,
+  limit = COHORTS_DEFAULT_LIMIT,
+): Promise<CohortsResponse> {
   if (filter.q === undefined && (await runIndexReady(signal))) return cohortsFromTriage(filter, limit, signal)
   const all = await cohortsFromPages(filter, signal)
   return { ...all, cohorts: all.cohorts.slice(0, limit) }
@@ -67,7 +70,10 @@ const groupSchema = z.object({
 
 /** The flag of a run as the triage row holds it (decided when derived), or decided at `now` (missing_blob, stalled). */
 function flagSql(f: RunFlag, now: Sql): Sql {
-  if (f === 'missing_blob') return trusted("(blob_key != '' AND (org, namespace, agent, blob_key) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))")
+  if (f === 'missing_blob')
+    return trusted(
+      "(blob_key != '' AND (org, namespace, agent, blob_key) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))",
+    )
   if (f === 'stalled') return sql`(status = 'running' AND toUnixTimestamp64Milli(${now}) > stall_at_ms)`
   return trusted(`has(flags, '${f}')`)
 }

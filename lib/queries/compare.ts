@@ -19,21 +19,25 @@ import { runDetailAndCheckpoint } from './run-detail'
 import type { CompareSide, CompareResponse } from '../endpoints/runs'
 export type { CompareCheckpoint, CompareSide, CompareResponse } from '../endpoints/runs'
 
-
-
-
 /**
  * One side: the run's header (with its checkpoint's content, read in the same statements) and the
  * checkpoint block's versions and resume points (four more reads).
  */
-async function sideOf(ref: RunRef, signal?: AbortSignal, known?: Awaited<ReturnType<typeof runDetailAndCheckpoint>>): Promise<CompareSide> {
+async function sideOf(
+  ref: RunRef,
+  signal?: AbortSignal,
+  known?: Awaited<ReturnType<typeof runDetailAndCheckpoint>>,
+): Promise<CompareSide> {
   const { detail, checkpoint } = known ?? (await runDetailAndCheckpoint(ref, signal))
   const run = detail.run
-  const ownIdentity = run.hasRunRow && checkpoint !== null && run.userId === checkpoint.userId && run.sessionId === checkpoint.sessionId
+  const ownIdentity =
+    run.hasRunRow && checkpoint !== null && run.userId === checkpoint.userId && run.sessionId === checkpoint.sessionId
   const story = checkpoint
     ? await blockResumeStory(
         { ...ref, userId: checkpoint.userId, sessionId: checkpoint.sessionId, blockKey: 'checkpoint' },
-        ownIdentity && run.lastBeginAt ? { attempts: run.attempt, startedAt: run.startedAt, lastBeginAt: run.lastBeginAt } : null,
+        ownIdentity && run.lastBeginAt
+          ? { attempts: run.attempt, startedAt: run.startedAt, lastBeginAt: run.lastBeginAt }
+          : null,
         signal,
       )
     : null
@@ -48,7 +52,13 @@ async function sideOf(ref: RunRef, signal?: AbortSignal, known?: Awaited<ReturnT
     counts: { ...detail.counts, inputTokens: detail.inputTokens, outputTokens: detail.outputTokens },
     model: detail.model,
     current: checkpoint
-      ? { version: checkpoint.version, content: checkpoint.isDeleted ? '' : checkpoint.content, isDeleted: checkpoint.isDeleted, chars: checkpoint.chars, charLimit: checkpoint.charLimit }
+      ? {
+          version: checkpoint.version,
+          content: checkpoint.isDeleted ? '' : checkpoint.content,
+          isDeleted: checkpoint.isDeleted,
+          chars: checkpoint.chars,
+          charLimit: checkpoint.charLimit,
+        }
       : null,
   }
 }
@@ -80,5 +90,9 @@ export async function compareRuns(a: RunRef, b: RunRef | undefined, signal?: Abo
     Promise.resolve(other).then((ref) => (ref ? sideOf(ref, signal) : null)),
   ])
   if (right) return { a: left, b: right }
-  return { a: left, b: null, why: `${a.agent} has no succeeded run that started before this one (${left.run.startedAt}) in ${a.org}/${a.namespace}` }
+  return {
+    a: left,
+    b: null,
+    why: `${a.agent} has no succeeded run that started before this one (${left.run.startedAt}) in ${a.org}/${a.namespace}`,
+  }
 }

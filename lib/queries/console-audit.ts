@@ -32,8 +32,6 @@ export type ConsoleAuditQuery = {
   limit: number
 }
 
-
-
 const rowSchema = z.object({
   at: z.string(),
   operator: z.string(),
@@ -66,7 +64,8 @@ export async function consoleAudit(q: ConsoleAuditQuery, signal?: AbortSignal): 
   if (q.runId !== undefined) where.push(sql`run_id = ${param('run_id', 'String', q.runId)}`)
   if (q.operator !== undefined) where.push(sql`operator = ${param('operator', 'String', q.operator)}`)
   if (q.action !== undefined) where.push(sql`action = ${param('action', 'String', q.action)}`)
-  if (q.batchId !== undefined) where.push(late.has('batch_id') ? sql`batch_id = ${param('batch_id', 'String', q.batchId)}` : trusted('0'))
+  if (q.batchId !== undefined)
+    where.push(late.has('batch_id') ? sql`batch_id = ${param('batch_id', 'String', q.batchId)}` : trusted('0'))
   if (q.from) where.push(sql`at >= ${param('from', "DateTime64(3, 'UTC')", toChTime(q.from))}`)
   if (q.to) where.push(sql`at <= ${param('to', "DateTime64(3, 'UTC')", toChTime(q.to))}`)
   if (q.cursor) {
@@ -89,12 +88,23 @@ export async function consoleAudit(q: ConsoleAuditQuery, signal?: AbortSignal): 
   )
   const page = rows.slice(0, q.limit)
   const last = page[page.length - 1]
-  const undoes = await undoneBatches(page.map((r) => r.batch_id), signal)
+  const undoes = await undoneBatches(
+    page.map((r) => r.batch_id),
+    signal,
+  )
   return {
     installed: true,
     nextCursor:
       rows.length > q.limit && last
-        ? encodeAuditCursor({ at: last.at, org: last.org, namespace: last.namespace, agent: last.agent, runId: last.run_id, blockKey: last.block_key, afterVersion: last.after_version })
+        ? encodeAuditCursor({
+            at: last.at,
+            org: last.org,
+            namespace: last.namespace,
+            agent: last.agent,
+            runId: last.run_id,
+            blockKey: last.block_key,
+            afterVersion: last.after_version,
+          })
         : null,
     entries: page.map((r) => {
       const run = { org: r.org, namespace: r.namespace, agent: r.agent, runId: r.run_id }

@@ -12,7 +12,6 @@ import { BLOBS_CAP, BLOB_REFERENCES_CAP, keepCap, overCap, type ListCut } from '
 import type { RunBlob } from '../endpoints/story'
 export type { RunBlob } from '../endpoints/story'
 
-
 const refSchema = z.object({
   version: versionString,
   user_id: z.string(),

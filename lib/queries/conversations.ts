@@ -11,7 +11,6 @@ import { TURNS_CAP, keepCap, overCap, type ListCut } from './list-cut'
 import type { Conversation } from '../endpoints/story'
 export type { Conversation } from '../endpoints/story'
 
-
 const convSchema = z.object({
   conversation_id: z.string(),
   latest_title: z.string(),
@@ -34,7 +33,11 @@ function runConversationRows(run: RunRef, signal?: AbortSignal) {
 }
 
 /** Transcripts bound to the run; turns ordered by turn_index whatever order they were inserted in. */
-export async function runConversations(run: RunRef, signal?: AbortSignal, cap = TURNS_CAP): Promise<{ conversations: Conversation[]; cuts: ListCut[] }> {
+export async function runConversations(
+  run: RunRef,
+  signal?: AbortSignal,
+  cap = TURNS_CAP,
+): Promise<{ conversations: Conversation[]; cuts: ListCut[] }> {
   const t = tableNames()
   const [convs, turnRows] = await Promise.all([
     runConversationRows(run, signal),
@@ -64,7 +67,14 @@ export async function runConversations(run: RunRef, signal?: AbortSignal, cap = 
     let c = byConv.get(tr.conversation_id)
     if (!c) {
       // Turns whose conversation row is missing still belong to the run.
-      c = { conversationId: tr.conversation_id, title: '', createdAt: tr.created_at, userId: '', sessionId: '', turns: [] }
+      c = {
+        conversationId: tr.conversation_id,
+        title: '',
+        createdAt: tr.created_at,
+        userId: '',
+        sessionId: '',
+        turns: [],
+      }
       byConv.set(tr.conversation_id, c)
     }
     c.turns.push(toTurn(tr))
@@ -77,7 +87,10 @@ export async function runConversations(run: RunRef, signal?: AbortSignal, cap = 
  * shape, turns included, and Node only wraps them. A 10,000-turn run is megabytes of content that
  * would otherwise be parsed, validated and serialized again, turn by turn.
  */
-export async function runConversationsJson(run: RunRef, signal?: AbortSignal): Promise<{ json: JsonText; empty: boolean }> {
+export async function runConversationsJson(
+  run: RunRef,
+  signal?: AbortSignal,
+): Promise<{ json: JsonText; empty: boolean }> {
   const t = tableNames()
   const cap = param('cap', 'UInt32', TURNS_CAP)
   const [conversations, counted] = await Promise.all([
@@ -112,5 +125,8 @@ export async function runConversationsJson(run: RunRef, signal?: AbortSignal): P
     ),
   ])
   const cuts: ListCut[] = counted[0]?.over ? [{ list: 'turns', limit: TURNS_CAP }] : []
-  return { json: new JsonText('{"conversations":', conversations, `,"cuts":${JSON.stringify(cuts)}}`), empty: isEmptyJsonArray(conversations) }
+  return {
+    json: new JsonText('{"conversations":', conversations, `,"cuts":${JSON.stringify(cuts)}}`),
+    empty: isEmptyJsonArray(conversations),
+  }
 }

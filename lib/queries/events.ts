@@ -18,7 +18,6 @@ export type { ConsoleEvent } from '../endpoints/runs'
 
 export type EventKind = 'write' | 'batch' | 'undo' | 'setup'
 
-
 export type EventsQuery = { from?: Date; to?: Date; org?: string; namespace?: string; agent?: string; limit: number }
 
 const rowSchema = z.object({
@@ -56,10 +55,30 @@ const and = (parts: Sql[]) => (parts.length ? parts.reduce((a, b) => sql`${a} AN
  * Every column of the union, in order, for a source that lacks some of them. Each source filters in
  * a subquery of its own: ClickHouse would read a WHERE on `batch_id` as this list's `'' AS batch_id`.
  */
-const COLUMNS = ['at', 'kind', 'actor', 'org', 'namespace', 'agent', 'run_id', 'batch_id', 'action', 'block_key', 'before_version', 'after_version', 'reason', 'runs', 'done', 'conflict', 'undoes']
+const COLUMNS = [
+  'at',
+  'kind',
+  'actor',
+  'org',
+  'namespace',
+  'agent',
+  'run_id',
+  'batch_id',
+  'action',
+  'block_key',
+  'before_version',
+  'after_version',
+  'reason',
+  'runs',
+  'done',
+  'conflict',
+  'undoes',
+]
 
 function select(values: Record<string, string>): string {
-  return COLUMNS.map((c) => `${values[c] ?? (['runs', 'done', 'conflict'].includes(c) ? '0' : "''")} AS ${c}`).join(', ')
+  return COLUMNS.map((c) => `${values[c] ?? (['runs', 'done', 'conflict'].includes(c) ? '0' : "''")} AS ${c}`).join(
+    ', ',
+  )
 }
 
 export async function consoleEvents(q: EventsQuery, signal?: AbortSignal): Promise<{ events: ConsoleEvent[] }> {
@@ -81,8 +100,10 @@ export async function consoleEvents(q: EventsQuery, signal?: AbortSignal): Promi
     // A batch is in scope when any of its items is (the items are JSON, one array per batch).
     const itemScope: Sql[] = []
     if (q.org !== undefined) itemScope.push(sql`JSONExtractString(x, 'org') = ${param('b_org', 'String', q.org)}`)
-    if (q.namespace !== undefined) itemScope.push(sql`JSONExtractString(x, 'namespace') = ${param('b_namespace', 'String', q.namespace)}`)
-    if (q.agent !== undefined) itemScope.push(sql`JSONExtractString(x, 'agent') = ${param('b_agent', 'String', q.agent)}`)
+    if (q.namespace !== undefined)
+      itemScope.push(sql`JSONExtractString(x, 'namespace') = ${param('b_namespace', 'String', q.namespace)}`)
+    if (q.agent !== undefined)
+      itemScope.push(sql`JSONExtractString(x, 'agent') = ${param('b_agent', 'String', q.agent)}`)
     const scoped = itemScope.length ? [sql`arrayExists(x -> ${and(itemScope)}, JSONExtractArrayRaw(items))`] : []
     parts.push(sql`SELECT ${trusted(select({ at: 'at', kind: "if(action = 'undo', 'undo', 'batch')", actor: 'actor', batch_id: 'batch_id', action: 'action', block_key: 'block_key', reason: 'reason', runs: 'length(JSONExtractArrayRaw(items))', done: 'done', conflict: 'conflict', undoes: 'undoes' }))}
       FROM (SELECT * FROM ${trusted(`${t.batches} FINAL`)} WHERE ${and([...scoped, ...timeRange(q)])})`)
@@ -118,8 +139,19 @@ function toEvent(r: z.infer<typeof rowSchema>): ConsoleEvent {
       href: links.run(run, { tab: 'audit' }),
     }
   }
-  if (r.kind === 'setup') return { at, kind: 'setup', actor: r.actor, summary: `${r.action} by ${r.actor}: ${r.reason}` }
-  const what = r.kind === 'undo' ? `undid batch ${r.undoes.slice(0, 8)}` : `${CLEAR_PAST[r.action] ?? r.action} ${r.block_key} in a batch`
+  if (r.kind === 'setup')
+    return { at, kind: 'setup', actor: r.actor, summary: `${r.action} by ${r.actor}: ${r.reason}` }
+  const what =
+    r.kind === 'undo'
+      ? `undid batch ${r.undoes.slice(0, 8)}`
+      : `${CLEAR_PAST[r.action] ?? r.action} ${r.block_key} in a batch`
   const outcome = `${plural(r.done, 'run')} written${r.conflict ? `, ${r.conflict} conflict${r.conflict === 1 ? '' : 's'}` : ''} of ${r.runs}`
-  return { at, kind: r.kind, actor: r.actor, batchId: r.batch_id, summary: `${r.actor} ${what}: ${outcome}: ${r.reason}`, href: links.audit({ batchId: r.batch_id }) }
+  return {
+    at,
+    kind: r.kind,
+    actor: r.actor,
+    batchId: r.batch_id,
+    summary: `${r.actor} ${what}: ${outcome}: ${r.reason}`,
+    href: links.audit({ batchId: r.batch_id }),
+  }
 }

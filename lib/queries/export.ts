@@ -24,7 +24,8 @@ export const EXPORT_PAGE_BLOCKS = 500
 type BlockKey = { userId: string; sessionId: string; blockKey: string }
 
 const keyOf = (r: WmRow): BlockKey => ({ userId: r.user_id, sessionId: r.session_id, blockKey: r.block_key })
-const sameBlock = (r: WmRow, k: BlockKey) => r.user_id === k.userId && r.session_id === k.sessionId && r.block_key === k.blockKey
+const sameBlock = (r: WmRow, k: BlockKey) =>
+  r.user_id === k.userId && r.session_id === k.sessionId && r.block_key === k.blockKey
 
 /** A block's (user_id, session_id, block_key) as a bound tuple, its placeholders named by `prefix`. */
 const keyTuple = (prefix: string, k: BlockKey) =>
@@ -44,7 +45,13 @@ async function blockPage(run: RunRef, after: BlockKey | null, signal?: AbortSign
 }
 
 /** Every row (physical, or captured history) of the blocks from `first` to `last`, newest first per block. */
-async function rowsInRange(run: RunRef, table: 'physical' | 'history', first: BlockKey, last: BlockKey, signal?: AbortSignal) {
+async function rowsInRange(
+  run: RunRef,
+  table: 'physical' | 'history',
+  first: BlockKey,
+  last: BlockKey,
+  signal?: AbortSignal,
+) {
   const t = tableNames()
   const from = table === 'physical' ? source(t.workingMemory, { part: true }) : t.history
   const schema = table === 'physical' ? wmRowSchema.extend({ part: z.string() }) : wmRowSchema
@@ -88,7 +95,8 @@ async function* blockDetails(run: RunRef, historyInstalled: boolean, signal?: Ab
     for (const latest of page) {
       const key = keyOf(latest)
       const versions: (Block & { part: string })[] = []
-      while (p < physical.length && sameBlock(physical[p], key)) versions.push({ ...toBlock(physical[p]), part: (physical[p++] as WmRow & { part: string }).part })
+      while (p < physical.length && sameBlock(physical[p], key))
+        versions.push({ ...toBlock(physical[p]), part: (physical[p++] as WmRow & { part: string }).part })
       let captured: Block[] | null = null
       if (history) {
         captured = []
@@ -100,7 +108,12 @@ async function* blockDetails(run: RunRef, historyInstalled: boolean, signal?: Ab
           ...key,
           versions: d.versions,
           history: d.history,
-          resume: { value: d.resume.value, fromVersion: d.resume.fromVersion, points: d.resume.points, explanation: d.resume.explanation },
+          resume: {
+            value: d.resume.value,
+            fromVersion: d.resume.fromVersion,
+            points: d.resume.points,
+            explanation: d.resume.explanation,
+          },
           flags: d.flags,
         }
       } else {
@@ -128,14 +141,16 @@ export async function exportRunStream(run: RunRef, signal?: AbortSignal): Promis
     yield `{"exportedAt":${JSON.stringify(new Date().toISOString())},${JSON.stringify(detail).slice(1, -1)}`
     yield ',"blocks":['
     let n = 0
-    for await (const page of blockPages(run, signal)) for (const row of page) yield `${n++ ? ',' : ''}${JSON.stringify(toBlock(row))}`
+    for await (const page of blockPages(run, signal))
+      for (const row of page) yield `${n++ ? ',' : ''}${JSON.stringify(toBlock(row))}`
     yield '],"blockDetails":['
     n = 0
     for await (const d of blockDetails(run, historyInstalled, signal)) yield `${n++ ? ',' : ''}${JSON.stringify(d)}`
     yield `],"timeline":${JSON.stringify(await runTimeline(run, MAX_TIMELINE_LIMIT, signal))}`
     // Capped lists say so here too: `cuts` names each list that was cut and its cap.
     const cuts: ListCut[] = []
-    const cutsOf = (section: string, list: ListCut[]) => cuts.push(...list.map((c) => ({ list: `${section}.${c.list}`, limit: c.limit })))
+    const cutsOf = (section: string, list: ListCut[]) =>
+      cuts.push(...list.map((c) => ({ list: `${section}.${c.list}`, limit: c.limit })))
     const conversations = await runConversations(run, signal)
     cutsOf('conversations', conversations.cuts)
     yield `,"conversations":${JSON.stringify(conversations.conversations)}`

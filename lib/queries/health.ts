@@ -14,7 +14,17 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
   // Read before this request's own statements, so two reads bracket exactly what ran between them.
   const engine = engineUse()
   const t = tableNames()
-  const expected = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace, t.audit, t.history]
+  const expected = [
+    t.workingMemory,
+    t.runs,
+    t.conversations,
+    t.turns,
+    t.memory,
+    t.contextBlobs,
+    t.searchTrace,
+    t.audit,
+    t.history,
+  ]
   const indexMeta = runIndexNames(config.databases.runs).meta
   const [version] = await selectRows(sql`SELECT version() AS v`, z.object({ v: z.string() }), { signal })
   const databases = [...new Set([...expected, indexMeta].map((n) => n.split('.')[0]))]

@@ -33,7 +33,9 @@ function flagLine(flag: RunFlag, detail: RunDetail, block: BlockDetail | null): 
       return `attempt ${r.attempt} and ${r.status}: it has been started ${r.attempt} times without succeeding`
     case 'near_limit': {
       const cp = r.checkpoint
-      return cp ? `its checkpoint holds ${count(cp.chars)} of ${count(cp.charLimit)} characters (≥ ${NEAR_LIMIT_RATIO * 100}%): the next writes may not fit` : generic
+      return cp
+        ? `its checkpoint holds ${count(cp.chars)} of ${count(cp.charLimit)} characters (≥ ${NEAR_LIMIT_RATIO * 100}%): the next writes may not fit`
+        : generic
     }
     case 'near_miss': {
       const other = block?.flags.nearMisses ?? []
@@ -43,14 +45,20 @@ function flagLine(flag: RunFlag, detail: RunDetail, block: BlockDetail | null): 
     }
     case 'missing_blob': {
       const blob = block?.flags.blob
-      return blob ? `its checkpoint names blob ${code(blob.blobKey)}, which has no row in loom.context_blobs: a resume that loads it fails` : generic
+      return blob
+        ? `its checkpoint names blob ${code(blob.blobKey)}, which has no row in loom.context_blobs: a resume that loads it fails`
+        : generic
     }
     case 'tie':
-      return block?.flags.ties.length ? `two rows share version ${block.flags.ties.join(', ')} of its checkpoint: which one FINAL returns is not defined` : generic
+      return block?.flags.ties.length
+        ? `two rows share version ${block.flags.ties.join(', ')} of its checkpoint: which one FINAL returns is not defined`
+        : generic
     case 'stalled':
       return `running, and its last checkpoint was written ${r.checkpoint ? absoluteTime(r.checkpoint.updatedAt) : 'never'}: ${generic.toLowerCase()}`
     case 'resumed':
-      return r.attempt > 1 ? `started ${r.attempt} times (resumed ${r.attempt - 1}×)` : 'its checkpoint history shows a resume point'
+      return r.attempt > 1
+        ? `started ${r.attempt} times (resumed ${r.attempt - 1}×)`
+        : 'its checkpoint history shows a resume point'
   }
 }
 
@@ -67,7 +75,15 @@ function lastResumeDiff(block: BlockDetail): string[] {
   const before = from && !from.isDeleted ? from.content : ''
   const after = to.isDeleted ? '' : to.content
   lines.push('', `${describeDiff(diffContents(before, after))}`)
-  const patch = createTwoFilesPatch(`v${point.fromVersion ?? 'none'}`, `v${point.firstWrite!.version}`, before.endsWith('\n') ? before : `${before}\n`, after.endsWith('\n') ? after : `${after}\n`, '', '', { context: 2 })
+  const patch = createTwoFilesPatch(
+    `v${point.fromVersion ?? 'none'}`,
+    `v${point.firstWrite!.version}`,
+    before.endsWith('\n') ? before : `${before}\n`,
+    after.endsWith('\n') ? after : `${after}\n`,
+    '',
+    '',
+    { context: 2 },
+  )
     .split('\n')
     .slice(1)
     .map((l) => (l.startsWith('--- ') || l.startsWith('+++ ') ? l.trimEnd() : l))
@@ -92,7 +108,9 @@ export async function incidentMarkdown(ref: RunRef, base: string, signal?: Abort
   const r = detail.run
   const cp = r.checkpoint
   const [block, audit] = await Promise.all([
-    cp ? getBlockDetail({ ...ref, userId: cp.userId, sessionId: cp.sessionId, blockKey: 'checkpoint' }, signal) : Promise.resolve(null),
+    cp
+      ? getBlockDetail({ ...ref, userId: cp.userId, sessionId: cp.sessionId, blockKey: 'checkpoint' }, signal)
+      : Promise.resolve(null),
     runAudit(ref, signal),
   ])
   const runUrl = `${base}${links.run(ref)}`
@@ -113,7 +131,9 @@ export async function incidentMarkdown(ref: RunRef, base: string, signal?: Abort
     '',
     '## Why it resumed where it did',
     '',
-    ...(block ? block.resume.explanation.map((line) => `- ${line}`) : ['The run has no checkpoint block, so a resume starts from nothing.']),
+    ...(block
+      ? block.resume.explanation.map((line) => `- ${line}`)
+      : ['The run has no checkpoint block, so a resume starts from nothing.']),
     '',
     '## The last resume',
     '',

@@ -11,8 +11,6 @@ import { MEMORIES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 import type { UsedMemory } from '../endpoints/story'
 export type { WrittenMemory, UsedMemory } from '../endpoints/story'
 
-
-
 const writtenSchema = z.object({
   memory_key: z.string(),
   latest_version: versionString,
@@ -96,7 +94,15 @@ export async function runMemories(run: RunRef, signal?: AbortSignal) {
         memoryKey: k,
         used: usedKeys.includes(k),
         recalled: recalledKeys.includes(k),
-        writtenBy: w ? { agent: w.writer_agent, runId: w.writer_run, version: w.latest_version, value: w.latest_value, status: w.latest_status } : null,
+        writtenBy: w
+          ? {
+              agent: w.writer_agent,
+              runId: w.writer_run,
+              version: w.latest_version,
+              value: w.latest_value,
+              status: w.latest_status,
+            }
+          : null,
       }
     }),
   }

@@ -20,10 +20,13 @@ import { WM_COLUMNS } from '../tables/working-memory'
 import type { ReplayPreview } from '../endpoints/blocks'
 export type { ReplayCounts, ReplayPreview } from '../endpoints/blocks'
 
-
-
 const versionRow = z
-  .object({ v: versionString, written_at: z.string().transform(chTimeToIso), deleted: z.coerce.number(), body: z.string() })
+  .object({
+    v: versionString,
+    written_at: z.string().transform(chTimeToIso),
+    deleted: z.coerce.number(),
+    body: z.string(),
+  })
   .transform((r) => ({ version: r.v, updated_at: r.written_at, is_deleted: r.deleted, content: r.body }))
 
 /**
@@ -40,7 +43,10 @@ export function versionsSource(hasHistory: boolean): string {
 
 /** The block's latest version and, when asked, one earlier version (history and physical rows). */
 async function blockVersions(ref: BlockRef, table: string, toVersion: string | null, signal?: AbortSignal) {
-  const wanted = toVersion === null ? sql`version = (SELECT max(version) FROM ${trusted(table)} WHERE ${blockScope(ref)})` : sql`(version = ${param('to_version', 'UInt64', toVersion)} OR version = (SELECT max(version) FROM ${trusted(table)} WHERE ${blockScope(ref)}))`
+  const wanted =
+    toVersion === null
+      ? sql`version = (SELECT max(version) FROM ${trusted(table)} WHERE ${blockScope(ref)})`
+      : sql`(version = ${param('to_version', 'UInt64', toVersion)} OR version = (SELECT max(version) FROM ${trusted(table)} WHERE ${blockScope(ref)}))`
   return selectRows(
     // Aliases differ from the columns: a WHERE on `version` must see the column, not its text.
     sql`SELECT toString(version) AS v, toString(any(updated_at)) AS written_at, any(is_deleted) AS deleted, any(content) AS body
@@ -60,14 +66,22 @@ const countsRow = z.object({
   blobs: z.coerce.number(),
 })
 
-export async function replayPreview(ref: BlockRef, toVersion: string | null, signal?: AbortSignal): Promise<ReplayPreview> {
+export async function replayPreview(
+  ref: BlockRef,
+  toVersion: string | null,
+  signal?: AbortSignal,
+): Promise<ReplayPreview> {
   const t = tableNames()
   const tables = await existingTables(signal)
   const notes: string[] = []
   const history = tables.has(t.history)
   const versionsTable = versionsSource(history)
-  if (!history) notes.push('No history capture: versions that merges removed are not counted, and an older version may be gone.')
-  const [rows, run] = await Promise.all([blockVersions(ref, versionsTable, toVersion, signal), runLatestRow(ref, signal)])
+  if (!history)
+    notes.push('No history capture: versions that merges removed are not counted, and an older version may be gone.')
+  const [rows, run] = await Promise.all([
+    blockVersions(ref, versionsTable, toVersion, signal),
+    runLatestRow(ref, signal),
+  ])
   const current = rows[0]
   if (!current) throw notFound(`no block ${ref.blockKey} under this user and session in this run`)
   const target = toVersion === null ? null : (rows.find((r) => r.version === toVersion) ?? null)
@@ -76,7 +90,9 @@ export async function replayPreview(ref: BlockRef, toVersion: string | null, sig
 
   // Strictly after `since`; a clear counts from the run's first write, which the same statement finds.
   const count = (table: string, time: string, scope: Sql, since: Sql) =>
-    tables.has(table) ? sql`(SELECT count() FROM ${trusted(source(table))} WHERE ${scope} AND ${trusted(time)} > ${since})` : sql`0`
+    tables.has(table)
+      ? sql`(SELECT count() FROM ${trusted(source(table))} WHERE ${scope} AND ${trusted(time)} > ${since})`
+      : sql`0`
   const firstWrite = sql`(SELECT min(updated_at) FROM ${trusted(versionsTable)} WHERE ${runScope(ref)})`
   const since = target ? param('since', CH_TIME_TYPE, toChTime(target.updated_at)) : firstWrite
   const [c] = await selectRows(
@@ -98,15 +114,28 @@ export async function replayPreview(ref: BlockRef, toVersion: string | null, sig
     if (!tables.has(table)) notes.push(`Not counted: ${what}.`)
   }
   const running = run?.status === 'running'
-  if (running) notes.push('The run is still running: its agent may write again before, or right after, this write lands.')
-  if (current.is_deleted) notes.push(`The block is cleared now (v${current.version} is a tombstone): the agent starts from nothing if it resumes.`)
-  const units = unitsToRedo(current.is_deleted ? '' : current.content, target ? (target.is_deleted ? '' : target.content) : null)
+  if (running)
+    notes.push('The run is still running: its agent may write again before, or right after, this write lands.')
+  if (current.is_deleted)
+    notes.push(
+      `The block is cleared now (v${current.version} is a tombstone): the agent starts from nothing if it resumes.`,
+    )
+  const units = unitsToRedo(
+    current.is_deleted ? '' : current.content,
+    target ? (target.is_deleted ? '' : target.content) : null,
+  )
   return {
     toVersion,
     target: target ? { version: target.version, updatedAt: target.updated_at } : null,
     current: { version: current.version, updatedAt: current.updated_at },
     since: target ? target.updated_at : chTimeToIso(c.first_write),
-    after: { checkpointWrites: c.checkpoint_writes, turns: c.turns, memoryWrites: c.memory_writes, searches: c.searches, blobs: c.blobs },
+    after: {
+      checkpointWrites: c.checkpoint_writes,
+      turns: c.turns,
+      memoryWrites: c.memory_writes,
+      searches: c.searches,
+      blobs: c.blobs,
+    },
     units,
     running,
     notes,

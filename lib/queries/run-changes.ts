@@ -15,7 +15,14 @@ import { chTimeToIso, toChTime } from '../tables/time'
 import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
 import type { RunFlag } from '../triage/flags'
-import { CH_TIME_TYPE, identityConditions, inRunKeys, runValueConditions, timeConditions, where } from '../run-set/conditions'
+import {
+  CH_TIME_TYPE,
+  identityConditions,
+  inRunKeys,
+  runValueConditions,
+  timeConditions,
+  where,
+} from '../run-set/conditions'
 import { filterParts, type RunsFilter } from '../run-set/filter'
 import { qMatchesOrphan } from '../run-set/q'
 import { openRunSet } from '../run-set/run-set'
@@ -65,7 +72,12 @@ function changedSql(f: RunsFilter, since: Date): Sql {
      LIMIT ${param('limit', 'UInt32', MAX_CHANGES + 1)}`
 }
 
-export async function runChanges(f: RunsFilter, since: Date | undefined, signal?: AbortSignal, now = Date.now()): Promise<RunChanges> {
+export async function runChanges(
+  f: RunsFilter,
+  since: Date | undefined,
+  signal?: AbortSignal,
+  now = Date.now(),
+): Promise<RunChanges> {
   const next = new Date(now - CHANGES_OVERLAP_MS).toISOString()
   // The first poll only fetches a watermark: the list was just read.
   if (!since) return { since: next, runs: [], truncated: false }
@@ -86,7 +98,10 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
   const orphans = page.filter((r) => !found.has(keyOf(r)))
   // A checkpoint-only run passes `q` on its run_id and the time range on its first write.
   if (orphans.length && filterParts(f).withOrphans && (f.q !== undefined || f.from || f.to)) {
-    const inFilter = and([...(f.q !== undefined ? [qMatchesOrphan(f.q)] : []), ...timeConditions(f, trusted('min(updated_at)'))])
+    const inFilter = and([
+      ...(f.q !== undefined ? [qMatchesOrphan(f.q)] : []),
+      ...timeConditions(f, trusted('min(updated_at)')),
+    ])
     const orphanRows = await selectRows(
       sql`SELECT org, namespace, agent, run_id, 'unknown' AS status, ${inFilter} AS in_filter
        FROM ${trusted(source(t.workingMemory))}
@@ -104,7 +119,8 @@ export async function runChanges(f: RunsFilter, since: Date | undefined, signal?
     const set = await openRunSet(f, { signal })
     flagged = await set.flagsOf(page, { now: new Date(now) })
   }
-  const hasFlags = (r: (typeof page)[number]) => !flagged || (f.flag ?? []).every((x) => flagged.get(keyOf(r))?.includes(x))
+  const hasFlags = (r: (typeof page)[number]) =>
+    !flagged || (f.flag ?? []).every((x) => flagged.get(keyOf(r))?.includes(x))
   return {
     since: next,
     truncated,

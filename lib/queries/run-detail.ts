@@ -24,7 +24,8 @@ const spanSchema = z.object({
   newest_session_id: z.string(),
 })
 
-const parsedRows = <S extends z.ZodType>(rows: string[], schema: S): z.infer<S>[] => rows.map((json) => schema.parse(JSON.parse(json)))
+const parsedRows = <S extends z.ZodType>(rows: string[], schema: S): z.infer<S>[] =>
+  rows.map((json) => schema.parse(JSON.parse(json)))
 
 /**
  * Everything the run header shows, in one statement of key lookups, one UNION ALL branch per part
@@ -56,8 +57,12 @@ async function runHeader(run: RunRef, signal?: AbortSignal) {
      UNION ALL SELECT 'memories', toString(uniqExact(memory_key)) FROM ${trusted(source(t.memory))} WHERE ${scope}
      UNION ALL SELECT 'searches', toString(count()) FROM ${trusted(source(t.searchTrace))} WHERE ${scope}
      UNION ALL SELECT 'blobs', toString(count()) FROM ${trusted(source(t.contextBlobs))} WHERE ${scope}
-     ${fq ? sql`UNION ALL SELECT 'flags', formatRowNoNewline('JSONEachRow', *) FROM (${fq.rows})
-     UNION ALL SELECT 'near', toString(count()) FROM (${fq.candidates})` : trusted('')}`,
+     ${
+       fq
+         ? sql`UNION ALL SELECT 'flags', formatRowNoNewline('JSONEachRow', *) FROM (${fq.rows})
+     UNION ALL SELECT 'near', toString(count()) FROM (${fq.candidates})`
+         : trusted('')
+     }`,
     z.object({ part: z.string(), json: z.string() }),
     { signal, settings: FLAG_QUERY_SETTINGS },
   )
@@ -102,7 +107,10 @@ export async function getRunDetail(run: RunRef, signal?: AbortSignal): Promise<R
  * The run's header, with the content of the checkpoint it names (the latest version of the run's
  * own checkpoint block, as FINAL reads it; null without one), read in the same statements.
  */
-export async function runDetailAndCheckpoint(run: RunRef, signal?: AbortSignal): Promise<{ detail: RunDetail; checkpoint: Block | null }> {
+export async function runDetailAndCheckpoint(
+  run: RunRef,
+  signal?: AbortSignal,
+): Promise<{ detail: RunDetail; checkpoint: Block | null }> {
   const { row, checkpoints, span, counts: otherCounts, flags: flagsOf } = await runHeader(run, signal)
   const counts = { ...otherCounts, blocks: span.blocks, versions: span.versions }
   if (!row && span.versions === 0) throw runNotFound(run)
@@ -156,4 +164,3 @@ export async function runDetailAndCheckpoint(run: RunRef, signal?: AbortSignal):
   }
   return { detail, checkpoint: cp ?? null }
 }
-

@@ -30,7 +30,6 @@ export type FacetsQuery = {
   agent?: string
 }
 
-
 /** The three columns, spelled out so no request text ever reaches the SQL. */
 const COLUMN: Record<FacetField, string> = { org: 'org', namespace: 'namespace', agent: 'agent' }
 
@@ -43,7 +42,9 @@ function narrowing(q: FacetsQuery): { filter: IdentityFilter; prefix: Sql[] } {
     namespace: q.field === 'namespace' ? undefined : q.namespace,
     agent: q.field === 'agent' ? undefined : q.agent,
   }
-  const prefix = q.prefix ? [sql`startsWith(lowerUTF8(${trusted(COLUMN[q.field])}), lowerUTF8(${param('prefix', 'String', q.prefix)}))`] : []
+  const prefix = q.prefix
+    ? [sql`startsWith(lowerUTF8(${trusted(COLUMN[q.field])}), lowerUTF8(${param('prefix', 'String', q.prefix)}))`]
+    : []
   return { filter, prefix }
 }
 

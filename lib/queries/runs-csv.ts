@@ -9,8 +9,25 @@ import type { RunsFilter } from '../run-set/filter'
 import { listRuns } from './runs'
 
 export const CSV_COLUMNS = [
-  'org', 'namespace', 'agent', 'run_id', 'user_id', 'session_id', 'status', 'goal', 'attempt', 'started_at', 'completed_at',
-  'duration_ms', 'turns', 'cost_usd', 'checkpoint_version', 'checkpoint_updated_at', 'checkpoint_cleared', 'flags', 'link',
+  'org',
+  'namespace',
+  'agent',
+  'run_id',
+  'user_id',
+  'session_id',
+  'status',
+  'goal',
+  'attempt',
+  'started_at',
+  'completed_at',
+  'duration_ms',
+  'turns',
+  'cost_usd',
+  'checkpoint_version',
+  'checkpoint_updated_at',
+  'checkpoint_cleared',
+  'flags',
+  'link',
 ] as const
 
 /** Rows read per statement while exporting. */
@@ -30,20 +47,45 @@ export function csvField(value: string | number | boolean | null): string {
 export function csvRow(r: RunSummary): string {
   const cp = r.checkpoint
   const values: (string | number | boolean | null)[] = [
-    r.org, r.namespace, r.agent, r.runId, r.userId, r.sessionId, r.status, r.goal, r.attempt, r.startedAt, r.completedAt,
-    r.durationMs, r.turns, r.costUsd, cp?.version ?? null, cp?.updatedAt ?? null, cp ? cp.isDeleted : null, r.flags.join(' '),
+    r.org,
+    r.namespace,
+    r.agent,
+    r.runId,
+    r.userId,
+    r.sessionId,
+    r.status,
+    r.goal,
+    r.attempt,
+    r.startedAt,
+    r.completedAt,
+    r.durationMs,
+    r.turns,
+    r.costUsd,
+    cp?.version ?? null,
+    cp?.updatedAt ?? null,
+    cp ? cp.isDeleted : null,
+    r.flags.join(' '),
     links.run(r),
   ]
   return values.map(csvField).join(',')
 }
 
 /** The CSV text of up to `max` runs, and whether the filters select more than that. */
-export async function runsCsv(filter: RunsFilter, max: number, signal?: AbortSignal): Promise<{ text: string; runs: number; more: boolean }> {
+export async function runsCsv(
+  filter: RunsFilter,
+  max: number,
+  signal?: AbortSignal,
+): Promise<{ text: string; runs: number; more: boolean }> {
   const lines = [CSV_COLUMNS.join(',')]
   let cursor: string | null | undefined
   let runs = 0
   while (cursor !== null && runs < max) {
-    const page = await listRuns({ filter, cursor: cursor ? (decodeCursor(cursor) ?? undefined) : undefined, limit: Math.min(PAGE, max - runs), signal })
+    const page = await listRuns({
+      filter,
+      cursor: cursor ? (decodeCursor(cursor) ?? undefined) : undefined,
+      limit: Math.min(PAGE, max - runs),
+      signal,
+    })
     cursor = page.nextCursor
     runs += page.runs.length
     for (const r of page.runs) lines.push(csvRow(r))

@@ -11,9 +11,28 @@ import { cursorOfKey } from '../run-set/order'
 import { openRunSet } from '../run-set/run-set'
 
 /** A run row's own fields (everything but its times, whose text differs by source) as the API names them. */
-type RunRowFields = Pick<ListRow, 'org' | 'namespace' | 'agent' | 'run_id' | 'user_id' | 'session_id' | 'goal' | 'status' | 'attempt' | 'duration_ms' | 'turns' | 'cost_usd'>
+type RunRowFields = Pick<
+  ListRow,
+  | 'org'
+  | 'namespace'
+  | 'agent'
+  | 'run_id'
+  | 'user_id'
+  | 'session_id'
+  | 'goal'
+  | 'status'
+  | 'attempt'
+  | 'duration_ms'
+  | 'turns'
+  | 'cost_usd'
+>
 
-export function runRowSummary(row: RunRowFields, times: { startedAt: string; completedAt: string | null }, checkpoint: CheckpointSummary | null, flags: RunFlag[]): RunSummary {
+export function runRowSummary(
+  row: RunRowFields,
+  times: { startedAt: string; completedAt: string | null },
+  checkpoint: CheckpointSummary | null,
+  flags: RunFlag[],
+): RunSummary {
   return {
     org: row.org,
     namespace: row.namespace,
@@ -34,7 +53,10 @@ export function runRowSummary(row: RunRowFields, times: { startedAt: string; com
 }
 
 export function toRunSummary(row: ListRow, checkpoint: CheckpointSummary | null, flags: RunFlag[] = []): RunSummary {
-  const times = { startedAt: chTimeToIso(row.started_text), completedAt: row.completed_text === null ? null : chTimeToIso(row.completed_text) }
+  const times = {
+    startedAt: chTimeToIso(row.started_text),
+    completedAt: row.completed_text === null ? null : chTimeToIso(row.completed_text),
+  }
   return runRowSummary(row, times, checkpoint, flags)
 }
 
@@ -57,7 +79,11 @@ export type ListRunsParams = {
  * The flags of the runs on a page read with `flags: false`, by run key (runKeyText): the same
  * flags listRuns would have attached, read afterwards so the rows need not wait for them.
  */
-export async function flagsOfPage(filter: RunsFilter, runs: RunSummary[], signal?: AbortSignal): Promise<Record<string, RunFlag[]>> {
+export async function flagsOfPage(
+  filter: RunsFilter,
+  runs: RunSummary[],
+  signal?: AbortSignal,
+): Promise<Record<string, RunFlag[]>> {
   if (runs.length === 0) return {}
   const set = await openRunSet(filter, { signal })
   const rows = runs.map((r) => ({ org: r.org, namespace: r.namespace, agent: r.agent, run_id: r.runId }))
@@ -66,13 +92,23 @@ export async function flagsOfPage(filter: RunsFilter, runs: RunSummary[], signal
 }
 
 /** One page of the runs list, newest first, with each run's checkpoint and flags. */
-export async function listRuns({ filter, cursor, limit, signal, source, flags, flagScan, flagScanBudget }: ListRunsParams): Promise<RunsPage> {
+export async function listRuns({
+  filter,
+  cursor,
+  limit,
+  signal,
+  source,
+  flags,
+  flagScan,
+  flagScanBudget,
+}: ListRunsParams): Promise<RunsPage> {
   const set = await openRunSet(filter, { source, signal })
   const { rows, scannedTo } = await set.page(cursor, limit, { flagScan, flagScanBudget })
   const page = rows.slice(0, limit)
   const checkpoints = await set.checkpoints(page)
   // Every listed run passed the flag filter: its flags need no second look.
-  const flagsByRun = flags === false ? new Map<string, RunFlag[]>() : await set.flagsOf(page, { known: filter.flag ?? [] })
+  const flagsByRun =
+    flags === false ? new Map<string, RunFlag[]>() : await set.flagsOf(page, { known: filter.flag ?? [] })
   const runs = page.map((r) => {
     const key = rowRunKey(r)
     return toRunSummary(r, pickCheckpoint(r, checkpoints.get(key)), flagsByRun.get(key))

@@ -13,20 +13,34 @@ import type { ObjectSpec } from '../schema/types'
 
 const INDEX_OFF = 'Runs list: read with the slower union over working memory instead of the run index'
 
-const purposeOf = (what: string) => what.replace(/^(table|materialized view): /, '').replace(/^./, (c) => c.toUpperCase())
+const purposeOf = (what: string) =>
+  what.replace(/^(table|materialized view): /, '').replace(/^./, (c) => c.toUpperCase())
 
 function tableFromDdl(name: string, sql: string, purpose: string): ObjectSpec {
-  const common = { key: `runIndex.${split(name).name}`, group: 'runIndex' as const, purpose, whenMissing: 'info' as const, disables: INDEX_OFF }
+  const common = {
+    key: `runIndex.${split(name).name}`,
+    group: 'runIndex' as const,
+    purpose,
+    whenMissing: 'info' as const,
+    disables: INDEX_OFF,
+  }
   const parsed = parseCreateTable(sql)
   // A statement this reader cannot follow is still checked for presence.
-  if (!parsed) return { ...table(name, { ...common, engine: engine(''), sortingKey: [], columns: [] }), detailed: false }
+  if (!parsed)
+    return { ...table(name, { ...common, engine: engine(''), sortingKey: [], columns: [] }), detailed: false }
   return table(name, { ...common, ...parsed })
 }
 
 export function runIndexObjects(_t: ReturnType<typeof tableNames>, runsDb: string): ObjectSpec[] {
   const objects: ObjectSpec[] = derivedTables(runsDb).map((s) => tableFromDdl(s.name, s.sql, purposeOf(s.what)))
   const meta = derivedMetaDdl(runsDb)
-  objects.push(tableFromDdl(meta.name, meta.sql, 'Marks the derived tables (run index, triage, facets, analytics rollup) as installed and derived once (created last); its name carries the design version.'))
+  objects.push(
+    tableFromDdl(
+      meta.name,
+      meta.sql,
+      'Marks the derived tables (run index, triage, facets, analytics rollup) as installed and derived once (created last); its name carries the design version.',
+    ),
+  )
   // The key the page and the report use for the marker, whatever its versioned name.
   objects[objects.length - 1].key = 'runIndex.meta'
   return objects

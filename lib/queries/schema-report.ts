@@ -10,7 +10,15 @@ import { selectRows } from '../clickhouse/query'
 import { param, sql, trusted } from '../clickhouse/sql'
 import { nullableChTimeToIso } from '../tables/time'
 import { AppError } from '../errors'
-import { compareObject, withIssue, type Found, type FoundColumn, type FoundIndex, type FoundParts, type FoundTable } from '../schema/compare'
+import {
+  compareObject,
+  withIssue,
+  type Found,
+  type FoundColumn,
+  type FoundIndex,
+  type FoundParts,
+  type FoundTable,
+} from '../schema/compare'
 import { schemaContract } from './schema-contract'
 import { workingMemoryTable } from '../tables/working-memory'
 import { source } from '../loom/tables'
@@ -31,10 +39,17 @@ const DUPLICATES_BUDGET_SECONDS = 10
 
 const count = z.coerce.number()
 
-async function readFound(dbs: string[], signal?: AbortSignal): Promise<{ found: Found; databases: Map<string, string> }> {
+async function readFound(
+  dbs: string[],
+  signal?: AbortSignal,
+): Promise<{ found: Found; databases: Map<string, string> }> {
   const inDbs = param('dbs', 'Array(String)', dbs)
   const [databases, tables, columns, indexes, parts] = await Promise.all([
-    selectRows(sql`SELECT name, engine FROM system.databases WHERE name IN ${inDbs}`, z.object({ name: z.string(), engine: z.string() }), { signal }),
+    selectRows(
+      sql`SELECT name, engine FROM system.databases WHERE name IN ${inDbs}`,
+      z.object({ name: z.string(), engine: z.string() }),
+      { signal },
+    ),
     selectRows(
       sql`SELECT database, name, engine, engine_full, sorting_key, total_rows, create_table_query,
           arrayMap((d, t) -> concat(d, '.', t), dependencies_database, dependencies_table) AS dependents
@@ -58,7 +73,14 @@ async function readFound(dbs: string[], signal?: AbortSignal): Promise<{ found: 
     ),
     selectRows(
       sql`SELECT database, table, name, expr, type, granularity FROM system.data_skipping_indices WHERE database IN ${inDbs}`,
-      z.object({ database: z.string(), table: z.string(), name: z.string(), expr: z.string(), type: z.string(), granularity: count }),
+      z.object({
+        database: z.string(),
+        table: z.string(),
+        name: z.string(),
+        expr: z.string(),
+        type: z.string(),
+        granularity: count,
+      }),
       { signal },
     ),
     selectRows(
@@ -93,21 +115,43 @@ async function readFound(dbs: string[], signal?: AbortSignal): Promise<{ found: 
         },
       ]),
     ),
-    columns: group(columns, (c) => `${c.database}.${c.table}`, (c): FoundColumn => ({ name: c.name, type: c.type })),
-    indexes: group(indexes, (i) => `${i.database}.${i.table}`, (i): FoundIndex => ({ name: i.name, expr: i.expr, type: i.type, granularity: i.granularity })),
-    parts: new Map(parts.map((p): [string, FoundParts] => [`${p.database}.${p.table}`, { active: p.part_count, rows: p.part_rows }])),
+    columns: group(
+      columns,
+      (c) => `${c.database}.${c.table}`,
+      (c): FoundColumn => ({ name: c.name, type: c.type }),
+    ),
+    indexes: group(
+      indexes,
+      (i) => `${i.database}.${i.table}`,
+      (i): FoundIndex => ({ name: i.name, expr: i.expr, type: i.type, granularity: i.granularity }),
+    ),
+    parts: new Map(
+      parts.map((p): [string, FoundParts] => [`${p.database}.${p.table}`, { active: p.part_count, rows: p.part_rows }]),
+    ),
   }
   return { found, databases: new Map(databases.map((d) => [d.name, d.engine])) }
 }
 
 /** Physical rows vs distinct blocks: the versions merges have not collapsed yet. */
-async function workingMemoryState(report: TableReport | undefined, signal?: AbortSignal): Promise<WorkingMemoryState | null> {
+async function workingMemoryState(
+  report: TableReport | undefined,
+  signal?: AbortSignal,
+): Promise<WorkingMemoryState | null> {
   if (!report?.present) return null
   const budget = Math.min(DUPLICATES_BUDGET_SECONDS, getConfig().clickhouse.maxExecutionTime)
-  const base = { table: report.fullName, activeParts: report.parts?.active ?? 0, physicalRows: report.parts?.rows ?? report.rows ?? 0 }
+  const base = {
+    table: report.fullName,
+    activeParts: report.parts?.active ?? 0,
+    physicalRows: report.parts?.rows ?? report.rows ?? 0,
+  }
   const missingKey = workingMemoryTable.sortingKey.filter((k) => report.columns?.missing.some((m) => m.name === k))
   if (missingKey.length > 0) {
-    return { ...base, blocks: null, unmergedVersions: null, note: `not counted: the table has no ${missingKey.join(', ')} column` }
+    return {
+      ...base,
+      blocks: null,
+      unmergedVersions: null,
+      note: `not counted: the table has no ${missingKey.join(', ')} column`,
+    }
   }
   try {
     const [row] = await selectRows(
@@ -115,10 +159,21 @@ async function workingMemoryState(report: TableReport | undefined, signal?: Abor
       z.object({ physical: count, blocks: count }),
       { signal, settings: { max_execution_time: budget } },
     )
-    return { ...base, physicalRows: row.physical, blocks: row.blocks, unmergedVersions: row.physical - row.blocks, note: null }
+    return {
+      ...base,
+      physicalRows: row.physical,
+      blocks: row.blocks,
+      unmergedVersions: row.physical - row.blocks,
+      note: null,
+    }
   } catch (err) {
     if (err instanceof AppError && err.code === 'timeout') {
-      return { ...base, blocks: null, unmergedVersions: null, note: `not counted: the scan took longer than ${budget} s` }
+      return {
+        ...base,
+        blocks: null,
+        unmergedVersions: null,
+        note: `not counted: the scan took longer than ${budget} s`,
+      }
     }
     throw err
   }
@@ -129,7 +184,12 @@ function retentionDays(createQuery: string): number | null {
   return m ? Number(m[1] ?? m[2]) : null
 }
 
-async function historyState(table: TableReport, view: TableReport, found: Found, signal?: AbortSignal): Promise<HistoryState> {
+async function historyState(
+  table: TableReport,
+  view: TableReport,
+  found: Found,
+  signal?: AbortSignal,
+): Promise<HistoryState> {
   const installed = table.present && view.present && view.view?.foundTarget === table.fullName
   const capturing = installed && !!view.view?.sourceLinked
   let rows: number | null = null
@@ -180,7 +240,11 @@ async function historyState(table: TableReport, view: TableReport, found: Found,
  * Group rules the per-object comparison cannot see: a run index that is read while incomplete,
  * an install left half-done, a history table whose view is gone.
  */
-function applyGroupRules(contract: Contract, tables: TableReport[], found: Found): { tables: TableReport[]; runIndex: RunIndexState } {
+function applyGroupRules(
+  contract: Contract,
+  tables: TableReport[],
+  found: Found,
+): { tables: TableReport[]; runIndex: RunIndexState } {
   const byKey = new Map(tables.map((t) => [t.key, t]))
   const ix = tables.filter((t) => t.group === 'runIndex')
   const meta = byKey.get('runIndex.meta')
@@ -194,18 +258,30 @@ function applyGroupRules(contract: Contract, tables: TableReport[], found: Found
       if (t.present) continue
       byKey.set(
         t.key,
-        withIssue(t, { severity: 'problem', code: 'missing_table', message: `${t.fullName} is missing while the run index is marked installed: the runs list reads a broken index. Re-run npm run index:install.` }, true),
+        withIssue(
+          t,
+          {
+            severity: 'problem',
+            code: 'missing_table',
+            message: `${t.fullName} is missing while the run index is marked installed: the runs list reads a broken index. Re-run npm run index:install.`,
+          },
+          true,
+        ),
       )
     }
   } else if (presentIx > 0 && meta) {
     state = 'incomplete'
     byKey.set(
       meta.key,
-      withIssue(meta, {
-        severity: 'warning',
-        code: 'install_incomplete',
-        message: `${presentIx} of ${ix.length} run-index objects exist but ${meta.fullName} does not: an install stopped (or is running) and the runs list does not use the index. Run npm run index:install.`,
-      }, true),
+      withIssue(
+        meta,
+        {
+          severity: 'warning',
+          code: 'install_incomplete',
+          message: `${presentIx} of ${ix.length} run-index objects exist but ${meta.fullName} does not: an install stopped (or is running) and the runs list does not use the index. Run npm run index:install.`,
+        },
+        true,
+      ),
     )
   }
   const history = byKey.get('history')
@@ -213,7 +289,15 @@ function applyGroupRules(contract: Contract, tables: TableReport[], found: Found
   if (history?.present && historyView && !historyView.present) {
     byKey.set(
       historyView.key,
-      withIssue(historyView, { severity: 'warning', code: 'missing_table', message: `${historyView.fullName} is missing: ${history.fullName} no longer receives new versions (run npm run history:install).` }, true),
+      withIssue(
+        historyView,
+        {
+          severity: 'warning',
+          code: 'missing_table',
+          message: `${historyView.fullName} is missing: ${history.fullName} no longer receives new versions (run npm run history:install).`,
+        },
+        true,
+      ),
     )
   }
   const summary =
@@ -270,7 +354,10 @@ export async function getSchemaReport(signal?: AbortSignal): Promise<SchemaRepor
       name,
       present: databases.has(name),
       engine: databases.get(name) ?? null,
-      otherTables: [...found.tables.keys()].filter((n) => n.startsWith(`${name}.`) && !known.has(n)).map((n) => n.slice(name.length + 1)).sort(),
+      otherTables: [...found.tables.keys()]
+        .filter((n) => n.startsWith(`${name}.`) && !known.has(n))
+        .map((n) => n.slice(name.length + 1))
+        .sort(),
     }
   })
   const issues = tables.flatMap((t) => t.issues)
@@ -311,9 +398,15 @@ const g = globalThis as typeof globalThis & { __loomRunsSchemaReport?: SharedRes
  * refresh), and once for any number of viewers asking at the same time. Its counts scan
  * whole tables, so a viewer must not be able to make every page load pay for them.
  */
-export async function cachedSchemaReport(options: { refresh?: boolean } = {}): Promise<SchemaReport & { cached: boolean }> {
+export async function cachedSchemaReport(
+  options: { refresh?: boolean } = {},
+): Promise<SchemaReport & { cached: boolean }> {
   // Not tied to one request's signal: the computation is shared by everyone waiting for it.
-  g.__loomRunsSchemaReport ??= new SharedResult(() => getSchemaReport(), SCHEMA_REPORT_TTL_MS, SCHEMA_REPORT_MIN_REFRESH_MS)
+  g.__loomRunsSchemaReport ??= new SharedResult(
+    () => getSchemaReport(),
+    SCHEMA_REPORT_TTL_MS,
+    SCHEMA_REPORT_MIN_REFRESH_MS,
+  )
   const { data, fresh } = await g.__loomRunsSchemaReport.get({ refresh: options.refresh })
   return { ...data, cached: !fresh }
 }

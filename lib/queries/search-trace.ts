@@ -13,10 +13,13 @@ import { SEARCHES_CAP, keepCap, overCap, type ListCut } from './list-cut'
 import type { SearchHit, MemoryWrite, LoggedSearch } from '../endpoints/story'
 export type { SearchHit, MemoryWrite, LoggedSearch } from '../endpoints/story'
 
-
-
-
-const writeSchema = z.object({ memory_key: z.string(), agent: z.string(), run_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso) })
+const writeSchema = z.object({
+  memory_key: z.string(),
+  agent: z.string(),
+  run_id: z.string(),
+  version: versionString,
+  updated_at: z.string().transform(chTimeToIso),
+})
 type WriteRow = z.infer<typeof writeSchema>
 
 /** Stored versions kept per memory key when placing writes before or after each search. */
@@ -26,9 +29,17 @@ const WRITES_PER_KEY = 500
  * A hit's writers relative to the search's time: a memory written after the search was not
  * written by whoever wrote it later, whatever its latest version says now.
  */
-export function writersAt(writes: readonly WriteRow[], at: string): Pick<SearchHit, 'writtenBy' | 'writtenAfter' | 'searchedVersionGone'> {
+export function writersAt(
+  writes: readonly WriteRow[],
+  at: string,
+): Pick<SearchHit, 'writtenBy' | 'writtenAfter' | 'searchedVersionGone'> {
   const t = Date.parse(at)
-  const toWrite = (w: WriteRow): MemoryWrite => ({ agent: w.agent, runId: w.run_id, version: w.version, at: w.updated_at })
+  const toWrite = (w: WriteRow): MemoryWrite => ({
+    agent: w.agent,
+    runId: w.run_id,
+    version: w.version,
+    at: w.updated_at,
+  })
   // `writes` is in version order (the last one is the memory's latest).
   const before = writes.filter((w) => Date.parse(w.updated_at) <= t)
   const after = writes.filter((w) => Date.parse(w.updated_at) > t)

@@ -24,7 +24,6 @@ export type { TimelineEvent, Timeline } from '../endpoints/story'
 
 export { TIMELINE_KINDS, type TimelineKind }
 
-
 /** An operator restore's label when the audit row names the version put back (see `sources`). */
 const RESTORE_LABEL = /^\S+ restores checkpoint v(\d+) as v\d+: /
 
@@ -49,7 +48,9 @@ function sources(tables: Set<string>, run: RunRef, wmScope: Sql, auditRestored =
   if (tables.has(t.audit))
     parts.push(sql`SELECT at, 'operator' AS kind,
         concat(operator, ' ', action, 's ', block_key, ${trusted(
-          auditRestored ? "if(action = 'restore' AND restored_version != '', concat(' v', restored_version, ' as v', toString(after_version)), '')" : "''",
+          auditRestored
+            ? "if(action = 'restore' AND restored_version != '', concat(' v', restored_version, ' as v', toString(after_version)), '')"
+            : "''",
         )}, ': ', reason) AS label,
         toString(after_version) AS version, block_key, user_id, session_id, concat('operator:', operator) AS actor,
         ${cutState('after_content')} AS detail, toString(action) AS ref
@@ -102,7 +103,13 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
   const beganAs = new Map<number, { user_id: string; session_id: string }>()
   for (const r of rows) if (!beganAs.has(r.attempt)) beganAs.set(r.attempt, r)
   const unknown = { user_id: '', session_id: '' }
-  const mk = (at: string, kind: TimelineKind, label: string, id: string, as: { user_id: string; session_id: string } = latest): TimelineEvent => ({
+  const mk = (
+    at: string,
+    kind: TimelineKind,
+    label: string,
+    id: string,
+    as: { user_id: string; session_id: string } = latest,
+  ): TimelineEvent => ({
     id,
     at,
     kind,
@@ -118,11 +125,20 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
   const events = [...begins.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([attempt, at]) =>
-      mk(at, 'run.begin', attempt === 1 ? 'run.begin (attempt 1)' : `run.begin (attempt ${attempt}: a resumed process)`, `begin-${attempt}`, beganAs.get(attempt) ?? unknown),
+      mk(
+        at,
+        'run.begin',
+        attempt === 1 ? 'run.begin (attempt 1)' : `run.begin (attempt ${attempt}: a resumed process)`,
+        `begin-${attempt}`,
+        beganAs.get(attempt) ?? unknown,
+      ),
     )
   const last = rows[rows.length - 1]
   if (last.completed_at) {
-    events.push({ ...mk(last.completed_at, 'run.complete', `run.complete: ${last.status}`, 'complete'), detail: last.reflection || last.outcome })
+    events.push({
+      ...mk(last.completed_at, 'run.complete', `run.complete: ${last.status}`, 'complete'),
+      detail: last.reflection || last.outcome,
+    })
   }
   return {
     events,
@@ -134,10 +150,19 @@ async function runEvents(run: RunRef, signal?: AbortSignal): Promise<RunPart> {
   }
 }
 
-
 /** The run row's events as rows of the union (a handful; bound as one JSON parameter). */
 function runEventRows(events: TimelineEvent[]): Sql {
-  const rows = events.map((e, ord) => ({ at: toChTime(e.at), kind: e.kind, label: e.label, user_id: e.userId, session_id: e.sessionId, actor: e.actor, detail: e.detail, id: e.id, ord }))
+  const rows = events.map((e, ord) => ({
+    at: toChTime(e.at),
+    kind: e.kind,
+    label: e.label,
+    user_id: e.userId,
+    session_id: e.sessionId,
+    actor: e.actor,
+    detail: e.detail,
+    id: e.id,
+    ord,
+  }))
   return sql`SELECT toDateTime64(tupleElement(e, 'at'), 3, 'UTC') AS t, tupleElement(e, 'kind') AS kind, tupleElement(e, 'label') AS label,
       '' AS version, '' AS block_key, tupleElement(e, 'user_id') AS user_id, tupleElement(e, 'session_id') AS session_id,
       tupleElement(e, 'actor') AS actor, tupleElement(e, 'detail') AS detail, '' AS ref, 1 AS src, tupleElement(e, 'ord') AS ord, tupleElement(e, 'id') AS run_event_id
@@ -172,7 +197,9 @@ function eventsJson(union: Sql, runPart: RunPart, limit: number, signal?: AbortS
 }
 
 async function countRows(union: Sql, signal?: AbortSignal): Promise<number> {
-  const [row] = await selectRows(sql`SELECT count() AS n FROM (${union})`, z.object({ n: z.coerce.number() }), { signal })
+  const [row] = await selectRows(sql`SELECT count() AS n FROM (${union})`, z.object({ n: z.coerce.number() }), {
+    signal,
+  })
   return row?.n ?? 0
 }
 
@@ -223,7 +250,11 @@ function numberEvents(json: Buffer): { json: Buffer; count: number } {
 }
 
 /** The timeline with its events still as ClickHouse's JSON bytes (the route sends them as they are). */
-export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<{ events: Buffer; meta: Omit<Timeline, 'events'> }> {
+export async function runTimelineJson(
+  run: RunRef,
+  limit = DEFAULT_TIMELINE_LIMIT,
+  signal?: AbortSignal,
+): Promise<{ events: Buffer; meta: Omit<Timeline, 'events'> }> {
   const tables = await existingTables(signal)
   const auditRestored = tables.has(tableNames().audit) && (await auditLateColumns(signal)).has('restored_version')
   const { union } = sources(tables, run, await workingMemoryRunScope(run, signal), auditRestored)
@@ -237,7 +268,9 @@ export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMI
   // Under the run's own identity when it has a run row (a resume sees only that one).
   const own = runPart.identity
   const mine = (e: TimelineEvent) => !own || (e.userId === own.userId && e.sessionId === own.sessionId)
-  const onCheckpoint = linesWith(events, '"blockKey":"checkpoint"').filter((e) => e.blockKey === 'checkpoint' && mine(e))
+  const onCheckpoint = linesWith(events, '"blockKey":"checkpoint"').filter(
+    (e) => e.blockKey === 'checkpoint' && mine(e),
+  )
   const checkpoints = onCheckpoint
     .filter((e) => e.kind === 'checkpoint' || e.kind === 'checkpoint.cleared')
     .map((e) => ({
@@ -257,19 +290,42 @@ export async function runTimelineJson(run: RunRef, limit = DEFAULT_TIMELINE_LIMI
     .filter((e) => e.kind === 'operator' && e.version !== null)
     .flatMap((e) =>
       e.ref === 'edit' || e.ref === 'clear' || e.ref === 'restore'
-        ? [{ version: e.version as string, action: e.ref, restoredVersion: e.ref === 'restore' ? (RESTORE_LABEL.exec(e.label)?.[1] ?? null) : null }]
+        ? [
+            {
+              version: e.version as string,
+              action: e.ref,
+              restoredVersion: e.ref === 'restore' ? (RESTORE_LABEL.exec(e.label)?.[1] ?? null) : null,
+            },
+          ]
         : [],
     )
   let resumes = await withWholeStates(run, checkpoints, { begins: runPart.begins, operatorActions }, signal)
   let attempts: AttemptNote[] = []
   if (own) {
     // The same run's checkpoints under other identities: what a resume here could not see.
-    const elsewhere = await blockElsewhere({ org: run.org, namespace: run.namespace, runId: run.runId, blockKey: 'checkpoint' }, own, signal)
+    const elsewhere = await blockElsewhere(
+      { org: run.org, namespace: run.namespace, runId: run.runId, blockKey: 'checkpoint' },
+      own,
+      signal,
+    )
     resumes = markMissedCheckpoints(resumes, checkpoints, own, elsewhere)
-    const segs = segments(checkpoints, resumes, { runStatus: runPart.status, completedAt: runPart.completedAt, identity: own, elsewhere })
-    attempts = accountAttempts(segs, resumes, { attempts: runPart.attempts, begins: runPart.begins, identity: own, elsewhere })
+    const segs = segments(checkpoints, resumes, {
+      runStatus: runPart.status,
+      completedAt: runPart.completedAt,
+      identity: own,
+      elsewhere,
+    })
+    attempts = accountAttempts(segs, resumes, {
+      attempts: runPart.attempts,
+      begins: runPart.begins,
+      identity: own,
+      elsewhere,
+    })
   }
-  return { events, meta: { resumes, attempts, attemptsText: describeAttempts(attempts, own), total, truncated: total > shown, limit } }
+  return {
+    events,
+    meta: { resumes, attempts, attemptsText: describeAttempts(attempts, own), total, truncated: total > shown, limit },
+  }
 }
 
 /** The timeline as one JSON document for the route: ClickHouse's event bytes with the rest around them. */
@@ -278,14 +334,24 @@ export function timelineDocument(t: { events: Buffer; meta: Omit<Timeline, 'even
 }
 
 /** The timeline as values (server-rendered pages, the export). */
-export async function runTimeline(run: RunRef, limit = DEFAULT_TIMELINE_LIMIT, signal?: AbortSignal): Promise<Timeline> {
+export async function runTimeline(
+  run: RunRef,
+  limit = DEFAULT_TIMELINE_LIMIT,
+  signal?: AbortSignal,
+): Promise<Timeline> {
   const { events, meta } = await runTimelineJson(run, limit, signal)
   return { events: JSON.parse(events.toString()) as TimelineEvent[], ...meta }
 }
 
 type CheckpointInput = Parameters<typeof detectResumePoints>[0][number] & { userId: string; sessionId: string }
 
-const wholeStateSchema = z.object({ user_id: z.string(), session_id: z.string(), version: versionString, updated_at: z.string().transform(chTimeToIso), content: z.string() })
+const wholeStateSchema = z.object({
+  user_id: z.string(),
+  session_id: z.string(),
+  version: versionString,
+  updated_at: z.string().transform(chTimeToIso),
+  content: z.string(),
+})
 
 /**
  * Resume points whose summaries and unit counts come from whole versions, not from the timeline's
@@ -294,11 +360,19 @@ const wholeStateSchema = z.object({ user_id: z.string(), session_id: z.string(),
  * are read again in full and the points computed once more; which rows are points does not
  * depend on contents.
  */
-async function withWholeStates(run: RunRef, rows: CheckpointInput[], opts: DetectOptions, signal?: AbortSignal): Promise<ResumePoint[]> {
+async function withWholeStates(
+  run: RunRef,
+  rows: CheckpointInput[],
+  opts: DetectOptions,
+  signal?: AbortSignal,
+): Promise<ResumePoint[]> {
   const cutContent = (c: string) => Array.from(c).length >= TIMELINE_STATE_CHARS
   const cut = (r: CheckpointInput) => !r.isDeleted && cutContent(r.content)
   // A step from or to a cut state is summarized again below from whole states: not worth a diff here.
-  const points = detectResumePoints(rows, { ...opts, summarize: (from, to) => (cutContent(from) || cutContent(to) ? '' : undefined) })
+  const points = detectResumePoints(rows, {
+    ...opts,
+    summarize: (from, to) => (cutContent(from) || cutContent(to) ? '' : undefined),
+  })
   const wanted = new Set<string>()
   for (const p of points) for (const v of [p.fromVersion, p.firstWrite?.version]) if (v) wanted.add(v)
   const needed = rows.filter((r) => wanted.has(r.version) && cut(r))
@@ -324,4 +398,3 @@ async function withWholeStates(run: RunRef, rows: CheckpointInput[], opts: Detec
   })
   return detectResumePointsOffLoop(full, opts)
 }
-

@@ -37,7 +37,10 @@ export async function workingMemoryRunScope(run: RunRef, signal?: AbortSignal): 
  * Narrows a namespace-wide working-memory read for one run_id to the identities that run wrote
  * under, when the index is installed; `1` otherwise.
  */
-export async function runIdentitiesScope(run: { org: string; namespace: string; runId: string }, signal?: AbortSignal): Promise<Sql> {
+export async function runIdentitiesScope(
+  run: { org: string; namespace: string; runId: string },
+  signal?: AbortSignal,
+): Promise<Sql> {
   if (!(await runIndexReady(signal))) return trusted('1')
   const where = sql`org = ${param('org', 'String', run.org)} AND namespace = ${param('namespace', 'String', run.namespace)}
       AND run_id = ${param('run_id', 'String', run.runId)}`

@@ -3,7 +3,14 @@ import { sql, trusted } from '../clickhouse/sql'
 import { isoTimeSql } from '../tables/time'
 import type { Block, BlockSummary } from '../endpoints/blocks'
 import type { RunRef } from '../loom/identity'
-import { toBlock, toBlockSummary, WM_COLUMNS, WM_SUMMARY_COLUMNS, wmRowSchema, wmSummaryRowSchema } from '../tables/working-memory'
+import {
+  toBlock,
+  toBlockSummary,
+  WM_COLUMNS,
+  WM_SUMMARY_COLUMNS,
+  wmRowSchema,
+  wmSummaryRowSchema,
+} from '../tables/working-memory'
 import { tableNames, source } from '../loom/tables'
 import { workingMemoryRunScope } from './wm-run-scope'
 

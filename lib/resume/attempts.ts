@@ -10,7 +10,6 @@ import type { ElsewhereRow, Identity, ResumePoint, Segment } from './types'
 import type { AttemptNote } from '../endpoints/resume'
 export type { AttemptNote } from '../endpoints/resume'
 
-
 export type AttemptInput = {
   attempts: number
   startedAt?: string | null
@@ -21,7 +20,11 @@ export type AttemptInput = {
 }
 
 /** One note per attempt 1…N, from the segments and the points they start at. */
-export function accountAttempts(segs: readonly Segment[], points: readonly ResumePoint[], input: AttemptInput): AttemptNote[] {
+export function accountAttempts(
+  segs: readonly Segment[],
+  points: readonly ResumePoint[],
+  input: AttemptInput,
+): AttemptNote[] {
   const n = Math.max(0, Math.floor(input.attempts))
   if (n === 0) return []
   const beganAt = new Map<number, string>()
@@ -48,7 +51,12 @@ export function accountAttempts(segs: readonly Segment[], points: readonly Resum
     }
     if (current === null || s.writes === 0 || s.fromVersion === null || s.toVersion === null) continue
     const w = wrote.get(current)
-    wrote.set(current, w ? { from: w.from, to: s.toVersion, writes: w.writes + s.writes } : { from: s.fromVersion, to: s.toVersion, writes: s.writes })
+    wrote.set(
+      current,
+      w
+        ? { from: w.from, to: s.toVersion, writes: w.writes + s.writes }
+        : { from: s.fromVersion, to: s.toVersion, writes: s.writes },
+    )
   }
 
   return Array.from({ length: n }, (_, k): AttemptNote => {
@@ -60,11 +68,19 @@ export function accountAttempts(segs: readonly Segment[], points: readonly Resum
       const next = [...beganAt.entries()].filter(([a]) => a > attempt).sort((x, y) => x[0] - y[0])[0]
       const until = next ? ms(next[1]) : Infinity
       const own = input.identity
-      const rows = sortVersions(input.elsewhere.filter((r) => !sameIdentity(r, own) && ms(r.updatedAt) >= ms(at) && ms(r.updatedAt) < until))
+      const rows = sortVersions(
+        input.elsewhere.filter((r) => !sameIdentity(r, own) && ms(r.updatedAt) >= ms(at) && ms(r.updatedAt) < until),
+      )
       if (rows.length) {
         const first = rows[0]
         const same = rows.filter((r) => sameIdentity(r, first))
-        elsewhere = { agent: first.agent, userId: first.userId, sessionId: first.sessionId, from: same[0].version, to: same[same.length - 1].version }
+        elsewhere = {
+          agent: first.agent,
+          userId: first.userId,
+          sessionId: first.sessionId,
+          from: same[0].version,
+          to: same[same.length - 1].version,
+        }
       }
     }
     return { attempt, beganAt: at, wrote: mine, elsewhere, unattributed: !mine && !at ? unattributed : null }
@@ -80,7 +96,9 @@ function unknownRun(notes: readonly AttemptNote[]): string {
   const first = notes[0].attempt
   const last = notes[notes.length - 1].attempt
   const many = notes.length > 1
-  const which = many ? `attempts ${first}–${last} (run.begin times not kept)` : `attempt ${first} (run.begin time not kept)`
+  const which = many
+    ? `attempts ${first}–${last} (run.begin times not kept)`
+    : `attempt ${first} (run.begin time not kept)`
   const u = notes[0].unattributed
   if (!u) return `${which} wrote no checkpoint here`
   const procs = `${u.processes} process${u.processes === 1 ? '' : 'es'} here with no run.begin matched wrote ${range(u.from, u.to)}`
@@ -91,7 +109,7 @@ function unknownRun(notes: readonly AttemptNote[]): string {
 export function describeAttempts(notes: readonly AttemptNote[], own: Identity | null = null): string | null {
   if (notes.length < 2) return null
   const parts: string[] = []
-  for (let i = 0; i < notes.length; ) {
+  for (let i = 0; i < notes.length;) {
     const a = notes[i]
     if (!a.wrote && !a.elsewhere && !a.beganAt) {
       let j = i
@@ -103,7 +121,8 @@ export function describeAttempts(notes: readonly AttemptNote[], own: Identity | 
     const began = a.beganAt ? `began ${formatUtc(a.beganAt)}` : 'run.begin time not kept'
     let what: string
     if (a.wrote) what = `wrote ${range(a.wrote.from, a.wrote.to)}`
-    else if (a.elsewhere) what = `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here`
+    else if (a.elsewhere)
+      what = `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here`
     else what = 'wrote no checkpoint here'
     parts.push(`attempt ${a.attempt} (${began}) ${what}`)
     i++
@@ -117,13 +136,17 @@ export function describeAttempts(notes: readonly AttemptNote[], own: Identity | 
  * Counted with the resume points so that "resumed N×", the resume points and the diagram agree.
  */
 export function silentAttempts(notes: readonly AttemptNote[], points: readonly ResumePoint[]): AttemptNote[] {
-  const pointed = new Set(points.filter((p) => p.reasons.includes('run-begin') && p.attempt !== null).map((p) => p.attempt as number))
+  const pointed = new Set(
+    points.filter((p) => p.reasons.includes('run-begin') && p.attempt !== null).map((p) => p.attempt as number),
+  )
   return notes.filter((a) => a.attempt > 1 && !pointed.has(a.attempt) && !a.wrote && !a.unattributed)
 }
 
 /** One sentence for a silent attempt: "Attempt 2 (run.begin time not kept) wrote no checkpoint here". */
 export function silentAttemptText(a: AttemptNote, own: Identity | null = null): string {
   const began = a.beganAt ? `began ${formatUtc(a.beganAt)}` : 'run.begin time not kept'
-  const what = a.elsewhere ? `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here` : 'wrote no checkpoint here'
+  const what = a.elsewhere
+    ? `wrote ${range(a.elsewhere.from, a.elsewhere.to)} under ${identityPhrase(a.elsewhere, own)}, not here`
+    : 'wrote no checkpoint here'
   return `Attempt ${a.attempt} (${began}) ${what}, so no resume point of this block stands for it.`
 }

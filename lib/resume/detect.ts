@@ -4,15 +4,36 @@
  * and what the first write after it changed. Pure functions over plain rows; no I/O.
  */
 import { describeDiff, diffContents, unitsDone as countUnits } from '../diff'
-import { findLast, GAP_FACTOR, isOperatorActor, median, MIN_GAP_MS, ms, NEAR_LIMIT_RATIO, sortVersions, versionKey } from './rows'
+import {
+  findLast,
+  GAP_FACTOR,
+  isOperatorActor,
+  median,
+  MIN_GAP_MS,
+  ms,
+  NEAR_LIMIT_RATIO,
+  sortVersions,
+  versionKey,
+} from './rows'
 import { charCount } from '../tables/values'
 import { timeMs } from './time'
-import { RESUME_REASONS, type DetectOptions, type ResumePoint, type ResumeReason, type RunBegin, type RunBeginInput, type VersionInput } from './types'
+import {
+  RESUME_REASONS,
+  type DetectOptions,
+  type ResumePoint,
+  type ResumeReason,
+  type RunBegin,
+  type RunBeginInput,
+  type VersionInput,
+} from './types'
 
 export type GapStats = { medianIntervalMs: number; thresholdMs: number }
 
 /** The run's usual checkpoint interval (median between consecutive non-operator writes) and the long-gap threshold. */
-export function gapStats(versions: readonly VersionInput[], opts: Pick<DetectOptions, 'gapFactor' | 'minGapMs'> = {}): GapStats {
+export function gapStats(
+  versions: readonly VersionInput[],
+  opts: Pick<DetectOptions, 'gapFactor' | 'minGapMs'> = {},
+): GapStats {
   const gapFactor = opts.gapFactor ?? GAP_FACTOR
   const minGapMs = opts.minGapMs ?? MIN_GAP_MS
   const agentTimes = sortVersions(versions)
@@ -42,14 +63,20 @@ export function normalizeBegins(begins: RunBeginInput | null | undefined): RunBe
 
 function summarizeWrite(fromContent: string, row: VersionInput, summarize: DetectOptions['summarize']): string {
   if (row.isDeleted) {
-    return fromContent.trim() === '' ? 'cleared the block (tombstone)' : `cleared the block (tombstone; ${describeDiff(diffContents(fromContent, ''))})`
+    return fromContent.trim() === ''
+      ? 'cleared the block (tombstone)'
+      : `cleared the block (tombstone; ${describeDiff(diffContents(fromContent, ''))})`
   }
   return summarize?.(fromContent, row.content) ?? describeDiff(diffContents(fromContent, row.content))
 }
 
 /** The version an operator's restore put back: the newest earlier live row with the same content. */
 export function restoredSource(rows: readonly VersionInput[], i: number): string | null {
-  const j = findLast(rows, i, (r) => !r.isDeleted && r.content === rows[i].content && versionKey(r.version) < versionKey(rows[i].version))
+  const j = findLast(
+    rows,
+    i,
+    (r) => !r.isDeleted && r.content === rows[i].content && versionKey(r.version) < versionKey(rows[i].version),
+  )
   return j >= 0 ? rows[j].version : null
 }
 
@@ -62,7 +89,9 @@ export function detectResumePoints(versions: readonly VersionInput[], opts: Dete
   const restoreActions = (opts.operatorActions ?? []).filter((a) => a.action === 'restore')
   const restores = new Set(restoreActions.map((a) => versionKey(a.version)))
   // What the audit says each restore put back; content matching is the fallback (two versions may share a content).
-  const restoredOf = new Map(restoreActions.filter((a) => a.restoredVersion).map((a) => [versionKey(a.version), a.restoredVersion as string]))
+  const restoredOf = new Map(
+    restoreActions.filter((a) => a.restoredVersion).map((a) => [versionKey(a.version), a.restoredVersion as string]),
+  )
   const drafts = new Map<number, Draft>()
   const draft = (i: number): Draft => {
     let d = drafts.get(i)
@@ -75,7 +104,9 @@ export function detectResumePoints(versions: readonly VersionInput[], opts: Dete
   let lastAgent = -1
   rows.forEach((r, i) => {
     if (isOperatorActor(r.actor)) {
-      draft(i).reasons.add(r.isDeleted ? 'operator-clear' : restores.has(versionKey(r.version)) ? 'operator-restore' : 'operator-edit')
+      draft(i).reasons.add(
+        r.isDeleted ? 'operator-clear' : restores.has(versionKey(r.version)) ? 'operator-restore' : 'operator-edit',
+      )
       return
     }
     if (lastAgent >= 0) {
@@ -120,14 +151,20 @@ export function detectResumePoints(versions: readonly VersionInput[], opts: Dete
       fromTrace: prevAgent >= 0 ? rows[prevAgent].sourceTrace : null,
       toTrace: r.sourceTrace,
       unitsDone: fromRow ? countUnits(fromRow.content) : null,
-      firstWrite: { version: r.version, at: r.updatedAt, summary: summarizeWrite(fromRow?.content ?? '', r, opts.summarize) },
+      firstWrite: {
+        version: r.version,
+        at: r.updatedAt,
+        summary: summarizeWrite(fromRow?.content ?? '', r, opts.summarize),
+      },
       previous: prev ? { version: prev.version, isDeleted: prev.isDeleted } : null,
       gapMs: gapBefore(i),
       gapFrom: before ? { version: before.version, actor: before.actor, at: before.updatedAt } : null,
       attempt: d.begins.length ? Math.max(...d.begins.map((b) => b.attempt)) : null,
       actor: r.actor,
       historyGap: versionKey(r.version) - (before ? versionKey(before.version) : 0n) > 1n,
-      restoredFrom: reasons.includes('operator-restore') ? (restoredOf.get(versionKey(r.version)) ?? restoredSource(rows, i)) : null,
+      restoredFrom: reasons.includes('operator-restore')
+        ? (restoredOf.get(versionKey(r.version)) ?? restoredSource(rows, i))
+        : null,
       missed: null,
     })
   }
@@ -169,7 +206,10 @@ export function isResume(p: ResumePoint): boolean {
  * What `resume(run_id)` returns now, from the row FINAL keeps for the block: its content, or null
  * when there is none or it is a tombstone.
  */
-export function resumeOf(latest: Pick<VersionInput, 'content' | 'version' | 'isDeleted'> | null): { value: string | null; fromVersion: string | null } {
+export function resumeOf(latest: Pick<VersionInput, 'content' | 'version' | 'isDeleted'> | null): {
+  value: string | null
+  fromVersion: string | null
+} {
   if (!latest || latest.isDeleted) return { value: null, fromVersion: null }
   return { value: latest.content, fromVersion: latest.version }
 }

@@ -50,7 +50,8 @@ export function markMissedCheckpoints(
   return points.map((p) => {
     if (!isResume(p)) return p
     const at = ms(p.at)
-    const fromRow = p.fromVersion !== null ? rows.find((r) => r.version === p.fromVersion && !r.isDeleted) ?? null : null
+    const fromRow =
+      p.fromVersion !== null ? (rows.find((r) => r.version === p.fromVersion && !r.isDeleted) ?? null) : null
     const fromAt = fromRow ? ms(fromRow.updatedAt) : -Infinity
     const newer = latestElsewhere(others, own, at)
       .filter((r) => !r.isDeleted && ms(r.updatedAt) > fromAt)
@@ -61,7 +62,10 @@ export function markMissedCheckpoints(
     // What this identity wrote after the resume: how far it got again.
     const after = rows.filter((r) => !r.isDeleted && ms(r.updatedAt) >= at).map((r) => countUnits(r.content))
     const reached = after.length && after.every((u) => u !== null) ? Math.max(...(after as number[])) : null
-    const redone = units !== null && fromUnits !== null && reached !== null ? Math.max(0, Math.min(units, reached) - fromUnits) : null
+    const redone =
+      units !== null && fromUnits !== null && reached !== null
+        ? Math.max(0, Math.min(units, reached) - fromUnits)
+        : null
     const missed: MissedCheckpoint = {
       agent: newer.agent,
       userId: newer.userId,
@@ -93,7 +97,11 @@ export function wroteElsewhereAfter(
 }
 
 /** The newest write under another identity at or before `untilMs`, or null. */
-export function lastWriteElsewhere(elsewhere: readonly ElsewhereRow[], own: Identity, untilMs: number): ElsewhereRow | null {
+export function lastWriteElsewhere(
+  elsewhere: readonly ElsewhereRow[],
+  own: Identity,
+  untilMs: number,
+): ElsewhereRow | null {
   let best: ElsewhereRow | null = null
   for (const r of elsewhere) {
     const t = ms(r.updatedAt)

@@ -22,7 +22,8 @@ function writePhrase(summary: string): string {
 /** "v40 under session s1 existed: 40 items redone". */
 export function missedPhrase(m: MissedCheckpoint, own: Identity | null = null): string {
   const where = `v${m.version} under ${own ? identityPhrase(m, own) : m.under} existed`
-  if (m.unitsRedone !== null && m.unitsRedone > 0) return `${where}: ${m.unitsRedone} item${m.unitsRedone === 1 ? '' : 's'} redone`
+  if (m.unitsRedone !== null && m.unitsRedone > 0)
+    return `${where}: ${m.unitsRedone} item${m.unitsRedone === 1 ? '' : 's'} redone`
   if (m.unitsDone !== null) return `${where} (${itemsDone(m.unitsDone)} there)`
   return `${where}, unseen by this resume`
 }
@@ -38,7 +39,8 @@ function reasonPhrases(p: ResumePoint): string[] {
   const out: string[] = []
   for (const r of p.reasons) {
     if (r === 'run-begin') out.push(p.attempt !== null ? `run.begin attempt ${p.attempt}` : 'run.begin')
-    else if (r === 'new-process') out.push(p.fromTrace !== null ? `new source_trace (was ${p.fromTrace || '(empty)'})` : 'new source_trace')
+    else if (r === 'new-process')
+      out.push(p.fromTrace !== null ? `new source_trace (was ${p.fromTrace || '(empty)'})` : 'new source_trace')
     else if (r === 'long-gap') out.push(gapPhrase(p))
   }
   return out
@@ -54,16 +56,30 @@ export function explainResume(points: readonly ResumePoint[], own: Identity | nu
     const actor = p.actor ?? 'an operator'
     const v = p.firstWrite?.version ?? '?'
     if (p.reasons.includes('operator-clear')) {
-      const was = p.fromVersion !== null ? ` (was v${p.fromVersion}${p.unitsDone !== null ? `, ${itemsDone(p.unitsDone)}` : ''})` : ''
+      const was =
+        p.fromVersion !== null
+          ? ` (was v${p.fromVersion}${p.unitsDone !== null ? `, ${itemsDone(p.unitsDone)}` : ''})`
+          : ''
       return `${actor} cleared the block at ${when} with tombstone v${v}${was}; resume returns None after it`
     }
     if (p.reasons.includes('operator-restore')) {
-      const what = p.restoredFrom !== null ? `restored v${p.restoredFrom} as v${v}` : `restored an earlier version as v${v}`
-      const from = p.fromVersion !== null ? `replacing v${p.fromVersion}` : p.previous?.isDeleted ? `after tombstone v${p.previous.version}` : 'on an empty block'
+      const what =
+        p.restoredFrom !== null ? `restored v${p.restoredFrom} as v${v}` : `restored an earlier version as v${v}`
+      const from =
+        p.fromVersion !== null
+          ? `replacing v${p.fromVersion}`
+          : p.previous?.isDeleted
+            ? `after tombstone v${p.previous.version}`
+            : 'on an empty block'
       return `${actor} ${what} at ${when}, ${from} (${p.firstWrite?.summary ?? 'no write'})`
     }
     if (p.reasons.includes('operator-edit')) {
-      const from = p.fromVersion !== null ? `v${p.fromVersion}` : p.previous?.isDeleted ? `tombstone v${p.previous.version}` : 'nothing'
+      const from =
+        p.fromVersion !== null
+          ? `v${p.fromVersion}`
+          : p.previous?.isDeleted
+            ? `tombstone v${p.previous.version}`
+            : 'nothing'
       return `${actor} edited the block at ${when}: ${from} → v${v} (${p.firstWrite?.summary ?? 'no write'})`
     }
     const reasons = reasonPhrases(p)
@@ -74,7 +90,8 @@ export function explainResume(points: readonly ResumePoint[], own: Identity | nu
     }
     const who = p.toTrace ? `Process ${p.toTrace}` : 'A process with no source_trace'
     let s = `${who} resumed at ${when} from ${fromPhrase(p)}${missed}; its first write v${p.firstWrite.version} ${writePhrase(p.firstWrite.summary)}`
-    if (p.historyGap) s += ` (earlier versions are missing from the history, merged away; it may have resumed from a later version)`
+    if (p.historyGap)
+      s += ` (earlier versions are missing from the history, merged away; it may have resumed from a later version)`
     return s + detected
   })
 }

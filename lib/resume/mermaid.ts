@@ -98,7 +98,9 @@ export function endLabel(s: Segment, own: Identity | null = null): string {
     case 'crashed':
       return 'ended: crashed, a later process resumed'
     case 'abandoned':
-      return s.continuedUnder ? `ended: abandoned\nthe run went on under ${identityPhrase(s.continuedUnder, own)}` : 'ended: abandoned'
+      return s.continuedUnder
+        ? `ended: abandoned\nthe run went on under ${identityPhrase(s.continuedUnder, own)}`
+        : 'ended: abandoned'
     case 'cleared':
       return 'ended: cleared its checkpoint'
     case 'stalled':
@@ -114,7 +116,10 @@ export function endLabel(s: Segment, own: Identity | null = null): string {
 
 export function stepLabel(step: OperatorStep): string {
   if (step.kind === 'clear') return `cleared: tombstone v${step.version}`
-  if (step.kind === 'restore') return step.restoredFrom !== null ? `restored v${step.restoredFrom} as v${step.version}` : `restored an earlier version as v${step.version}`
+  if (step.kind === 'restore')
+    return step.restoredFrom !== null
+      ? `restored v${step.restoredFrom} as v${step.version}`
+      : `restored an earlier version as v${step.version}`
   return `edited: v${step.version}`
 }
 
@@ -128,7 +133,12 @@ function operatorLines(s: Segment): string[] {
 }
 
 /** The flow as nodes in order (a segment's tombstone gets a node of its own). */
-export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint[], own: Identity | null = null, attempts: readonly AttemptNote[] = []): FlowNode[] {
+export function flowNodes(
+  segs: readonly Segment[],
+  points: readonly ResumePoint[],
+  own: Identity | null = null,
+  attempts: readonly AttemptNote[] = [],
+): FlowNode[] {
   const nodes: FlowNode[] = []
   const silent = silentAttempts(attempts, points)
   let exit: string | null = null
@@ -136,13 +146,25 @@ export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint
   for (const s of segs) {
     const time = s.startAt === s.endAt ? shortTime(s.startAt) : `${shortTime(s.startAt)} → ${shortTime(s.endAt)}`
     const point = s.startPoint !== null ? (points[s.startPoint] ?? null) : null
-    const label = s.startReasons.length ? reasonLabel(s.startReasons, point) : prev?.kind === 'operator' ? 'continues' : ''
+    const label = s.startReasons.length
+      ? reasonLabel(s.startReasons, point)
+      : prev?.kind === 'operator'
+        ? 'continues'
+        : ''
     const from = exit ? { id: exit, label } : null
     if (s.kind === 'operator') {
-      nodes.push({ id: s.id, shape: s.endsWithTombstone ? 'operator-clear' : 'operator', lines: [...operatorLines(s), `${time} UTC`], from })
+      nodes.push({
+        id: s.id,
+        shape: s.endsWithTombstone ? 'operator-clear' : 'operator',
+        lines: [...operatorLines(s), `${time} UTC`],
+        from,
+      })
       exit = s.id
     } else {
-      const lines = [s.sourceTrace === null ? 'resumed, no write yet' : s.sourceTrace || '(no source_trace)', versions(s)]
+      const lines = [
+        s.sourceTrace === null ? 'resumed, no write yet' : s.sourceTrace || '(no source_trace)',
+        versions(s),
+      ]
       if (s.writes > 0) lines[1] += ` · ${s.writes} write${s.writes === 1 ? '' : 's'}`
       if (s.unitsDone !== null) lines.push(`${s.unitsDone} item${s.unitsDone === 1 ? '' : 's'} done`)
       lines.push(`${time} UTC`, ...endLabel(s, own).split('\n'))
@@ -166,11 +188,17 @@ export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint
     const nextNode = nextIdx >= 0 ? nodes.findIndex((n) => n.id === segs[nextIdx].id) : -1
     const anchor = nextNode > 0 ? nodes[nextNode - 1] : nodes[nodes.length - 1]
     if (!anchor) continue
-    const where = a.elsewhere ? `wrote ${a.elsewhere.from === a.elsewhere.to ? `v${a.elsewhere.from}` : `v${a.elsewhere.from}–v${a.elsewhere.to}`} under ${identityPhrase(a.elsewhere, own)}` : 'wrote no checkpoint here'
+    const where = a.elsewhere
+      ? `wrote ${a.elsewhere.from === a.elsewhere.to ? `v${a.elsewhere.from}` : `v${a.elsewhere.from}–v${a.elsewhere.to}`} under ${identityPhrase(a.elsewhere, own)}`
+      : 'wrote no checkpoint here'
     nodes.push({
       id: `attempt_${a.attempt}`,
       shape: 'empty',
-      lines: [`attempt ${a.attempt}`, a.beganAt ? `began ${shortTime(a.beganAt)} UTC` : 'run.begin time not kept', where],
+      lines: [
+        `attempt ${a.attempt}`,
+        a.beganAt ? `began ${shortTime(a.beganAt)} UTC` : 'run.begin time not kept',
+        where,
+      ],
       from: { id: anchor.id, label: `run.begin attempt ${a.attempt}`, dotted: true },
     })
   }
@@ -179,12 +207,21 @@ export function flowNodes(segs: readonly Segment[], points: readonly ResumePoint
   for (const s of segs) {
     const missed = s.startPoint !== null ? (points[s.startPoint]?.missed ?? null) : null
     if (!missed) continue
-    const lines = [own ? `under ${identityPhrase(missed, own)}` : `under ${missed.under}`, `checkpoint v${missed.version}`]
+    const lines = [
+      own ? `under ${identityPhrase(missed, own)}` : `under ${missed.under}`,
+      `checkpoint v${missed.version}`,
+    ]
     if (missed.unitsDone !== null) lines.push(`${missed.unitsDone} item${missed.unitsDone === 1 ? '' : 's'} done`)
     lines.push(`${shortTime(missed.updatedAt)} UTC`)
     const redone = missed.unitsRedone !== null && missed.unitsRedone > 0 ? `: ${missed.unitsRedone} redone` : ''
     const at = nodes.findIndex((n) => n.id === s.id)
-    nodes.splice(at < 0 ? nodes.length : at, 0, { id: `${s.id}_missed`, shape: 'missed', lines, from: null, to: { id: s.id, label: `not seen by this resume${redone}` } })
+    nodes.splice(at < 0 ? nodes.length : at, 0, {
+      id: `${s.id}_missed`,
+      shape: 'missed',
+      lines,
+      from: null,
+      to: { id: s.id, label: `not seen by this resume${redone}` },
+    })
   }
   return nodes
 }
@@ -201,7 +238,11 @@ const OPEN: Record<FlowShape, [string, string]> = {
 }
 
 /** Mermaid flowchart text of segments (from `segments()`) and the points they start at. */
-export function resumeFlowMermaid(segs: readonly Segment[], points: readonly ResumePoint[], opts: FlowOptions = {}): string {
+export function resumeFlowMermaid(
+  segs: readonly Segment[],
+  points: readonly ResumePoint[],
+  opts: FlowOptions = {},
+): string {
   const max = opts.maxLineLength ?? 48
   const out = [`flowchart ${opts.direction ?? 'TD'}`]
   const nodes = flowNodes(segs, points, opts.identity ?? null, opts.attempts ?? [])
@@ -216,7 +257,11 @@ export function resumeFlowMermaid(segs: readonly Segment[], points: readonly Res
     if (n.to) edges.push(`  ${n.id} -.->|"${mermaidText(n.to.label, 80)}"| ${n.to.id}`)
     if (!n.from) continue
     const arrow = n.from.dotted ? '-.->' : '-->'
-    edges.push(n.from.label ? `  ${n.from.id} ${arrow}|"${mermaidText(n.from.label, 80)}"| ${n.id}` : `  ${n.from.id} ${arrow} ${n.id}`)
+    edges.push(
+      n.from.label
+        ? `  ${n.from.id} ${arrow}|"${mermaidText(n.from.label, 80)}"| ${n.id}`
+        : `  ${n.from.id} ${arrow} ${n.id}`,
+    )
   }
   return [...out, ...edges].join('\n')
 }

@@ -31,7 +31,11 @@ describe('version ties and ordering', () => {
 
   test('tied versions are ordered by updated_at; the later row is what resume returns', () => {
     const t = at('2026-11-22T12:00:00.000Z')
-    const versions = [row(1, t, HOST_A, 'x-1'), row(2, t + 2000, HOST_B, 'x-1 x-2 x-3'), row(2, t + 1000, HOST_A, 'x-1 x-2')]
+    const versions = [
+      row(1, t, HOST_A, 'x-1'),
+      row(2, t + 2000, HOST_B, 'x-1 x-2 x-3'),
+      row(2, t + 1000, HOST_A, 'x-1 x-2'),
+    ]
     assert.deepEqual(resumeAfter(versions), { value: 'x-1 x-2 x-3', fromVersion: '2' })
     const points = detectResumePoints(versions)
     assert.equal(points.length, 1)
@@ -127,7 +131,9 @@ describe('empty input', () => {
   })
 
   test('a begin with no versions at all', () => {
-    const points = detectResumePoints([], { begins: { attempts: 2, startedAt: '2026-11-22T12:00:00Z', lastBeginAt: '2026-11-22T13:00:00Z' } })
+    const points = detectResumePoints([], {
+      begins: { attempts: 2, startedAt: '2026-11-22T12:00:00Z', lastBeginAt: '2026-11-22T13:00:00Z' },
+    })
     assert.equal(points.length, 1)
     assert.equal(points[0].fromVersion, null)
     assert.equal(points[0].previous, null)
@@ -179,7 +185,11 @@ describe('near limit', () => {
   test('a checkpoint near its limit: resume from a 4089-character state', () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `item-${String(i + 1).padStart(4, '0')}`).join(' ')
     const t0 = at('2026-11-22T12:00:00.000Z')
-    const versions = [row(1, t0, HOST_A, ids(408)), row(2, t0 + 1000, HOST_A, ids(409)), row(3, t0 + 3_600_000, HOST_B, ids(410))]
+    const versions = [
+      row(1, t0, HOST_A, ids(408)),
+      row(2, t0 + 1000, HOST_A, ids(409)),
+      row(3, t0 + 3_600_000, HOST_B, ids(410)),
+    ]
     assert.equal(versions[1].content.length, 4089)
     assert.equal(isNearLimit(versions[1].content, 4096), true)
     const [p] = detectResumePoints(versions)
@@ -190,23 +200,91 @@ describe('near limit', () => {
 })
 
 describe('attempts no resume point stands for', () => {
-  const note = (attempt: number, over: Partial<AttemptNote> = {}): AttemptNote => ({ attempt, beganAt: null, wrote: null, elsewhere: null, unattributed: null, ...over })
+  const note = (attempt: number, over: Partial<AttemptNote> = {}): AttemptNote => ({
+    attempt,
+    beganAt: null,
+    wrote: null,
+    elsewhere: null,
+    unattributed: null,
+    ...over,
+  })
   const begin3: ResumePoint = {
-    at: '2026-01-01T03:00:00.000Z', reasons: ['run-begin'], fromVersion: '2', fromTrace: 'a', toTrace: 'b', unitsDone: 2,
-    firstWrite: { version: '3', at: '2026-01-01T03:00:01.000Z', summary: 'added x' }, previous: { version: '2', isDeleted: false },
-    gapMs: null, gapFrom: null, attempt: 3, actor: 'agent', historyGap: false, restoredFrom: null, missed: null,
+    at: '2026-01-01T03:00:00.000Z',
+    reasons: ['run-begin'],
+    fromVersion: '2',
+    fromTrace: 'a',
+    toTrace: 'b',
+    unitsDone: 2,
+    firstWrite: { version: '3', at: '2026-01-01T03:00:01.000Z', summary: 'added x' },
+    previous: { version: '2', isDeleted: false },
+    gapMs: null,
+    gapFrom: null,
+    attempt: 3,
+    actor: 'agent',
+    historyGap: false,
+    restoredFrom: null,
+    missed: null,
   }
   test('counts an attempt that wrote nothing here, not one a point stands for, nor one that may be an unmatched process', () => {
-    const notes = [note(1, { wrote: { from: '1', to: '2', writes: 2 } }), note(2), note(3, { wrote: { from: '3', to: '3', writes: 1 } }), note(4, { unattributed: { processes: 1, from: '4', to: '4' } })]
-    assert.deepEqual(silentAttempts(notes, [begin3]).map((a) => a.attempt), [2])
-    assert.equal(silentAttemptText(notes[1]), 'Attempt 2 (run.begin time not kept) wrote no checkpoint here, so no resume point of this block stands for it.')
+    const notes = [
+      note(1, { wrote: { from: '1', to: '2', writes: 2 } }),
+      note(2),
+      note(3, { wrote: { from: '3', to: '3', writes: 1 } }),
+      note(4, { unattributed: { processes: 1, from: '4', to: '4' } }),
+    ]
+    assert.deepEqual(
+      silentAttempts(notes, [begin3]).map((a) => a.attempt),
+      [2],
+    )
+    assert.equal(
+      silentAttemptText(notes[1]),
+      'Attempt 2 (run.begin time not kept) wrote no checkpoint here, so no resume point of this block stands for it.',
+    )
   })
   test('draws it dotted off the node before the next attempt, since when it ran is not known', () => {
     const segs: Segment[] = [
-      { id: 's1', kind: 'process', sourceTrace: 'a', actor: 'agent', fromVersion: '1', toVersion: '2', writes: 2, startAt: '2026-01-01T01:00:00.000Z', endAt: '2026-01-01T01:01:00.000Z', startPoint: null, startReasons: [], endedBy: 'crashed', endStatus: null, unitsDone: 2, steps: [], endsWithTombstone: false, continuedUnder: null },
-      { id: 's2', kind: 'process', sourceTrace: 'b', actor: 'agent', fromVersion: '3', toVersion: '3', writes: 1, startAt: '2026-01-01T03:00:01.000Z', endAt: '2026-01-01T03:00:01.000Z', startPoint: 0, startReasons: ['run-begin'], endedBy: 'completed', endStatus: 'succeeded', unitsDone: 3, steps: [], endsWithTombstone: false, continuedUnder: null },
+      {
+        id: 's1',
+        kind: 'process',
+        sourceTrace: 'a',
+        actor: 'agent',
+        fromVersion: '1',
+        toVersion: '2',
+        writes: 2,
+        startAt: '2026-01-01T01:00:00.000Z',
+        endAt: '2026-01-01T01:01:00.000Z',
+        startPoint: null,
+        startReasons: [],
+        endedBy: 'crashed',
+        endStatus: null,
+        unitsDone: 2,
+        steps: [],
+        endsWithTombstone: false,
+        continuedUnder: null,
+      },
+      {
+        id: 's2',
+        kind: 'process',
+        sourceTrace: 'b',
+        actor: 'agent',
+        fromVersion: '3',
+        toVersion: '3',
+        writes: 1,
+        startAt: '2026-01-01T03:00:01.000Z',
+        endAt: '2026-01-01T03:00:01.000Z',
+        startPoint: 0,
+        startReasons: ['run-begin'],
+        endedBy: 'completed',
+        endStatus: 'succeeded',
+        unitsDone: 3,
+        steps: [],
+        endsWithTombstone: false,
+        continuedUnder: null,
+      },
     ]
-    const text = resumeFlowMermaid(segs, [begin3], { attempts: [note(1), note(2), note(3, { wrote: { from: '3', to: '3', writes: 1 } })] })
+    const text = resumeFlowMermaid(segs, [begin3], {
+      attempts: [note(1), note(2), note(3, { wrote: { from: '3', to: '3', writes: 1 } })],
+    })
     assert.ok(text.includes('  s1 -.->|"run.begin attempt 2"| attempt_2'), text)
     assert.ok(text.includes('attempt_2["attempt 2<br/>run.begin time not kept<br/>wrote no checkpoint here"]'), text)
     assert.ok(!resumeFlowMermaid(segs, [begin3]).includes('attempt_2'))

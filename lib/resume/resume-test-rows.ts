@@ -14,8 +14,22 @@ export const CONSOLE = 'loom-runs-console'
 export const iso = (ms: number) => new Date(ms).toISOString()
 export const at = (s: string) => Date.parse(s)
 
-export function row(version: number | string, time: number, sourceTrace: string, content: string, extra: Partial<VersionInput> = {}): VersionInput {
-  return { version: String(version), updatedAt: iso(time), actor: AGENT, sourceTrace, content, isDeleted: false, ...extra }
+export function row(
+  version: number | string,
+  time: number,
+  sourceTrace: string,
+  content: string,
+  extra: Partial<VersionInput> = {},
+): VersionInput {
+  return {
+    version: String(version),
+    updatedAt: iso(time),
+    actor: AGENT,
+    sourceTrace,
+    content,
+    isDeleted: false,
+    ...extra,
+  }
 }
 
 export function tombstone(version: number, time: number, sourceTrace: string, actor = AGENT): VersionInput {

@@ -3,7 +3,19 @@ import { describe, test } from 'node:test'
 import { detectResumePoints, gapStats, normalizeBegins } from './detect'
 import { explainResume } from './explain'
 import { resumeFlowMermaid } from './mermaid'
-import { at, batchState, CONSOLE, HOST_A, HOST_B, iso, parseMermaid, resumeAfter, resumeFlow, row, tombstone } from './resume-test-rows'
+import {
+  at,
+  batchState,
+  CONSOLE,
+  HOST_A,
+  HOST_B,
+  iso,
+  parseMermaid,
+  resumeAfter,
+  resumeFlow,
+  row,
+  tombstone,
+} from './resume-test-rows'
 import { sortVersions } from './rows'
 import { segments } from './segments'
 import type { VersionInput } from './types'
@@ -86,7 +98,10 @@ describe('the seed batch run', () => {
   })
 
   test('input order does not matter', () => {
-    assert.deepEqual(detectResumePoints(shuffled(seedBatch()), { begins: SEED_BEGINS }), detectResumePoints(seedBatch(), { begins: SEED_BEGINS }))
+    assert.deepEqual(
+      detectResumePoints(shuffled(seedBatch()), { begins: SEED_BEGINS }),
+      detectResumePoints(seedBatch(), { begins: SEED_BEGINS }),
+    )
     assert.deepEqual(
       sortVersions(shuffled(seedBatch())).map((r) => r.version),
       seedBatch().map((r) => r.version),
@@ -98,7 +113,17 @@ describe('the seed batch run', () => {
     const points = detectResumePoints(versions, { begins: SEED_BEGINS })
     const segs = segments(versions, points, { runStatus: 'succeeded' })
     assert.deepEqual(
-      segs.map((s) => [s.id, s.kind, s.sourceTrace, s.fromVersion, s.toVersion, s.writes, s.endedBy, s.endsWithTombstone, s.unitsDone]),
+      segs.map((s) => [
+        s.id,
+        s.kind,
+        s.sourceTrace,
+        s.fromVersion,
+        s.toVersion,
+        s.writes,
+        s.endedBy,
+        s.endsWithTombstone,
+        s.unitsDone,
+      ]),
       [
         ['s1', 'process', HOST_A, '1', '120', 120, 'crashed', false, 120],
         ['s2', 'process', HOST_B, '121', '301', 181, 'completed', true, 300],
@@ -123,8 +148,18 @@ describe('the seed batch run', () => {
     const text = resumeFlow(versions, points)
     const lines = text.split('\n')
     assert.equal(lines[0], 'flowchart TD')
-    assert.ok(lines.some((l) => /^ {2}s1\["host-a\/pid-4242<br\/>v1–v120 · 120 writes<br\/>120 items done<br\/>.*ended: crashed, a later process resumed"\]$/.test(l)), text)
-    assert.ok(lines.some((l) => /^ {2}s2\[".*ended: run succeeded"\]$/.test(l)), text)
+    assert.ok(
+      lines.some((l) =>
+        /^ {2}s1\["host-a\/pid-4242<br\/>v1–v120 · 120 writes<br\/>120 items done<br\/>.*ended: crashed, a later process resumed"\]$/.test(
+          l,
+        ),
+      ),
+      text,
+    )
+    assert.ok(
+      lines.some((l) => /^ {2}s2\[".*ended: run succeeded"\]$/.test(l)),
+      text,
+    )
     assert.ok(lines.includes('  s2_tombstone(("tombstone v301"))'), text)
     assert.ok(lines.includes('  s2 --> s2_tombstone'), text)
     assert.ok(lines.includes('  s1 -->|"run.begin attempt 2 · new process · long gap"| s2'), text)
@@ -155,7 +190,10 @@ describe('long gaps', () => {
     assert.equal(points[0].unitsDone, 5)
     assert.equal(points[0].firstWrite?.summary, 'added item-006')
     assert.equal(points[0].gapMs, 3_600_000)
-    assert.match(explainResume(points)[0], /^Process host-a\/pid-4242 resumed at 2026-11-22 10:00:50 UTC from v5 \(5 items done\); .* — 1h 0m without a write \(the last: v5 by batch-indexer\)$/)
+    assert.match(
+      explainResume(points)[0],
+      /^Process host-a\/pid-4242 resumed at 2026-11-22 10:00:50 UTC from v5 \(5 items done\); .* — 1h 0m without a write \(the last: v5 by batch-indexer\)$/,
+    )
     const segs = segments(paused(3_600_000), points)
     assert.deepEqual(
       segs.map((s) => [s.sourceTrace, s.fromVersion, s.toVersion, s.endedBy]),
@@ -213,7 +251,9 @@ describe('JSON states', () => {
     assert.equal(p.fromVersion, '4')
     assert.equal(p.unitsDone, 4)
     assert.equal(p.firstWrite?.summary, 'changed $.cursor, added $.done[4]')
-    assert.ok(explainResume(points)[0].includes('from v4 (4 items done); its first write v5 changed $.cursor, added $.done[4]'))
+    assert.ok(
+      explainResume(points)[0].includes('from v4 (4 items done); its first write v5 changed $.cursor, added $.done[4]'),
+    )
   })
 })
 
@@ -245,7 +285,10 @@ describe('operator writes', () => {
     assert.deepEqual(resume.gapFrom, { version: '6', actor: 'operator:alice', at: iso(t0 + 3_600_000) })
     const sentences = explainResume(points)
     assert.equal(sentences[0], 'operator:alice edited the block at 2026-11-22 13:00:00 UTC: v5 → v6 (changed $.cursor)')
-    assert.ok(sentences[1].startsWith('Process host-b/pid-5150 resumed at 2026-11-22 13:01:40 UTC from v6 (0 items done);'), sentences[1])
+    assert.ok(
+      sentences[1].startsWith('Process host-b/pid-5150 resumed at 2026-11-22 13:01:40 UTC from v6 (0 items done);'),
+      sentences[1],
+    )
 
     const segs = segments(versions, points, { runStatus: 'running' })
     assert.deepEqual(

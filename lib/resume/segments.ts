@@ -30,7 +30,12 @@ function group(rows: readonly VersionInput[], points: readonly ResumePoint[]): G
     const cur = groups[groups.length - 1]
     let split: boolean
     if (op) split = !cur || cur.kind !== 'operator'
-    else split = !cur || cur.kind === 'operator' || startsAt.has(i) || (prev !== null && (prev.isDeleted || prev.sourceTrace !== r.sourceTrace))
+    else
+      split =
+        !cur ||
+        cur.kind === 'operator' ||
+        startsAt.has(i) ||
+        (prev !== null && (prev.isDeleted || prev.sourceTrace !== r.sourceTrace))
     if (split) groups.push({ rows: [r], startPoint: startsAt.get(i) ?? null, kind: op ? 'operator' : 'process' })
     else cur.rows.push(r)
   })
@@ -68,7 +73,11 @@ function lastActivity(g: Group, until: number): number | null {
 }
 
 /** Process segments and folded operator actions, in order, each with how it ended. */
-export function segments(versions: readonly VersionInput[], points: readonly ResumePoint[], opts: SegmentOptions = {}): Segment[] {
+export function segments(
+  versions: readonly VersionInput[],
+  points: readonly ResumePoint[],
+  opts: SegmentOptions = {},
+): Segment[] {
   const rows = sortVersions(versions)
   const groups = group(rows, points)
   const threshold = gapStats(rows, opts).thresholdMs
@@ -77,7 +86,8 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
   const finished = !!opts.runStatus && FINISHED.has(opts.runStatus)
   const lastProcess = groups.findLastIndex((g) => g.kind === 'process')
   const pointAt = new Map<string, ResumePoint>()
-  for (const p of points) if (p.firstWrite && p.actor !== null) pointAt.set(`${p.firstWrite.version}\u0000${p.actor}`, p)
+  for (const p of points)
+    if (p.firstWrite && p.actor !== null) pointAt.set(`${p.firstWrite.version}\u0000${p.actor}`, p)
 
   // The one process segment that wrote last before run.complete, if it is under this identity.
   let finalGroup = -1
@@ -108,14 +118,14 @@ export function segments(versions: readonly VersionInput[], points: readonly Res
       const next = groups.slice(gi + 1).find((x) => x.kind === 'process')
       const same = !!next && next.startPoint === null && !!last && next.rows[0]?.sourceTrace === last.sourceTrace
       endedBy = same ? 'operator' : 'crashed'
-    }
-    else {
+    } else {
       const went = own ? wroteElsewhereAfter(elsewhere, own, endAt) : null
       if (went) {
         endedBy = 'abandoned'
         continuedUnder = { agent: went.agent, userId: went.userId, sessionId: went.sessionId }
       } else if (endsWithTombstone) endedBy = 'cleared'
-      else if (opts.runStatus === 'running') endedBy = opts.now !== undefined && opts.now - endAt > threshold ? 'stalled' : 'running'
+      else if (opts.runStatus === 'running')
+        endedBy = opts.now !== undefined && opts.now - endAt > threshold ? 'stalled' : 'running'
       else endedBy = 'unknown'
     }
     const lastLive = [...g.rows].reverse().find((r) => !r.isDeleted)

@@ -31,7 +31,6 @@ export type OperatorAction = {
   restoredVersion?: string | null
 }
 
-
 /** One row of the same run's block under another agent, user_id or session_id. */
 export type ElsewhereRow = Identity & { version: string; updatedAt: string; isDeleted: boolean; content: string }
 
@@ -49,7 +48,6 @@ export type DetectOptions = {
    */
   summarize?: (fromContent: string, toContent: string) => string | undefined
 }
-
 
 export type SegmentOptions = {
   /** The run's status (`running`, `succeeded`, `failed`, `cancelled`); unknown when absent. */

@@ -36,7 +36,8 @@ function fromIndex(runs: RunKeyRow[], signal?: AbortSignal): Promise<CheckpointR
 /** The checkpoint blocks of the listed runs in working memory (one query, sorting-key prefix bound). */
 function fromWorkingMemory(runs: RunKeyRow[], signal?: AbortSignal): Promise<CheckpointRow[]> {
   const keys = new Map<string, TupleParam>()
-  for (const r of runs) keys.set(JSON.stringify([r.org, r.namespace, r.agent]), new TupleParam([r.org, r.namespace, r.agent]))
+  for (const r of runs)
+    keys.set(JSON.stringify([r.org, r.namespace, r.agent]), new TupleParam([r.org, r.namespace, r.agent]))
   return selectRows(
     sql`SELECT org, namespace, agent, run_id, user_id, session_id, version, toString(updated_at) AS updated_at,
         lengthUTF8(content) AS chars, char_limit, is_deleted
@@ -61,12 +62,20 @@ function byRunKey(found: CheckpointRow[]): Map<string, CheckpointRow[]> {
  * The checkpoint blocks of each run on a page, by run key. From the index, a run's blocks are kept
  * a moment for the other pages and filters that list it (read-cache.ts).
  */
-export async function checkpointsOf(rows: RunKeyRow[], indexed: boolean, signal?: AbortSignal): Promise<Map<string, CheckpointRow[]>> {
+export async function checkpointsOf(
+  rows: RunKeyRow[],
+  indexed: boolean,
+  signal?: AbortSignal,
+): Promise<Map<string, CheckpointRow[]>> {
   if (rows.length === 0) return new Map()
   if (!indexed) return byRunKey(await fromWorkingMemory(rows, signal))
   const kept = runFragments<CheckpointRow[]>('checkpoints')
   if (!kept) return byRunKey(await fromIndex(rows, signal))
-  return kept.many(rows, async (missing) => byRunKey(await fromIndex(missing, signal)), () => [])
+  return kept.many(
+    rows,
+    async (missing) => byRunKey(await fromIndex(missing, signal)),
+    () => [],
+  )
 }
 
 /** Prefers the checkpoint under the run's own identity, else the newest one. */

@@ -21,7 +21,12 @@ export type RunKeyColumns = { org: string; namespace: string; agent: string; run
 
 /** `(org, namespace, agent, run_id) IN` the given runs (each once), bound as parameter `name`. */
 export function inRunKeys(name: string, runs: readonly RunKeyColumns[]): Sql {
-  const keys = new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.agent, r.run_id]), new TupleParam([r.org, r.namespace, r.agent, r.run_id])]))
+  const keys = new Map(
+    runs.map((r) => [
+      JSON.stringify([r.org, r.namespace, r.agent, r.run_id]),
+      new TupleParam([r.org, r.namespace, r.agent, r.run_id]),
+    ]),
+  )
   return sql`(org, namespace, agent, run_id) IN ${param(name, 'Array(Tuple(String, String, String, String))', [...keys.values()])}`
 }
 

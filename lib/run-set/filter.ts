@@ -39,6 +39,10 @@ export function narrowsBeyondIdentity(f: RunsFilter): boolean {
 /** Flags are computed from the run index only: a flag filter without it is refused, not ignored. */
 export function requireIndexForFlags(f: RunsFilter, indexed: boolean): void {
   if (f.flag?.length && !indexed) {
-    throw new AppError('unavailable', 'flag filters need the run index, which is not installed here (run npm run db:init)', { details: { field: 'flag' } })
+    throw new AppError(
+      'unavailable',
+      'flag filters need the run index, which is not installed here (run npm run db:init)',
+      { details: { field: 'flag' } },
+    )
   }
 }

@@ -20,7 +20,15 @@ import { selectRows } from '../clickhouse/query'
 import { and, sql, trusted, type Sql } from '../clickhouse/sql'
 import { rowRunKey } from '../loom/identity'
 import { tableNames, source } from '../loom/tables'
-import { FLAG_QUERY_SETTINGS, flaggedRunsCondition, flagRowCheck, flagRowPrefilters, flagsToLookUp, runsCarrying, sparsePrefilter } from './run-flags'
+import {
+  FLAG_QUERY_SETTINGS,
+  flaggedRunsCondition,
+  flagRowCheck,
+  flagRowPrefilters,
+  flagsToLookUp,
+  runsCarrying,
+  sparsePrefilter,
+} from './run-flags'
 import { indexNames } from './run-index'
 import { identityConditions, inRunKeys, statusCondition, timeConditions } from './conditions'
 import type { RunsFilter } from './filter'
@@ -53,7 +61,9 @@ function latestChecks(filter: RunsFilter, checkFlags: boolean): Sql {
   const checks: Sql[] = []
   if (filter.status !== undefined) checks.push(statusCondition(filter.status, LATEST.status))
   if (filter.q !== undefined) checks.push(qMatchesRun(filter.q, LATEST.goal))
-  const rowCheck = checkFlags ? flagRowCheck(filter.flag!, { status: LATEST.status.sql, attempt: LATEST.attempt.sql, kind: LATEST.kind.sql }) : null
+  const rowCheck = checkFlags
+    ? flagRowCheck(filter.flag!, { status: LATEST.status.sql, attempt: LATEST.attempt.sql, kind: LATEST.kind.sql })
+    : null
   if (rowCheck) checks.push(rowCheck)
   return and(checks)
 }
@@ -106,13 +116,24 @@ async function scanIndex(
         )
       : null
     for (const { r, row } of listed) {
-      if (row && r.passes === 1 && !(r.latest_kind === 1 && excluded.has(rowRunKey(row))) && (!flagged || flagged.has(rowRunKey(row)))) {
+      if (
+        row &&
+        r.passes === 1 &&
+        !(r.latest_kind === 1 && excluded.has(rowRunKey(row))) &&
+        (!flagged || flagged.has(rowRunKey(row)))
+      ) {
         out.push({ row, firstWrite: r.latest_kind === 1 })
         if (out.length >= want) break
       }
     }
     const last = rows[rows.length - 1]
-    after = { started_text: last.started_text, org: last.org, namespace: last.namespace, agent: last.agent, run_id: last.run_id }
+    after = {
+      started_text: last.started_text,
+      org: last.org,
+      namespace: last.namespace,
+      agent: last.agent,
+      run_id: last.run_id,
+    }
     // Every row of the window is one of these runs' index rows: fewer of those than the window
     // asked for means the index has no more rows passing the pre-filter (no empty round to learn it).
     if (rows.reduce((n, r) => n + r.versions, 0) < size) break

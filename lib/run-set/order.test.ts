@@ -6,7 +6,13 @@ const cursor = { startedAt: '2026-11-19 08:30:00.125', org: 'acme', namespace: '
 
 test('a cursor and a list key are the same place in the list order', () => {
   const key = keyOfCursor(cursor)
-  assert.deepEqual(key, { started_text: cursor.startedAt, org: 'acme', namespace: 'prod', agent: 'billing', run_id: 'r-1' })
+  assert.deepEqual(key, {
+    started_text: cursor.startedAt,
+    org: 'acme',
+    namespace: 'prod',
+    agent: 'billing',
+    run_id: 'r-1',
+  })
   assert.deepEqual(cursorOfKey(key), cursor)
 })
 
@@ -16,5 +22,11 @@ test('the keyset condition compares the whole order tuple and carries every valu
     f.sql,
     "(started_at, org, namespace, agent, run_id) < ({c_started:DateTime64(3, 'UTC')}, {c_org:String}, {c_namespace:String}, {c_agent:String}, {c_run_id:String})",
   )
-  assert.deepEqual(f.params, { c_started: cursor.startedAt, c_org: 'acme', c_namespace: 'prod', c_agent: 'billing', c_run_id: 'r-1' })
+  assert.deepEqual(f.params, {
+    c_started: cursor.startedAt,
+    c_org: 'acme',
+    c_namespace: 'prod',
+    c_agent: 'billing',
+    c_run_id: 'r-1',
+  })
 })

@@ -121,7 +121,9 @@ function toTriage(r: z.infer<typeof triageRowSchema>): RunTriage {
 
 /** Per run: one 0/1 column per flag in `flags` (near_miss excluded), over the runs `conditions` select. */
 async function flagColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditions: Sql[], now: Date): Promise<Sql> {
-  const withBlobs = flags.includes('missing_blob') ? sql`WITH blobs_present AS (${await presentBlobsSql()}) ` : trusted('')
+  const withBlobs = flags.includes('missing_blob')
+    ? sql`WITH blobs_present AS (${await presentBlobsSql()}) `
+    : trusted('')
   const columns = join(
     flags.map((f) => sql`, ${CONDITIONS[f].sql(nowParam(now))} AS ${trusted(`f_${f}`)}`),
     '',
@@ -166,7 +168,9 @@ export async function flagFilterSql(flags: readonly RunFlag[], filter: IdentityF
   if (flags.includes('near_miss')) parts.push(nearMissSql(owners))
   if (parts.length === 1) return parts[0]
   return join(
-    parts.map((p, i) => (i === 0 ? sql`SELECT org, namespace, agent, run_id FROM (${p})` : sql`(org, namespace, agent, run_id) IN (${p})`)),
+    parts.map((p, i) =>
+      i === 0 ? sql`SELECT org, namespace, agent, run_id FROM (${p})` : sql`(org, namespace, agent, run_id) IN (${p})`,
+    ),
     ' WHERE ',
   )
 }
@@ -194,10 +198,13 @@ const flagRowSchema = keySchema.catchall(z.coerce.number())
  */
 export async function flagRowPrefilters(flags: readonly RunFlag[], now: Date): Promise<Sql[]> {
   const out: Sql[] = []
-  if (flags.includes('crash_loop')) out.push(trusted(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`))
+  if (flags.includes('crash_loop'))
+    out.push(trusted(`(kind = 0 AND attempt >= ${CRASH_LOOP_ATTEMPTS} AND status != 'succeeded')`))
   // A run is stalled no sooner than STALL_MIN_MS after it started (its last activity is at least its start).
   if (flags.includes('stalled')) {
-    out.push(sql`(kind = 0 AND status = 'running' AND ${trusted(ms('started_at'))} < toUnixTimestamp64Milli(${nowParam(now)}) - ${trusted(String(STALL_MIN_MS))})`)
+    out.push(
+      sql`(kind = 0 AND status = 'running' AND ${trusted(ms('started_at'))} < toUnixTimestamp64Milli(${nowParam(now)}) - ${trusted(String(STALL_MIN_MS))})`,
+    )
   }
   if (flags.includes('near_miss')) out.push(sql`(org, namespace, run_id) IN (${nearMissCandidatesSql()})`)
   const ix = flagIndexNames(getConfig().databases.runs)
@@ -206,7 +213,8 @@ export async function flagRowPrefilters(flags: readonly RunFlag[], now: Date): P
   if (flags.includes('near_limit')) out.push(marked('near_limit'))
   if (flags.includes('tie')) out.push(marked('tie'))
   // Runs that named a blob_key which is not (or no longer) there.
-  if (flags.includes('missing_blob')) out.push(marked('missing_blob', sql` AND (org, namespace, agent, detail) NOT IN (${await presentBlobsSql()})`))
+  if (flags.includes('missing_blob'))
+    out.push(marked('missing_blob', sql` AND (org, namespace, agent, detail) NOT IN (${await presentBlobsSql()})`))
   return out
 }
 
@@ -223,9 +231,14 @@ export function sparsePrefilter(flags: readonly RunFlag[]): boolean {
  * (the same argMax by version as the triage table's run state), so it needs no lookup. A check
  * over the list query's latest-row tuple (status, attempt and kind at `at`), or null.
  */
-export function flagRowCheck(flags: readonly RunFlag[], at: { status: string; attempt: string; kind: string }): Sql | null {
+export function flagRowCheck(
+  flags: readonly RunFlag[],
+  at: { status: string; attempt: string; kind: string },
+): Sql | null {
   if (!flags.includes('crash_loop')) return null
-  return trusted(`(${at.kind} = 0 AND ${at.attempt} >= ${CRASH_LOOP_ATTEMPTS} AND ${at.status} NOT IN ('succeeded', ''))`)
+  return trusted(
+    `(${at.kind} = 0 AND ${at.attempt} >= ${CRASH_LOOP_ATTEMPTS} AND ${at.status} NOT IN ('succeeded', ''))`,
+  )
 }
 
 /** The flags a list row cannot decide on its own (looked up per window). */
@@ -238,14 +251,24 @@ export function flagsToLookUp(flags: readonly RunFlag[]): RunFlag[] {
  * from `wanted`, in RUN_FLAGS order). Key lookups in the triage tables, computing only what those
  * flags need.
  */
-async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal?: AbortSignal, now = new Date()): Promise<Map<string, RunFlag[]>> {
+async function flagsAmong(
+  runs: FlaggedRun[],
+  wanted: readonly RunFlag[],
+  signal?: AbortSignal,
+  now = new Date(),
+): Promise<Map<string, RunFlag[]>> {
   const out = new Map<string, RunFlag[]>()
   for (const r of runs) out.set(runKey(r), [])
   if (runs.length === 0) return out
   const ids = [...new Map(runs.map((r) => [JSON.stringify([r.org, r.namespace, r.run_id]), idOf(r)])).values()]
   const others = notNearMiss(wanted)
   const [rows, near] = await Promise.all([
-    others.length ? selectRows(await triageColumnsSql(others, [inRunKeys('keys', runs)]), triageRowSchema, { signal, settings: FLAG_QUERY_SETTINGS }) : [],
+    others.length
+      ? selectRows(await triageColumnsSql(others, [inRunKeys('keys', runs)]), triageRowSchema, {
+          signal,
+          settings: FLAG_QUERY_SETTINGS,
+        })
+      : [],
     wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
   await decideRows(rows, others, out, now, signal)
@@ -257,7 +280,8 @@ async function flagsAmong(runs: FlaggedRun[], wanted: readonly RunFlag[], signal
   return out
 }
 
-const notNearMiss = (flags: readonly RunFlag[]) => flags.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
+const notNearMiss = (flags: readonly RunFlag[]) =>
+  flags.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss')
 
 /** Adds to `out` the flags among `others` that each triage row's run carries at `now`. */
 async function decideRows(
@@ -274,14 +298,18 @@ async function decideRows(
   }
   if (long.length) {
     // Runs with a long checkpoint history: the engine decides, rather than sending every write here.
-    const decided = await selectRows(await flagColumnsSql(others, [inRunKeys('long', long)], now), flagRowSchema, { signal, settings: FLAG_QUERY_SETTINGS })
+    const decided = await selectRows(await flagColumnsSql(others, [inRunKeys('long', long)], now), flagRowSchema, {
+      signal,
+      settings: FLAG_QUERY_SETTINGS,
+    })
     for (const row of decided) out.get(runKey(row))?.push(...others.filter((f) => row[`f_${f}`] === 1))
   }
 }
 
 const idSchema = z.object({ org: z.string(), namespace: z.string(), run_id: z.string() })
 const idOf = (r: FlaggedRun) => new TupleParam([r.org, r.namespace, r.run_id])
-const inIds = (values: TupleParam[]) => sql`(org, namespace, run_id) IN ${param('ids', 'Array(Tuple(String, String, String))', values)}`
+const inIds = (values: TupleParam[]) =>
+  sql`(org, namespace, run_id) IN ${param('ids', 'Array(Tuple(String, String, String))', values)}`
 
 /** The runs among `ids` (org, namespace, run_id) that hold a near miss: the candidates first, then the exact check on those. */
 async function nearMissAmong(ids: TupleParam[], signal?: AbortSignal) {
@@ -327,7 +355,10 @@ export async function runFlagsFrom(
   const rows = read.rows.map((json) => triageRowSchema.parse(JSON.parse(json)))
   await decideRows(rows, notNearMiss(RUN_FLAGS), out, now, signal)
   if (read.nearMissCandidates > 0) {
-    const exact = await selectRows(nearMissSql([inIds([idOf(run)])]), keySchema, { signal, settings: FLAG_QUERY_SETTINGS })
+    const exact = await selectRows(nearMissSql([inIds([idOf(run)])]), keySchema, {
+      signal,
+      settings: FLAG_QUERY_SETTINGS,
+    })
     if (exact.some((r) => runKey(r) === runKey(run))) flags.push('near_miss')
   }
   return RUN_FLAGS.filter((f) => flags.includes(f))
@@ -351,14 +382,28 @@ export async function flagsOfRuns(
   const kept = now === undefined ? runFragments<RunFlag[]>('flags') : null
   // A run's whole flag set is kept a moment for the other pages, filters and headers showing it.
   const found = kept
-    ? await kept.many(runs, (missing) => flagsAmong(missing, RUN_FLAGS, signal), () => [])
-    : await flagsAmong(runs, RUN_FLAGS.filter((f) => !known.includes(f)), signal, now)
+    ? await kept.many(
+        runs,
+        (missing) => flagsAmong(missing, RUN_FLAGS, signal),
+        () => [],
+      )
+    : await flagsAmong(
+        runs,
+        RUN_FLAGS.filter((f) => !known.includes(f)),
+        signal,
+        now,
+      )
   // A new list per run (a kept one is shared), with the known flags, in RUN_FLAGS order.
   return new Map([...found].map(([key, set]) => [key, RUN_FLAGS.filter((f) => set.includes(f) || known.includes(f))]))
 }
 
 /** The runs among `runs` that carry every flag in `flags` (keys as runKey). */
-export async function runsCarrying(runs: FlaggedRun[], flags: readonly RunFlag[], signal?: AbortSignal, now = new Date()): Promise<Set<string>> {
+export async function runsCarrying(
+  runs: FlaggedRun[],
+  flags: readonly RunFlag[],
+  signal?: AbortSignal,
+  now = new Date(),
+): Promise<Set<string>> {
   await ensureFresh()
   const found = await flagsAmong(runs, flags, signal, now)
   return new Set([...found].filter(([, set]) => flags.every((f) => set.includes(f))).map(([key]) => key))

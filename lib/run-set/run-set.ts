@@ -44,7 +44,10 @@ export type RunSet = {
   flagsOf(runs: RunKeyRow[], options?: { now?: Date; known?: readonly RunFlag[] }): Promise<Map<string, RunFlag[]>>
 }
 
-export async function openRunSet(filter: RunsFilter, options: { source?: RunsSource; signal?: AbortSignal } = {}): Promise<RunSet> {
+export async function openRunSet(
+  filter: RunsFilter,
+  options: { source?: RunsSource; signal?: AbortSignal } = {},
+): Promise<RunSet> {
   const { source = 'auto', signal } = options
   const indexed = source === 'index' || (await runIndexReady(signal))
   const backend: RunSetBackend = source === 'union' || !indexed ? 'union' : 'index'
@@ -60,7 +63,9 @@ export async function openRunSet(filter: RunsFilter, options: { source?: RunsSou
     ],
     page: async (cursor, limit, scan = {}) => {
       if (backend === 'index') return listRowsFromIndex(filter, cursor, limit + 1, signal, scan)
-      const rows = await selectRows(unionPageSql(filter, cursor && keyOfCursor(cursor), limit), listRowSchema, { signal })
+      const rows = await selectRows(unionPageSql(filter, cursor && keyOfCursor(cursor), limit), listRowSchema, {
+        signal,
+      })
       return { rows, scannedTo: null }
     },
     checkpoints: (rows) => checkpointsOf(rows, backend === 'index', signal),

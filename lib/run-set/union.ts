@@ -41,7 +41,8 @@ export function unionRunsSql(f: RunsFilter): Sql {
     parts.push(sql`SELECT org, namespace, agent, run_id, toString(status) AS status, started_at
       FROM ${trusted(source(tableNames().runs, { final: true }))} ${where(runRowConditions(f))}`)
   }
-  if (withOrphans) parts.push(sql`SELECT org, namespace, agent, run_id, 'unknown' AS status, started_at FROM (${orphanRunsSql(f)})`)
+  if (withOrphans)
+    parts.push(sql`SELECT org, namespace, agent, run_id, 'unknown' AS status, started_at FROM (${orphanRunsSql(f)})`)
   return join(parts, UNION_ALL)
 }
 

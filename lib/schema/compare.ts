@@ -2,7 +2,15 @@
  * Compares what ClickHouse reports (system.tables, system.columns, system.data_skipping_indices,
  * system.parts) with the contract, one object at a time. Pure: no I/O, so it is unit-testable.
  */
-import { engineText, normalizeExpr, normalizeType, parseEngine, splitTopLevel, stripLowCardinality, viewTarget } from './clickhouse-text'
+import {
+  engineText,
+  normalizeExpr,
+  normalizeType,
+  parseEngine,
+  splitTopLevel,
+  stripLowCardinality,
+  viewTarget,
+} from './clickhouse-text'
 import type {
   ColumnDiff,
   Issue,
@@ -66,7 +74,10 @@ function levenshtein(a: string, b: string): number {
 }
 
 /** An extra column of the same type whose name is close enough to be a rename. */
-function renameCandidate(missing: { name: string; type: string }, extra: { name: string; type: string }[]): string | undefined {
+function renameCandidate(
+  missing: { name: string; type: string },
+  extra: { name: string; type: string }[],
+): string | undefined {
   const plain = (s: string) => s.toLowerCase().replace(/[_-]/g, '')
   const candidates = extra
     .filter((c) => normalizeType(stripLowCardinality(c.type)) === normalizeType(stripLowCardinality(missing.type)))
@@ -100,7 +111,9 @@ function compareColumns(spec: TableSpec, found: FoundColumn[], issues: Issue[]):
           : `Column ${col.name} ${col.type} is missing: views that read it fail.`,
         fix: renamedTo
           ? undefined
-          : [`ALTER TABLE ${spec.fullName} ADD COLUMN IF NOT EXISTS ${col.name} ${col.type}${col.default ? ` DEFAULT ${col.default}` : ''}`],
+          : [
+              `ALTER TABLE ${spec.fullName} ADD COLUMN IF NOT EXISTS ${col.name} ${col.type}${col.default ? ` DEFAULT ${col.default}` : ''}`,
+            ],
       })
       continue
     }
@@ -132,7 +145,8 @@ function compareIndexes(spec: TableSpec, found: FoundIndex[], issues: Issue[]): 
     const same = (f: FoundIndex) => normalizeExpr(f.expr) === normalizeExpr(ix.expr) && f.type === ix.type
     const named = found.find((f) => f.name === ix.name)
     const base = { name: ix.name, expr: ix.expr, type: ix.type, granularity: ix.granularity }
-    if (named && same(named) && named.granularity === ix.granularity) return { ...base, state: 'ok', found: named, fix: [] }
+    if (named && same(named) && named.granularity === ix.granularity)
+      return { ...base, state: 'ok', found: named, fix: [] }
     const equivalent = found.find(same)
     if (equivalent) return { ...base, state: 'equivalent', found: equivalent, fix: [] }
     if (named) {
@@ -177,7 +191,10 @@ function missingReport(spec: ObjectSpec): TableReport {
       spec.kind === 'table'
         ? spec.skipIndexes.map((ix) => ({ ...ix, state: 'missing' as const, found: null, fix: [] }))
         : [],
-    view: spec.kind === 'materializedView' ? { expectedTarget: spec.target, foundTarget: null, source: spec.source, sourceLinked: false } : null,
+    view:
+      spec.kind === 'materializedView'
+        ? { expectedTarget: spec.target, foundTarget: null, source: spec.source, sourceLinked: false }
+        : null,
     parts: null,
     rows: null,
     mapping: spec.kind === 'table' ? (spec.mapping ?? null) : null,
@@ -195,7 +212,11 @@ function compareView(spec: ViewSpec, f: FoundTable, found: Found): TableReport {
   const issues: Issue[] = []
   const engineOk = f.engine === 'MaterializedView'
   if (!engineOk) {
-    issues.push({ severity: 'problem', code: 'engine', message: `${spec.fullName} is a ${f.engine}, not a materialized view: nothing is copied.` })
+    issues.push({
+      severity: 'problem',
+      code: 'engine',
+      message: `${spec.fullName} is a ${f.engine}, not a materialized view: nothing is copied.`,
+    })
   }
   const target = engineOk ? viewTarget(f.createTableQuery) : null
   if (engineOk && target !== spec.target) {
@@ -239,7 +260,8 @@ function compareView(spec: ViewSpec, f: FoundTable, found: Found): TableReport {
 function compareTable(spec: TableSpec, f: FoundTable, found: Found): TableReport {
   const issues: Issue[] = []
   const parsed = parseEngine(f.engine, f.engineFull)
-  const engineOk = !spec.detailed || (parsed.family === spec.engine.family && parsed.args.join(',') === spec.engine.args.join(','))
+  const engineOk =
+    !spec.detailed || (parsed.family === spec.engine.family && parsed.args.join(',') === spec.engine.args.join(','))
   const collapsing = spec.engine.family !== 'MergeTree'
   if (!engineOk) {
     issues.push({
@@ -271,7 +293,11 @@ function compareTable(spec: TableSpec, f: FoundTable, found: Found): TableReport
     present: true,
     status: worst(issues.map((i) => (i.severity === 'info' ? 'ok' : i.severity))),
     disables: null,
-    engine: { expected: spec.detailed ? engineText(spec.engine) : '(not fixed by the contract)', found: engineText(parsed), ok: engineOk },
+    engine: {
+      expected: spec.detailed ? engineText(spec.engine) : '(not fixed by the contract)',
+      found: engineText(parsed),
+      ok: engineOk,
+    },
     sortingKey: { expected: spec.sortingKey, found: foundKey, ok: keyOk },
     columns,
     skipIndexes,
@@ -292,7 +318,9 @@ export function compareObject(spec: ObjectSpec, found: Found): TableReport {
 
 /** Re-rates a report after a group-level rule changed how serious one of its issues is. */
 export function withIssue(report: TableReport, issue: Issue, replaceMissing = false): TableReport {
-  const issues = replaceMissing ? [issue, ...report.issues.filter((i) => i.code !== 'missing_table')] : [...report.issues, issue]
+  const issues = replaceMissing
+    ? [issue, ...report.issues.filter((i) => i.code !== 'missing_table')]
+    : [...report.issues, issue]
   const status = worst(issues.map((i) => (report.present && i.severity === 'info' ? 'ok' : i.severity)))
   return { ...report, issues, status }
 }

@@ -8,7 +8,10 @@ export const split = (fullName: string) => {
 
 export type Common = { key: string; group: TableGroup; purpose: string; whenMissing: Severity; disables: string }
 
-export function table(fullName: string, c: Common & { engine: EngineSpec; sortingKey: string[]; columns: ColumnSpec[]; skipIndexes?: SkipIndexSpec[] }): TableSpec {
+export function table(
+  fullName: string,
+  c: Common & { engine: EngineSpec; sortingKey: string[]; columns: ColumnSpec[]; skipIndexes?: SkipIndexSpec[] },
+): TableSpec {
   return { kind: 'table', fullName, ...split(fullName), skipIndexes: [], detailed: true, ...c }
 }
 

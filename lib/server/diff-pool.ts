@@ -75,7 +75,13 @@ function lineChangesOffLoop(before: string, after: string): Promise<{ changes: L
   }
   const p = diffPool()
   if (!p) return Promise.resolve(null)
-  const answer = (p.run({ before, after, options: lineDiffOptions(POOL_MAX_EDITS, POOL_TIMEOUT_MS) }) as Promise<NonNullable<LineChanges> | null>).then(
+  const answer = (
+    p.run({
+      before,
+      after,
+      options: lineDiffOptions(POOL_MAX_EDITS, POOL_TIMEOUT_MS),
+    }) as Promise<NonNullable<LineChanges> | null>
+  ).then(
     (changes) => ({ changes: changes ?? undefined }),
     () => {
       // Not taken (queue full) or failed: not kept, so the next ask tries the worker again.
@@ -93,7 +99,11 @@ function offloads(before: string, after: string): boolean {
 }
 
 /** `diffContents`, with a large line diff computed off the event loop. */
-export async function diffContentsOffLoop(before: string, after: string, opts: { words?: boolean } = {}): Promise<ContentDiff> {
+export async function diffContentsOffLoop(
+  before: string,
+  after: string,
+  opts: { words?: boolean } = {},
+): Promise<ContentDiff> {
   if (!offloads(before, after)) return diffContents(before, after)
   const lines = await lineChangesOffLoop(before, after)
   return lines ? diffContents(before, after, { ...lines, words: opts.words }) : diffContents(before, after)
@@ -103,7 +113,10 @@ export async function diffContentsOffLoop(before: string, after: string, opts: {
  * `detectResumePoints`, with the summaries of large steps diffed off the event loop first: a first
  * pass names the large pairs the points describe, the worker diffs them, a second pass uses them.
  */
-export async function detectResumePointsOffLoop(versions: readonly VersionInput[], opts: DetectOptions = {}): Promise<ResumePoint[]> {
+export async function detectResumePointsOffLoop(
+  versions: readonly VersionInput[],
+  opts: DetectOptions = {},
+): Promise<ResumePoint[]> {
   const large: [string, string][] = []
   detectResumePoints(versions, {
     ...opts,
@@ -115,7 +128,9 @@ export async function detectResumePointsOffLoop(versions: readonly VersionInput[
   })
   if (large.length === 0) return detectResumePoints(versions, opts)
   const summaries = new Map<string, Map<string, string>>()
-  const described = await Promise.all(large.map(async ([from, to]) => describeDiff(await diffContentsOffLoop(from, to, { words: false }))))
+  const described = await Promise.all(
+    large.map(async ([from, to]) => describeDiff(await diffContentsOffLoop(from, to, { words: false }))),
+  )
   large.forEach(([from, to], i) => {
     let byTo = summaries.get(from)
     if (!byTo) summaries.set(from, (byTo = new Map()))

@@ -29,13 +29,17 @@ export type GateDecision = { ok: true } | { ok: false; status: 403 | 421; messag
  * no users configured so is every client that is not on loopback, however the server was
  * started (`next start` binds all interfaces by default; containers set HOSTNAME=0.0.0.0).
  */
-export function gateDecision(input: GateInput, config: Pick<AppConfig, 'users' | 'allowedHosts' | 'trustedProxies' | 'port'>): GateDecision {
+export function gateDecision(
+  input: GateInput,
+  config: Pick<AppConfig, 'users' | 'allowedHosts' | 'trustedProxies' | 'port'>,
+): GateDecision {
   if (config.users.length === 0 && input.forwarded) {
     // A tunnel or proxy on this machine reaches the console from loopback: everyone behind it would be the local operator.
     return {
       ok: false,
       status: 403,
-      message: 'This console has no users configured, and this request came through a proxy or tunnel (it carries a forwarding header). Serving the console through a proxy or tunnel needs users: configure LOOM_RUNS_USERS.',
+      message:
+        'This console has no users configured, and this request came through a proxy or tunnel (it carries a forwarding header). Serving the console through a proxy or tunnel needs users: configure LOOM_RUNS_USERS.',
     }
   }
   if (config.users.length === 0) {
@@ -44,7 +48,8 @@ export function gateDecision(input: GateInput, config: Pick<AppConfig, 'users' |
       return {
         ok: false,
         status: 403,
-        message: 'This console has no users configured, so it serves loopback clients only. Configure LOOM_RUNS_USERS to let others in.',
+        message:
+          'This console has no users configured, so it serves loopback clients only. Configure LOOM_RUNS_USERS to let others in.',
       }
     }
   }
@@ -60,7 +65,9 @@ export function gateDecision(input: GateInput, config: Pick<AppConfig, 'users' |
 }
 
 function refuse(res: http.ServerResponse, decision: Extract<GateDecision, { ok: false }>) {
-  const body = JSON.stringify({ error: { code: decision.status === 421 ? 'misdirected' : 'forbidden', message: decision.message } })
+  const body = JSON.stringify({
+    error: { code: decision.status === 421 ? 'misdirected' : 'forbidden', message: decision.message },
+  })
   res.writeHead(decision.status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),

@@ -2,16 +2,46 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { safeNextPath } from '../auth/next-path'
 import { gateDecision } from './gate'
-import { allowedHosts, clientAddress, isHostAllowed, isLoopbackAddress, isLoopbackHost, isOriginAllowed, isOwnOrigin, isSecureRequest, normalizeHost } from '../net/network'
+import {
+  allowedHosts,
+  clientAddress,
+  isHostAllowed,
+  isLoopbackAddress,
+  isLoopbackHost,
+  isOriginAllowed,
+  isOwnOrigin,
+  isSecureRequest,
+  normalizeHost,
+} from '../net/network'
 
 describe('loopback addresses', () => {
   test('127.0.0.0/8, ::1 and IPv4-mapped loopback are loopback', () => {
-    for (const a of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '::ffff:127.0.0.1', '[::1]', '0:0:0:0:0:0:0:1']) {
+    for (const a of [
+      '127.0.0.1',
+      '127.0.0.2',
+      '127.255.255.254',
+      '::1',
+      '::ffff:127.0.0.1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+    ]) {
       assert.equal(isLoopbackAddress(a), true, a)
     }
   })
   test('everything else is not, including look-alikes and nothing', () => {
-    for (const a of ['10.0.0.1', '192.168.1.2', '0.0.0.0', '::', '::ffff:10.0.0.1', '128.0.0.1', '127.0.0.1.evil', 'localhost', '', null, undefined]) {
+    for (const a of [
+      '10.0.0.1',
+      '192.168.1.2',
+      '0.0.0.0',
+      '::',
+      '::ffff:10.0.0.1',
+      '128.0.0.1',
+      '127.0.0.1.evil',
+      'localhost',
+      '',
+      null,
+      undefined,
+    ]) {
       assert.equal(isLoopbackAddress(a), false, String(a))
     }
   })
@@ -20,12 +50,33 @@ describe('loopback addresses', () => {
 describe('allowed hosts', () => {
   const allowed = allowedHosts(3000, ['loom.example.com', 'Console.Internal:8443'])
   test('the loopback names on the console port, and the configured names', () => {
-    for (const h of ['127.0.0.1:3000', 'localhost:3000', 'LOCALHOST:3000', '[::1]:3000', 'loom.example.com', 'loom.example.com:80', 'loom.example.com:443', 'console.internal:8443']) {
+    for (const h of [
+      '127.0.0.1:3000',
+      'localhost:3000',
+      'LOCALHOST:3000',
+      '[::1]:3000',
+      'loom.example.com',
+      'loom.example.com:80',
+      'loom.example.com:443',
+      'console.internal:8443',
+    ]) {
       assert.equal(isHostAllowed(h, allowed), true, h)
     }
   })
   test('a rebound name, another port, or garbage is refused', () => {
-    for (const h of ['rebind.example:3000', 'rebind.example', '127.0.0.1:3001', 'localhost', '127.0.0.1', 'loom.example.com:3000', 'console.internal', 'a b', 'evil.com@127.0.0.1:3000', '', null]) {
+    for (const h of [
+      'rebind.example:3000',
+      'rebind.example',
+      '127.0.0.1:3001',
+      'localhost',
+      '127.0.0.1',
+      'loom.example.com:3000',
+      'console.internal',
+      'a b',
+      'evil.com@127.0.0.1:3000',
+      '',
+      null,
+    ]) {
       assert.equal(isHostAllowed(h, allowed), false, String(h))
     }
   })
@@ -73,38 +124,96 @@ describe('client address', () => {
 
 describe('the request gate', () => {
   const noUsers = { users: [], allowedHosts: [], trustedProxies: 0, port: 3000 }
-  const withUsers = { ...noUsers, users: [{ name: 'a', role: 'viewer' as const, secret: 'x' }], allowedHosts: ['loom.example.com'] }
+  const withUsers = {
+    ...noUsers,
+    users: [{ name: 'a', role: 'viewer' as const, secret: 'x' }],
+    allowedHosts: ['loom.example.com'],
+  }
   test('no users: a loopback client on an allowed host passes', () => {
-    assert.deepEqual(gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: undefined }, noUsers), { ok: true })
-    assert.deepEqual(gateDecision({ remoteAddress: '::ffff:127.0.0.1', localPort: 4100, host: 'localhost:4100', forwardedFor: undefined }, noUsers), { ok: true })
+    assert.deepEqual(
+      gateDecision(
+        { remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: undefined },
+        noUsers,
+      ),
+      { ok: true },
+    )
+    assert.deepEqual(
+      gateDecision(
+        { remoteAddress: '::ffff:127.0.0.1', localPort: 4100, host: 'localhost:4100', forwardedFor: undefined },
+        noUsers,
+      ),
+      { ok: true },
+    )
   })
   test('no users: a client off loopback is refused whatever the bind address, even with a loopback Host or X-Forwarded-For', () => {
     for (const remoteAddress of ['10.1.2.3', '192.168.0.7', '::ffff:172.16.0.1', '2001:db8::1']) {
-      const d = gateDecision({ remoteAddress, localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '127.0.0.1' }, noUsers)
+      const d = gateDecision(
+        { remoteAddress, localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '127.0.0.1' },
+        noUsers,
+      )
       assert.equal(d.ok, false, remoteAddress)
       assert.equal(!d.ok && d.status, 403)
     }
   })
   test('no users: a loopback request that came through a proxy or tunnel (a forwarding header) is refused', () => {
-    const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '127.0.0.1', forwarded: true }, noUsers)
+    const d = gateDecision(
+      {
+        remoteAddress: '127.0.0.1',
+        localPort: 3000,
+        host: '127.0.0.1:3000',
+        forwardedFor: '127.0.0.1',
+        forwarded: true,
+      },
+      noUsers,
+    )
     assert.equal(!d.ok && d.status, 403)
     assert.match(!d.ok ? d.message : '', /proxy or tunnel needs users/)
-    const withThem = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: 'loom.example.com', forwardedFor: '127.0.0.1', forwarded: true }, withUsers)
+    const withThem = gateDecision(
+      {
+        remoteAddress: '127.0.0.1',
+        localPort: 3000,
+        host: 'loom.example.com',
+        forwardedFor: '127.0.0.1',
+        forwarded: true,
+      },
+      withUsers,
+    )
     assert.deepEqual(withThem, { ok: true })
   })
   test('no users behind a trusted proxy on loopback: the forwarded client must be loopback too', () => {
-    const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '203.0.113.9' }, { ...noUsers, trustedProxies: 1 })
+    const d = gateDecision(
+      { remoteAddress: '127.0.0.1', localPort: 3000, host: '127.0.0.1:3000', forwardedFor: '203.0.113.9' },
+      { ...noUsers, trustedProxies: 1 },
+    )
     assert.equal(d.ok, false)
   })
   test('a rebound Host is refused with 421, on the real port', () => {
-    const d = gateDecision({ remoteAddress: '127.0.0.1', localPort: 3000, host: 'rebind.example:3000', forwardedFor: undefined }, noUsers)
+    const d = gateDecision(
+      { remoteAddress: '127.0.0.1', localPort: 3000, host: 'rebind.example:3000', forwardedFor: undefined },
+      noUsers,
+    )
     assert.equal(!d.ok && d.status, 421)
-    const wrongPort = gateDecision({ remoteAddress: '127.0.0.1', localPort: 4100, host: '127.0.0.1:3000', forwardedFor: undefined }, noUsers)
+    const wrongPort = gateDecision(
+      { remoteAddress: '127.0.0.1', localPort: 4100, host: '127.0.0.1:3000', forwardedFor: undefined },
+      noUsers,
+    )
     assert.equal(wrongPort.ok, false)
   })
   test('with users: other clients pass on an allowed host', () => {
-    assert.deepEqual(gateDecision({ remoteAddress: '10.1.2.3', localPort: 3000, host: 'loom.example.com', forwardedFor: undefined }, withUsers), { ok: true })
-    assert.equal(gateDecision({ remoteAddress: '10.1.2.3', localPort: 3000, host: 'other.example.com', forwardedFor: undefined }, withUsers).ok, false)
+    assert.deepEqual(
+      gateDecision(
+        { remoteAddress: '10.1.2.3', localPort: 3000, host: 'loom.example.com', forwardedFor: undefined },
+        withUsers,
+      ),
+      { ok: true },
+    )
+    assert.equal(
+      gateDecision(
+        { remoteAddress: '10.1.2.3', localPort: 3000, host: 'other.example.com', forwardedFor: undefined },
+        withUsers,
+      ).ok,
+      false,
+    )
   })
 })
 
@@ -129,12 +238,29 @@ describe('where to go after login', () => {
   test('same-origin paths are kept with query and hash', () => {
     assert.equal(safeNextPath('/runs/a/b/c/d?tab=blocks#x', origin), '/runs/a/b/c/d?tab=blocks#x')
     assert.equal(safeNextPath(null, origin), '/')
-    assert.equal(safeNextPath('/runs/acme/a%2Fb/agent/r1?tab=timeline', origin), '/runs/acme/a%2Fb/agent/r1?tab=timeline', 'an encoded slash inside a path is kept')
+    assert.equal(
+      safeNextPath('/runs/acme/a%2Fb/agent/r1?tab=timeline', origin),
+      '/runs/acme/a%2Fb/agent/r1?tab=timeline',
+      'an encoded slash inside a path is kept',
+    )
   })
   test('anything that leaves the origin goes home instead', () => {
     for (const next of [
-      '/\\evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/', 'http://127.0.0.1:3001/', 'javascript:alert(1)', '\\\\evil.example',
-      '/.//evil.example', '/./\\evil.example', '/%2F%2Fevil.example', '/%5Cevil.example', '/%5C%5Cevil.example', '/runs\n', '/\r//evil.example', '/x/..//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '//evil.example',
+      'https://evil.example/',
+      'http://127.0.0.1:3001/',
+      'javascript:alert(1)',
+      '\\\\evil.example',
+      '/.//evil.example',
+      '/./\\evil.example',
+      '/%2F%2Fevil.example',
+      '/%5Cevil.example',
+      '/%5C%5Cevil.example',
+      '/runs\n',
+      '/\r//evil.example',
+      '/x/..//evil.example',
     ]) {
       assert.equal(safeNextPath(next, origin), '/', JSON.stringify(next))
     }

@@ -16,7 +16,10 @@ type Lane = { running: number; waiting: Waiter[] }
 
 export type ReadBudgetStats = { refused: number; maxRunning: number }
 
-const g = globalThis as typeof globalThis & { __loomRunsReadLanes?: Map<string, Lane>; __loomRunsReadBudgetStats?: ReadBudgetStats }
+const g = globalThis as typeof globalThis & {
+  __loomRunsReadLanes?: Map<string, Lane>
+  __loomRunsReadBudgetStats?: ReadBudgetStats
+}
 const lanes = (g.__loomRunsReadLanes ??= new Map())
 const stats = (g.__loomRunsReadBudgetStats ??= { refused: 0, maxRunning: 0 })
 
@@ -52,7 +55,11 @@ function release(key: string, lane: Lane) {
  * READS_WAITING_PER_VIEWER are already waiting. A read whose request is cancelled while it waits
  * leaves the line without running.
  */
-export async function withinReadBudget<T>(viewer: string, signal: AbortSignal | undefined, read: () => Promise<T>): Promise<T> {
+export async function withinReadBudget<T>(
+  viewer: string,
+  signal: AbortSignal | undefined,
+  read: () => Promise<T>,
+): Promise<T> {
   let lane = lanes.get(viewer)
   if (!lane) {
     lane = { running: 0, waiting: [] }
@@ -64,9 +71,13 @@ export async function withinReadBudget<T>(viewer: string, signal: AbortSignal | 
   } else {
     if (own.waiting.length >= READS_WAITING_PER_VIEWER) {
       stats.refused++
-      throw new AppError('rate_limited', `Too many reads at once for ${viewer}: ${READS_AT_ONCE_PER_VIEWER} running and ${READS_WAITING_PER_VIEWER} waiting. Try again in a moment.`, {
-        details: { retryAfter: 1 },
-      })
+      throw new AppError(
+        'rate_limited',
+        `Too many reads at once for ${viewer}: ${READS_AT_ONCE_PER_VIEWER} running and ${READS_WAITING_PER_VIEWER} waiting. Try again in a moment.`,
+        {
+          details: { retryAfter: 1 },
+        },
+      )
     }
     if (signal?.aborted) throw aborted()
     await new Promise<void>((resolve, reject) => {

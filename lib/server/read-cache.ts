@@ -61,7 +61,12 @@ class ReadCache {
   private counts = { hits: 0, joined: 0, computed: 0, invalidations: 0 }
   private newestChange = ''
 
-  async read<T>(kind: ReadKind, params: unknown, signal: AbortSignal | undefined, compute: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async read<T>(
+    kind: ReadKind,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    compute: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const key = kind === 'run.detail' ? runDetailKey(params as RunRefLike) : `${kind}:${normalizedKey(params)}`
     let entry = this.entries.get(key) as SharedResult<T> | undefined
     if (entry) {
@@ -136,7 +141,12 @@ function cache(): ReadCache {
 }
 
 /** The answer for this read, shared with identical requests in flight or kept for a moment. */
-export function cachedRead<T>(kind: ReadKind, params: unknown, signal: AbortSignal | undefined, compute: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export function cachedRead<T>(
+  kind: ReadKind,
+  params: unknown,
+  signal: AbortSignal | undefined,
+  compute: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   // The benchmark measures what each request costs the engine: nothing kept, nothing shared.
   if (getConfig().bench) return compute(signal ?? new AbortController().signal)
   return cache().read(kind, params, signal, compute)

@@ -30,7 +30,10 @@ async function prepareSchema(h: Holder, config: ReturnType<typeof getConfig>) {
   const report = await createMissingSchema({ history: true, runIndex: true })
   if (report.created.length) {
     const { recordSetup } = await import('../loom/setup-log')
-    const failed = await recordSetup('first start', `the embedded engine created ${report.created.length} tables and views`)
+    const failed = await recordSetup(
+      'first start',
+      `the embedded engine created ${report.created.length} tables and views`,
+    )
     if (failed) console.warn(`[loom-runs] ${failed}`)
   }
   if (config.demo && report.loomWasEmpty) {

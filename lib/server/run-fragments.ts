@@ -35,7 +35,11 @@ export class RunFragments<V> {
    * all afresh. One statement costs much the same for one run as for a page of them, so a page
    * read together expires together, and the next page over the same runs finds them all.
    */
-  async many<R extends RunKeyRow>(runs: readonly R[], compute: (runs: R[]) => Promise<Map<string, V>>, empty: () => V): Promise<Map<string, V>> {
+  async many<R extends RunKeyRow>(
+    runs: readonly R[],
+    compute: (runs: R[]) => Promise<Map<string, V>>,
+    empty: () => V,
+  ): Promise<Map<string, V>> {
     const now = Date.now()
     const wanted = new Map<string, R>()
     for (const r of runs) wanted.set(rowRunKey(r), r)

@@ -33,11 +33,14 @@ export class SharedResult<T> {
     return this.pending !== null
   }
 
-  async get(options: { refresh?: boolean; now?: number; signal?: AbortSignal } = {}): Promise<{ data: T; at: number; fresh: boolean }> {
+  async get(
+    options: { refresh?: boolean; now?: number; signal?: AbortSignal } = {},
+  ): Promise<{ data: T; at: number; fresh: boolean }> {
     const now = options.now ?? Date.now()
     const v = this.value
     const age = v ? now - v.at : Infinity
-    if (v && age < this.ttlMs && !(options.refresh && age >= this.minRefreshMs)) return { data: v.data, at: v.at, fresh: false }
+    if (v && age < this.ttlMs && !(options.refresh && age >= this.minRefreshMs))
+      return { data: v.data, at: v.at, fresh: false }
     if (options.signal?.aborted) throw abortError()
     if (!this.pending) {
       const controller = new AbortController()

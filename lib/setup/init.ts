@@ -1,7 +1,16 @@
 import { getConfig } from '../config'
 import { runCommand } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
-import { auditTableDdl, auditTableUpgrades, batchesDdl, savedViewsDdl, setupLogDdl, historyDdl, revokedSessionsDdl, loomTableDdl } from '../loom/ddl'
+import {
+  auditTableDdl,
+  auditTableUpgrades,
+  batchesDdl,
+  savedViewsDdl,
+  setupLogDdl,
+  historyDdl,
+  revokedSessionsDdl,
+  loomTableDdl,
+} from '../loom/ddl'
 import { forCluster } from '../derived/cluster'
 import { derivedTables } from '../derived/ddl'
 import { installDerived } from '../derived/install'
@@ -15,13 +24,24 @@ export type SchemaInitReport = { created: string[]; existing: string[]; loomWasE
  * Existing tables are left as they are (no DROP, and no ALTER of Loom's tables); the one exception is
  * the dashboard's own audit table, which gains the columns later releases added (`upgraded`).
  */
-export async function createMissingSchema(options: { history: boolean; runIndex?: boolean }): Promise<SchemaInitReport> {
+export async function createMissingSchema(options: {
+  history: boolean
+  runIndex?: boolean
+}): Promise<SchemaInitReport> {
   const { databases } = getConfig()
   const t = tableNames(databases)
   const before = await existingTables([databases.loom, databases.telemetry, databases.runs])
   const loomWasEmpty = ![...before].some((name) => name.startsWith(`${databases.loom}.`))
   // A mapped table may live in a database of its own.
-  const mappedDatabases = [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace].map((n) => n.split('.')[0])
+  const mappedDatabases = [
+    t.workingMemory,
+    t.runs,
+    t.conversations,
+    t.turns,
+    t.memory,
+    t.contextBlobs,
+    t.searchTrace,
+  ].map((n) => n.split('.')[0])
   for (const db of new Set([databases.loom, databases.telemetry, databases.runs, ...mappedDatabases])) {
     await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(db)}`)
   }
@@ -37,7 +57,10 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   ]
   if (options.history) {
     const [table, view] = historyDdl(t)
-    statements.push({ table: t.history, sql: forCluster(table, cluster) }, { table: t.historyView, sql: forCluster(view, cluster) })
+    statements.push(
+      { table: t.history, sql: forCluster(table, cluster) },
+      { table: t.historyView, sql: forCluster(view, cluster) },
+    )
   }
   const created: string[] = []
   const existing: string[] = []
@@ -62,14 +85,28 @@ export async function createMissingSchema(options: { history: boolean; runIndex?
   return { created, existing, loomWasEmpty, upgraded }
 }
 
-export type RunIndexInstallReport = { created: string[]; existing: string[]; dropped: string[]; backfilled: boolean; elapsedMs: number }
+export type RunIndexInstallReport = {
+  created: string[]
+  existing: string[]
+  dropped: string[]
+  backfilled: boolean
+  elapsedMs: number
+}
 
 /**
  * Installs the derived structures (run index, triage, facets, analytics rollup: lib/derived/)
  * unless the current version is complete, deriving every run once. Safe to re-run.
  */
-export async function installRunIndex(options: { onStep?: (step: string) => void; rebuild?: boolean } = {}): Promise<RunIndexInstallReport> {
+export async function installRunIndex(
+  options: { onStep?: (step: string) => void; rebuild?: boolean } = {},
+): Promise<RunIndexInstallReport> {
   const report = await installDerived(options)
   const existing = report.derived ? [] : derivedTables(getConfig().databases.runs).map((o) => o.name)
-  return { created: report.created, existing, dropped: report.dropped, backfilled: report.derived, elapsedMs: report.elapsedMs }
+  return {
+    created: report.created,
+    existing,
+    dropped: report.dropped,
+    backfilled: report.derived,
+    elapsedMs: report.elapsedMs,
+  }
 }

@@ -29,4 +29,3 @@ export const auditLogTable = {
   sortingKey: ['org', 'namespace', 'agent', 'run_id', 'at'],
   skipIndexes: [],
 } satisfies TableDeclaration
-

@@ -7,7 +7,8 @@ import { columns, DATETIME, engine, type TableDeclaration } from './declaration'
 export const batchesTable = {
   key: 'batches',
   group: 'dashboard',
-  purpose: 'One row per batch clear, restore or undo: the request, actor, reason and each item with the versions it wrote and a hash of the content.',
+  purpose:
+    'One row per batch clear, restore or undo: the request, actor, reason and each item with the versions it wrote and a hash of the content.',
   whenMissing: 'warning',
   disables: 'Recent batches and their undo; batch writes are refused until `npm run db:init` creates it',
   columns: columns(`

@@ -27,7 +27,8 @@ export const contextBlobsTable = {
 } satisfies LoomTableDeclaration
 
 /** The SELECT list `blobRowSchema` reads: a blob without its content. */
-export const BLOB_COLUMNS = 'blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at'
+export const BLOB_COLUMNS =
+  'blob_key, summary, size_bytes, toString(created_at) AS created_at, toString(expires_at) AS expires_at'
 
 export const blobRowSchema = z.object({
   blob_key: z.string(),

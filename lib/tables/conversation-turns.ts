@@ -30,7 +30,6 @@ export const conversationTurnsTable = {
   skipIndexes: [RUN_ID_BLOOM],
 } satisfies LoomTableDeclaration
 
-
 /** The SELECT list `turnRowSchema` reads. */
 export const TURN_COLUMNS =
   'conversation_id, turn_index, role, content, tool_name, input_tokens, output_tokens, cost_usd, toString(created_at) AS created_at'

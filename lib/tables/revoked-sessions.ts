@@ -4,9 +4,11 @@ import { columns, DATETIME, engine, type TableDeclaration } from './declaration'
 export const revokedSessionsTable = {
   key: 'revokedSessions',
   group: 'dashboard',
-  purpose: 'Login sessions ended by logout, kept until they would have expired, so a copied cookie stays refused after a restart.',
+  purpose:
+    'Login sessions ended by logout, kept until they would have expired, so a copied cookie stays refused after a restart.',
   whenMissing: 'warning',
-  disables: 'Logouts are remembered only by the running server process: after a restart a logged-out cookie is accepted until it expires',
+  disables:
+    'Logouts are remembered only by the running server process: after a restart a logged-out cookie is accepted until it expires',
   columns: columns(`
     session_id String
     expires_at ${DATETIME}

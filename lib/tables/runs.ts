@@ -65,7 +65,10 @@ export const runRowSchema = z.object({
   cost_usd: z.coerce.number(),
   started_at: z.string().transform(chTimeToIso),
   last_begin_at: z.string().transform(chTimeToIso),
-  completed_at: z.string().nullable().transform((v) => (v === null ? null : chTimeToIso(v))),
+  completed_at: z
+    .string()
+    .nullable()
+    .transform((v) => (v === null ? null : chTimeToIso(v))),
   duration_ms: z.coerce.number().nullable(),
   version: versionString,
 })

@@ -4,7 +4,8 @@ import { columns, DATETIME, engine, type TableDeclaration } from './declaration'
 export const savedViewsTable = {
   key: 'savedViews',
   group: 'dashboard',
-  purpose: 'Named filters of the runs list, private to their owner or shared, each with an optional alert (webhook, threshold).',
+  purpose:
+    'Named filters of the runs list, private to their owner or shared, each with an optional alert (webhook, threshold).',
   whenMissing: 'warning',
   disables: 'Saved views and their alerts; `npm run db:init` creates it',
   columns: columns(`
@@ -26,7 +27,8 @@ export const savedViewsTable = {
 export const alertDeliveriesTable = {
   key: 'alertDeliveries',
   group: 'dashboard',
-  purpose: 'One row per alert delivery attempt of a saved view: when, the HTTP status, how many runs matched and which.',
+  purpose:
+    'One row per alert delivery attempt of a saved view: when, the HTTP status, how many runs matched and which.',
   whenMissing: 'warning',
   disables: 'Alert deliveries are neither sent nor listed; `npm run db:init` creates it',
   columns: columns(`

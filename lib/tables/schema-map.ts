@@ -16,7 +16,6 @@ import { LOOM_TABLE_KEYS, type LoomTableName } from './table-keys'
  * contract's columns to the physical ones, so the rest of the code only ever sees contract names.
  */
 
-
 /** The contract's columns of each Loom table, as its declaration beside this file lists them. */
 export const LOOM_COLUMNS: Record<LoomTableName, readonly string[]> = loomColumns()
 
@@ -30,27 +29,34 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/
 const identifier = z.string().regex(IDENT, 'must be a plain ClickHouse identifier (letters, digits, underscore)')
 const tableName = z
   .string()
-  .regex(/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/, 'must be table or database.table (letters, digits, underscore)')
+  .regex(
+    /^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/,
+    'must be table or database.table (letters, digits, underscore)',
+  )
 
 function tableEntry(name: LoomTableName) {
   const known = new Set(LOOM_COLUMNS[name])
-  return z
-    .strictObject({
-      table: tableName.optional(),
-      columns: z
-        .record(z.string(), identifier)
-        .optional()
-        .superRefine((columns, ctx) => {
-          const physical = new Set<string>()
-          for (const [logical, target] of Object.entries(columns ?? {})) {
-            if (!known.has(logical)) {
-              ctx.addIssue({ code: 'custom', path: [logical], message: `${name} has no contract column "${logical}" (known: ${[...known].join(', ')})` })
-            }
-            if (physical.has(target)) ctx.addIssue({ code: 'custom', path: [logical], message: `two columns are mapped to "${target}"` })
-            physical.add(target)
+  return z.strictObject({
+    table: tableName.optional(),
+    columns: z
+      .record(z.string(), identifier)
+      .optional()
+      .superRefine((columns, ctx) => {
+        const physical = new Set<string>()
+        for (const [logical, target] of Object.entries(columns ?? {})) {
+          if (!known.has(logical)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [logical],
+              message: `${name} has no contract column "${logical}" (known: ${[...known].join(', ')})`,
+            })
           }
-        }),
-    })
+          if (physical.has(target))
+            ctx.addIssue({ code: 'custom', path: [logical], message: `two columns are mapped to "${target}"` })
+          physical.add(target)
+        }
+      }),
+  })
 }
 
 const schemaMapSchema = z.strictObject(
@@ -78,7 +84,10 @@ export function parseSchemaMap(text: string): { map?: SchemaMap; problems: strin
     return { problems: parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`) }
   }
   const map: SchemaMap = {}
-  for (const [name, entry] of Object.entries(parsed.data) as [LoomTableName, { table?: string; columns?: Record<string, string> } | undefined][]) {
+  for (const [name, entry] of Object.entries(parsed.data) as [
+    LoomTableName,
+    { table?: string; columns?: Record<string, string> } | undefined,
+  ][]) {
     if (!entry) continue
     const columns = Object.fromEntries(Object.entries(entry.columns ?? {}).filter(([l, p]) => l !== p))
     const out: { table?: string; columns?: Record<string, string> } = {}

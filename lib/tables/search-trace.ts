@@ -9,7 +9,8 @@ export const searchTraceTable = {
   group: 'telemetry',
   purpose: 'Every search a run made and its ranked hits (LOOM_SEARCH_TRACE_LOG_ENABLED=true; off by default in Loom).',
   whenMissing: 'info',
-  disables: 'Searches tab: the trace log is off or missing, so searches and their hits are not shown (nor in the Timeline)',
+  disables:
+    'Searches tab: the trace log is off or missing, so searches and their hits are not shown (nor in the Timeline)',
   columns: [
     ...IDENTITY_COLUMNS,
     ...columns(`

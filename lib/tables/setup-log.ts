@@ -4,7 +4,8 @@ import { columns, DATETIME, engine, type TableDeclaration } from './declaration'
 export const setupLogTable = {
   key: 'setupLog',
   group: 'dashboard',
-  purpose: 'One row per setup run (db:init, the first start of the embedded engine): who ran it and what it created or upgraded.',
+  purpose:
+    'One row per setup run (db:init, the first start of the embedded engine): who ran it and what it created or upgraded.',
   whenMissing: 'warning',
   disables: 'Setup changes in the "what changed" events (GET /api/events) and on the runs charts',
   columns: columns(`

@@ -17,7 +17,8 @@ export const workingMemoryHistoryTable = {
   group: 'history',
   purpose: 'Append-only copy of every working-memory insert (opt-in), complete from the moment it was installed.',
   whenMissing: 'info',
-  disables: 'Checkpoint tab › Versions shows only the versions merges have not collapsed yet (best effort), not the complete captured history',
+  disables:
+    'Checkpoint tab › Versions shows only the versions merges have not collapsed yet (best effort), not the complete captured history',
   columns: [
     ...workingMemoryTable.columns.map(({ name, type }) => ({ name, type })),
     { name: 'captured_at', type: DATETIME, default: 'now64(3)' },

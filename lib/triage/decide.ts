@@ -66,17 +66,23 @@ type Judged = RunTriage & { blocks: CheckpointWrite[][] }
 
 const DECIDE: Record<Exclude<RunFlag, 'near_miss'>, (t: Judged, nowMs: number) => boolean> = {
   resumed: (t) => t.attempt > 1 || t.blocks.some(blockResumed),
-  near_limit: (t) => !t.checkpoint.isDeleted && t.checkpoint.charLimit > 0 && t.checkpoint.chars >= NEAR_LIMIT_RATIO * t.checkpoint.charLimit,
+  near_limit: (t) =>
+    !t.checkpoint.isDeleted &&
+    t.checkpoint.charLimit > 0 &&
+    t.checkpoint.chars >= NEAR_LIMIT_RATIO * t.checkpoint.charLimit,
   tie: (t) => t.rows > t.keys,
   missing_blob: (t) => !t.checkpoint.isDeleted && t.checkpoint.blobKey !== '' && t.blobMissing,
   crash_loop: (t) => t.attempt >= CRASH_LOOP_ATTEMPTS && t.status !== 'succeeded' && t.status !== '',
   stalled: (t, nowMs) =>
     t.status === 'running' &&
-    nowMs - Math.max(t.lastWriteMs, t.startedMs) > Math.max(STALL_MIN_MS, STALL_FACTOR * median(t.blocks.flatMap(agentIntervals))),
+    nowMs - Math.max(t.lastWriteMs, t.startedMs) >
+      Math.max(STALL_MIN_MS, STALL_FACTOR * median(t.blocks.flatMap(agentIntervals))),
 }
 
 /** The flags among `wanted` (near_miss aside) that one run carries at `nowMs`, in RUN_FLAGS order. */
 export function decideFlags(t: RunTriage, nowMs: number, wanted: readonly RunFlag[]): RunFlag[] {
   const judged: Judged = { ...t, blocks: blocksOf(t.writes) }
-  return RUN_FLAGS.filter((f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f) && DECIDE[f](judged, nowMs))
+  return RUN_FLAGS.filter(
+    (f): f is Exclude<RunFlag, 'near_miss'> => f !== 'near_miss' && wanted.includes(f) && DECIDE[f](judged, nowMs),
+  )
 }

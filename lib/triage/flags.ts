@@ -24,10 +24,16 @@ export const CRASH_LOOP_ATTEMPTS = 3
 /** Short operator-facing label and one-line meaning of each flag. */
 export const FLAG_TEXT: Record<RunFlag, { label: string; meaning: string }> = {
   resumed: { label: 'resumed', meaning: 'Started more than once, or its checkpoint history shows a resume point' },
-  near_miss: { label: 'near miss', meaning: 'A checkpoint with this run_id exists under another agent, user_id or session_id' },
+  near_miss: {
+    label: 'near miss',
+    meaning: 'A checkpoint with this run_id exists under another agent, user_id or session_id',
+  },
   near_limit: { label: 'near limit', meaning: 'Its current checkpoint is at 90% or more of char_limit' },
   tie: { label: 'tie', meaning: 'Two rows share a version for one of its blocks' },
   missing_blob: { label: 'missing blob', meaning: 'Its checkpoint names a blob_key that has no blob row' },
   crash_loop: { label: 'crash loop', meaning: 'Attempt 3 or later and not succeeded' },
-  stalled: { label: 'stalled', meaning: 'Running, with no write for longer than max(15 min, 10 × its median checkpoint interval)' },
+  stalled: {
+    label: 'stalled',
+    meaning: 'Running, with no write for longer than max(15 min, 10 × its median checkpoint interval)',
+  },
 }

@@ -52,14 +52,23 @@ export type Needs = 'rs' | 'counts' | 'lw' | 'cp' | 'cw'
  * (org, namespace, agent, blob_key) the statement has to provide.
  */
 export const CONDITIONS: Record<Exclude<RunFlag, 'near_miss'>, { sql: (now: Sql) => Sql; needs: Needs[] }> = {
-  resumed: { sql: () => trusted(`(rs.2 > 1 OR arrayExists(g -> ${blockResumed('g')}, ${BLOCKS}))`), needs: ['rs', 'cw'] },
+  resumed: {
+    sql: () => trusted(`(rs.2 > 1 OR arrayExists(g -> ${blockResumed('g')}, ${BLOCKS}))`),
+    needs: ['rs', 'cw'],
+  },
   near_limit: { sql: () => trusted(`(cp.3 = 0 AND cp.2 > 0 AND cp.1 >= ${NEAR_LIMIT_RATIO} * cp.2)`), needs: ['cp'] },
   tie: { sql: () => trusted('(n_rows > n_keys)'), needs: ['counts'] },
   missing_blob: {
-    sql: () => trusted(`(${BLOB_NAMED} AND (org, namespace, agent, cp.4) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))`),
+    sql: () =>
+      trusted(
+        `(${BLOB_NAMED} AND (org, namespace, agent, cp.4) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))`,
+      ),
     needs: ['cp'],
   },
-  crash_loop: { sql: () => trusted(`(rs.2 >= ${CRASH_LOOP_ATTEMPTS} AND rs.1 NOT IN ('succeeded', ''))`), needs: ['rs'] },
+  crash_loop: {
+    sql: () => trusted(`(rs.2 >= ${CRASH_LOOP_ATTEMPTS} AND rs.1 NOT IN ('succeeded', ''))`),
+    needs: ['rs'],
+  },
   stalled: {
     sql: (now) => sql`(rs.1 = 'running' AND toUnixTimestamp64Milli(${now}) > ${trusted(STALL_AT_MS)})`,
     needs: ['rs', 'lw', 'cw'],
@@ -79,7 +88,8 @@ export const MERGED: Record<Needs, string> = {
   cw: 'arraySort(x -> (x.1, x.3, x.2), groupArrayMerge(checkpoint_writes)) AS cw',
 }
 
-export const needsOf = (flags: Exclude<RunFlag, 'near_miss'>[]) => new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
+export const needsOf = (flags: Exclude<RunFlag, 'near_miss'>[]) =>
+  new Set<Needs>(flags.flatMap((f) => CONDITIONS[f].needs))
 
 /**
  * Runs (org, namespace, agent, run_id) with a checkpoint under another agent, user_id or session_id

@@ -37,16 +37,32 @@ async function matching(view: SavedView, signal?: AbortSignal) {
 
 const keyOf = (r: { org: string; namespace: string; agent: string; runId: string }) => links.runKey(r)
 
-function payload(view: SavedView, runs: Awaited<ReturnType<typeof matching>>['runs'], more: boolean, fresh: typeof runs, now: Date): AlertPayload {
+function payload(
+  view: SavedView,
+  runs: Awaited<ReturnType<typeof matching>>['runs'],
+  more: boolean,
+  fresh: typeof runs,
+  now: Date,
+): AlertPayload {
   const base = getConfig().publicUrl
   const href = `${base}/?view=${view.id}`
   const count = runs.length
   const countText = `${count}${more ? '+' : ''}`
-  const first = fresh.slice(0, 3).map((r) => r.runId).join(', ')
+  const first = fresh
+    .slice(0, 3)
+    .map((r) => r.runId)
+    .join(', ')
   return {
     view: { id: view.id, name: view.name, href },
     count,
-    newRuns: fresh.slice(0, NEW_RUNS_SENT).map((r) => ({ org: r.org, namespace: r.namespace, agent: r.agent, runId: r.runId, flags: r.flags, href: `${base}${links.run(r)}` })),
+    newRuns: fresh.slice(0, NEW_RUNS_SENT).map((r) => ({
+      org: r.org,
+      namespace: r.namespace,
+      agent: r.agent,
+      runId: r.runId,
+      flags: r.flags,
+      href: `${base}${links.run(r)}`,
+    })),
     at: now.toISOString(),
     text: `Loom Runs: ${countText} run${count === 1 ? '' : 's'} match "${view.name}" (${fresh.length} new${first ? `: ${first}${fresh.length > 3 ? ', …' : ''}` : ''}) ${href}`,
   }
@@ -69,7 +85,14 @@ async function send(webhook: string, body: AlertPayload): Promise<{ status: numb
     return { status: res.status, ok, ...(ok ? {} : { error: `the webhook answered ${res.status}` }) }
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } }
-    return { status: 0, ok: false, error: e.name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : `could not reach the webhook: ${e.cause?.code ?? e.message}` }
+    return {
+      status: 0,
+      ok: false,
+      error:
+        e.name === 'TimeoutError'
+          ? `no answer within ${SEND_TIMEOUT_MS / 1000} s`
+          : `could not reach the webhook: ${e.cause?.code ?? e.message}`,
+    }
   }
 }
 
@@ -101,7 +124,15 @@ export async function checkView(view: SavedView, now = new Date()): Promise<Deli
   // A failed attempt is retried with the runs it carried, until one is delivered.
   if (fresh.length === 0) return null
   const result = await send(alert.webhook, payload(view, runs, more, fresh, now))
-  const row: DeliveryRow = { at: now.toISOString(), kind: 'alert', status: result.status, ok: result.ok, count: runs.length, runKeys: runs.map(keyOf), ...(result.error ? { error: result.error } : {}) }
+  const row: DeliveryRow = {
+    at: now.toISOString(),
+    kind: 'alert',
+    status: result.status,
+    ok: result.ok,
+    count: runs.length,
+    runKeys: runs.map(keyOf),
+    ...(result.error ? { error: result.error } : {}),
+  }
   await recordDelivery(view.id, row)
   return row
 }
@@ -111,7 +142,15 @@ export async function sendTest(view: SavedView, now = new Date()): Promise<Deliv
   if (!view.alert) throw new Error('no alert')
   const { runs, more } = await matching(view)
   const result = await send(view.alert.webhook, payload(view, runs, more, runs, now))
-  const row: DeliveryRow = { at: now.toISOString(), kind: 'test', status: result.status, ok: result.ok, count: runs.length, runKeys: runs.map(keyOf), ...(result.error ? { error: result.error } : {}) }
+  const row: DeliveryRow = {
+    at: now.toISOString(),
+    kind: 'test',
+    status: result.status,
+    ok: result.ok,
+    count: runs.length,
+    runKeys: runs.map(keyOf),
+    ...(result.error ? { error: result.error } : {}),
+  }
   await recordDelivery(view.id, row)
   return row
 }

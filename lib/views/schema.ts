@@ -25,9 +25,11 @@ export function webhookRefusal(value: string, allowed = getConfig().webhookHosts
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http(s) URL'
   if (u.username || u.password) return 'must not carry a user name or password'
-  if (allowed.length === 0) return 'cannot be set: no webhook host is allowed on this console (LOOM_RUNS_WEBHOOK_HOSTS is empty)'
+  if (allowed.length === 0)
+    return 'cannot be set: no webhook host is allowed on this console (LOOM_RUNS_WEBHOOK_HOSTS is empty)'
   const host = hostOf(u)
-  if (!allowed.includes(host) && !allowed.includes(u.hostname.toLowerCase()) ) return `host ${host} is not in LOOM_RUNS_WEBHOOK_HOSTS`
+  if (!allowed.includes(host) && !allowed.includes(u.hostname.toLowerCase()))
+    return `host ${host} is not in LOOM_RUNS_WEBHOOK_HOSTS`
   // A bare host name in the list allows the scheme's default port only.
   if (!allowed.includes(host) && u.port !== '') return `host ${host} is not in LOOM_RUNS_WEBHOOK_HOSTS`
   return null
@@ -42,7 +44,11 @@ const alertSchema = z.strictObject(
         const why = webhookRefusal(v)
         if (why) ctx.addIssue({ code: 'custom', message: `alert.webhook ${why}` })
       }),
-    threshold: z.number({ message: 'threshold must be a number' }).int('threshold must be a whole number').min(1, 'threshold must be at least 1').max(10_000, 'threshold must be at most 10000'),
+    threshold: z
+      .number({ message: 'threshold must be a number' })
+      .int('threshold must be a whole number')
+      .min(1, 'threshold must be at least 1')
+      .max(10_000, 'threshold must be at most 10000'),
     enabled: z.boolean({ message: 'enabled must be true or false' }).default(true),
   },
   { message: 'alert takes webhook, threshold and enabled only' },
@@ -68,10 +74,15 @@ export const viewPatchSchema = z
     },
     { message: 'body has a field this route does not take' },
   )
-  .refine((v) => Object.keys(v).length > 0, { message: 'body must change at least one of name, filter, shared, alert', path: ['name'] })
+  .refine((v) => Object.keys(v).length > 0, {
+    message: 'body must change at least one of name, filter, shared, alert',
+    path: ['name'],
+  })
 
 export const viewIdParamsSchema = z.object({
-  id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a view id (a UUID)'),
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a view id (a UUID)'),
 })
 
 export type ViewBody = z.infer<typeof viewBodySchema>

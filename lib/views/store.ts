@@ -47,7 +47,10 @@ export function keptFilter(f: Record<string, unknown>): Record<string, unknown> 
 
 async function requireTable(signal?: AbortSignal) {
   if (!(await tableExists(tableNames().savedViews, signal))) {
-    throw new AppError('unavailable', `The saved views table ${tableNames().savedViews} is missing: run \`npm run db:init\` (it creates it)`)
+    throw new AppError(
+      'unavailable',
+      `The saved views table ${tableNames().savedViews} is missing: run \`npm run db:init\` (it creates it)`,
+    )
   }
 }
 
@@ -80,8 +83,14 @@ export async function getView(id: string, who: Principal, signal?: AbortSignal):
 /** Shared views and alerts are for operators; a viewer keeps private views. */
 function requireRoleFor(next: { shared: boolean; alert: unknown }, who: Principal) {
   if (who.role === 'operator') return
-  if (next.shared) throw new AppError('forbidden', `User ${who.name} is a viewer: sharing a view needs the operator role`, { details: { field: 'shared' } })
-  if (next.alert) throw new AppError('forbidden', `User ${who.name} is a viewer: alerts need the operator role`, { details: { field: 'alert' } })
+  if (next.shared)
+    throw new AppError('forbidden', `User ${who.name} is a viewer: sharing a view needs the operator role`, {
+      details: { field: 'shared' },
+    })
+  if (next.alert)
+    throw new AppError('forbidden', `User ${who.name} is a viewer: alerts need the operator role`, {
+      details: { field: 'alert' },
+    })
 }
 
 async function write(v: SavedView, deleted = false) {
@@ -107,7 +116,16 @@ export async function createView(body: ViewBody, who: Principal, signal?: AbortS
   await requireTable(signal)
   requireRoleFor({ shared: body.shared, alert: body.alert }, who)
   const now = new Date().toISOString()
-  const v: SavedView = { id: randomUUID(), name: body.name, filter: keptFilter(body.filter), shared: body.shared, owner: who.name, createdAt: now, updatedAt: now, alert: body.alert ?? null }
+  const v: SavedView = {
+    id: randomUUID(),
+    name: body.name,
+    filter: keptFilter(body.filter),
+    shared: body.shared,
+    owner: who.name,
+    createdAt: now,
+    updatedAt: now,
+    alert: body.alert ?? null,
+  }
   await write(v)
   return v
 }
@@ -115,10 +133,20 @@ export async function createView(body: ViewBody, who: Principal, signal?: AbortS
 /** Who may change a view: its owner while private; any operator once shared. */
 function requireEditable(v: SavedView, who: Principal) {
   if (v.shared ? who.role === 'operator' : v.owner === who.name) return
-  throw new AppError('forbidden', v.shared ? `User ${who.name} is a viewer: changing a shared view needs the operator role` : `Only ${v.owner} may change this private view`)
+  throw new AppError(
+    'forbidden',
+    v.shared
+      ? `User ${who.name} is a viewer: changing a shared view needs the operator role`
+      : `Only ${v.owner} may change this private view`,
+  )
 }
 
-export async function updateView(id: string, patch: ViewPatch, who: Principal, signal?: AbortSignal): Promise<SavedView> {
+export async function updateView(
+  id: string,
+  patch: ViewPatch,
+  who: Principal,
+  signal?: AbortSignal,
+): Promise<SavedView> {
   await requireTable(signal)
   const v = await getView(id, who, signal)
   requireEditable(v, who)
@@ -165,11 +193,28 @@ export async function deliveriesOf(viewId: string, limit: number, signal?: Abort
     deliverySchema,
     { signal },
   )
-  return rows.map((r) => ({ at: r.at, kind: r.kind, status: r.status, ok: r.ok === 1, count: r.count, runKeys: r.run_keys, ...(r.error ? { error: r.error } : {}) }))
+  return rows.map((r) => ({
+    at: r.at,
+    kind: r.kind,
+    status: r.status,
+    ok: r.ok === 1,
+    count: r.count,
+    runKeys: r.run_keys,
+    ...(r.error ? { error: r.error } : {}),
+  }))
 }
 
 export async function recordDelivery(viewId: string, d: DeliveryRow): Promise<void> {
   await insertRows(tableNames().alertDeliveries, [
-    { view_id: viewId, at: toChTime(d.at), kind: d.kind, status: d.status, ok: d.ok ? 1 : 0, count: d.count, run_keys: d.runKeys, error: d.error ?? '' },
+    {
+      view_id: viewId,
+      at: toChTime(d.at),
+      kind: d.kind,
+      status: d.status,
+      ok: d.ok ? 1 : 0,
+      count: d.count,
+      run_keys: d.runKeys,
+      error: d.error ?? '',
+    },
   ])
 }

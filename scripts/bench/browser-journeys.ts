@@ -44,19 +44,27 @@ export async function clickToRun(browser: Browser, base: string, loads: number):
   return {
     ms: ok.length ? Math.round(quantile(ok, 0.5)) : null,
     msAll: all,
-    note: 'from the click on the first run in the list (after hydration) to that run\'s goal visible',
+    note: "from the click on the first run in the list (after hydration) to that run's goal visible",
   }
 }
 
 /** DOM elements on each tab of a run once it has settled (network idle, then 1 s). */
-export async function domNodesByTab(browser: Browser, base: string, runPath: string, tabs: readonly string[]): Promise<Record<string, number>> {
+export async function domNodesByTab(
+  browser: Browser,
+  base: string,
+  runPath: string,
+  tabs: readonly string[],
+): Promise<Record<string, number>> {
   const out: Record<string, number> = {}
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
   try {
     const page = await context.newPage()
     for (const tab of tabs) {
       await page.goto(`${base}${runPath}?tab=${tab}`)
-      await page.locator(RUN_GOAL).waitFor({ timeout: 60_000 }).catch(() => undefined)
+      await page
+        .locator(RUN_GOAL)
+        .waitFor({ timeout: 60_000 })
+        .catch(() => undefined)
       await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
       await page.waitForTimeout(1000)
       out[tab] = (await page.evaluate("document.getElementsByTagName('*').length")) as number

@@ -10,9 +10,13 @@ import { RUN_TABS } from '../../lib/api-client/tab-names'
 import { quantile } from './routes'
 import { clickToRun, domNodesByTab, type ClickTiming } from './browser-journeys'
 
-
 export type Probe = { marks: Record<string, number>; longTasks: { start: number; duration: number }[] }
-type ScrollOutcome = { frames: number[]; longTasks: { start: number; duration: number }[]; scrolled: number; scrollHeight: number }
+type ScrollOutcome = {
+  frames: number[]
+  longTasks: { start: number; duration: number }[]
+  scrolled: number
+  scrollHeight: number
+}
 
 // Page-side code is kept as plain JavaScript text: functions compiled by tsx carry helper calls
 // (`__name`) that do not exist in the page.
@@ -79,7 +83,16 @@ export type PageTiming = {
   domNodes: number
   /** Bytes (encoded) of the script resources the page had requested before its content showed (last load). */
   scriptBytesBeforeVisible: number | null
-  scroll: { target: string; maxFrameMs: number; p95FrameMs: number; frames: number; framesOver16ms: number; longTasks: number; scrolledPx: number; scrollHeight: number } | null
+  scroll: {
+    target: string
+    maxFrameMs: number
+    p95FrameMs: number
+    frames: number
+    framesOver16ms: number
+    longTasks: number
+    scrolledPx: number
+    scrollHeight: number
+  } | null
   note?: string
 }
 
@@ -110,7 +123,11 @@ export async function timePage(
     debug(`load ${i} ${url}`)
     await page.goto(url, { waitUntil: 'commit' })
     try {
-      await page.waitForFunction(`!!window.__bench && ${JSON.stringify(visibleKey)} in window.__bench.marks`, undefined, { timeout: 60_000, polling: 50 })
+      await page.waitForFunction(
+        `!!window.__bench && ${JSON.stringify(visibleKey)} in window.__bench.marks`,
+        undefined,
+        { timeout: 60_000, polling: 50 },
+      )
     } catch (err) {
       debug(`not visible: ${err instanceof Error ? err.message.split('\n')[0] : err}`)
     }
@@ -120,7 +137,7 @@ export async function timePage(
     // The first quiet window ends "interactive" (a page that polls keeps having tasks later).
     await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
     let settledAt: number | null = null
-    for (const until = Date.now() + 30_000; Date.now() < until; ) {
+    for (const until = Date.now() + 30_000; Date.now() < until;) {
       const [now, lastEnd] = (await page.evaluate(
         '[performance.now(), Math.max(0, ...window.__bench.longTasks.map((t) => t.start + t.duration))]',
       )) as [number, number]
@@ -196,7 +213,6 @@ export type BrowserResult = {
   comparePage: PageTiming | null
 }
 
-
 /** Times the runs page and the page of the biggest run (its timeline when the app has that tab). */
 export async function browserBench(
   base: string,
@@ -242,10 +258,24 @@ export async function browserBench(
           async () => null,
         )
     const runPage = paths.typicalRun
-      ? await timePage(browser, `${base}${paths.typicalRun}`, { goal: 'section[aria-label="Run summary"] h1' }, 'goal', loads, async () => null)
+      ? await timePage(
+          browser,
+          `${base}${paths.typicalRun}`,
+          { goal: 'section[aria-label="Run summary"] h1' },
+          'goal',
+          loads,
+          async () => null,
+        )
       : null
     const comparePage = paths.compare
-      ? await timePage(browser, `${base}${paths.compare}`, { facts: 'table[aria-label="The two runs side by side"]' }, 'facts', loads, async () => null)
+      ? await timePage(
+          browser,
+          `${base}${paths.compare}`,
+          { facts: 'table[aria-label="The two runs side by side"]' },
+          'facts',
+          loads,
+          async () => null,
+        )
       : null
     const click = await clickToRun(browser, base, loads)
     const turnsList = '[aria-label^="Turns, "]'

@@ -54,28 +54,144 @@ export type Exec = (sql: string) => Promise<void>
 export type Select = <T>(sql: string) => Promise<T[]>
 
 const ORGS = [
-  'acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'wonka', 'cyberdyne', 'tyrell',
-  'soylent', 'aperture', 'massive', 'gringotts', 'oscorp', 'vandelay', 'pied-piper', 'dunder', 'monarch', 'nakatomi',
-  'blue-sun', 'yoyodyne', 'prestige', 'virtucon', 'duff', 'krusty', 'ollivander', 'bluth', 'sterling', 'wernham',
-  'contoso', 'fabrikam', 'northwind', 'tailspin', 'adventure', 'litware', 'proseware', 'lucerne', 'fourth-coffee', 'woodgrove',
+  'acme',
+  'globex',
+  'initech',
+  'umbrella',
+  'hooli',
+  'stark',
+  'wayne',
+  'wonka',
+  'cyberdyne',
+  'tyrell',
+  'soylent',
+  'aperture',
+  'massive',
+  'gringotts',
+  'oscorp',
+  'vandelay',
+  'pied-piper',
+  'dunder',
+  'monarch',
+  'nakatomi',
+  'blue-sun',
+  'yoyodyne',
+  'prestige',
+  'virtucon',
+  'duff',
+  'krusty',
+  'ollivander',
+  'bluth',
+  'sterling',
+  'wernham',
+  'contoso',
+  'fabrikam',
+  'northwind',
+  'tailspin',
+  'adventure',
+  'litware',
+  'proseware',
+  'lucerne',
+  'fourth-coffee',
+  'woodgrove',
 ]
 const AGENTS = [
-  'support-triage', 'invoice-bot', 'research-agent', 'code-reviewer', 'ops-runbook', 'sales-assistant', 'data-cleaner', 'translator',
-  'scheduler', 'claims-processor', 'kb-writer', 'qa-tester', 'log-analyst', 'onboarding-guide', 'contract-reader', 'churn-watcher',
-  'email-drafter', 'catalog-enricher', 'fraud-screener', 'survey-coder', 'incident-scribe', 'pricing-bot', 'recruiter', 'tax-helper',
-  'route-planner', 'inventory-bot', 'legal-summarizer', 'meeting-notes', 'ticket-router', 'compliance-check', 'seo-writer', 'release-notes',
-  'backlog-groomer', 'security-triage', 'refund-agent', 'crm-updater', 'lead-scorer', 'doc-migrator', 'bug-reproducer', 'dashboard-bot',
-  'feedback-miner', 'vendor-check', 'travel-agent', 'grant-writer', 'tutor', 'health-intake', 'shipping-tracker', 'press-monitor',
+  'support-triage',
+  'invoice-bot',
+  'research-agent',
+  'code-reviewer',
+  'ops-runbook',
+  'sales-assistant',
+  'data-cleaner',
+  'translator',
+  'scheduler',
+  'claims-processor',
+  'kb-writer',
+  'qa-tester',
+  'log-analyst',
+  'onboarding-guide',
+  'contract-reader',
+  'churn-watcher',
+  'email-drafter',
+  'catalog-enricher',
+  'fraud-screener',
+  'survey-coder',
+  'incident-scribe',
+  'pricing-bot',
+  'recruiter',
+  'tax-helper',
+  'route-planner',
+  'inventory-bot',
+  'legal-summarizer',
+  'meeting-notes',
+  'ticket-router',
+  'compliance-check',
+  'seo-writer',
+  'release-notes',
+  'backlog-groomer',
+  'security-triage',
+  'refund-agent',
+  'crm-updater',
+  'lead-scorer',
+  'doc-migrator',
+  'bug-reproducer',
+  'dashboard-bot',
+  'feedback-miner',
+  'vendor-check',
+  'travel-agent',
+  'grant-writer',
+  'tutor',
+  'health-intake',
+  'shipping-tracker',
+  'press-monitor',
 ]
-const VERBS = ['Reconcile', 'Summarise', 'Triage', 'Refund', 'Draft replies to', 'Audit', 'Migrate', 'Classify', 'Research', 'Translate', 'Schedule', 'Escalate', 'Review', 'Index', 'Backfill']
+const VERBS = [
+  'Reconcile',
+  'Summarise',
+  'Triage',
+  'Refund',
+  'Draft replies to',
+  'Audit',
+  'Migrate',
+  'Classify',
+  'Research',
+  'Translate',
+  'Schedule',
+  'Escalate',
+  'Review',
+  'Index',
+  'Backfill',
+]
 const OBJECTS = [
-  'invoices', 'support tickets', 'the quarterly report', 'customer emails', 'pull requests', 'shipping delays', 'duplicate accounts',
-  'the onboarding docs', 'failed payments', 'contract clauses', 'server logs', 'meeting notes', 'product reviews', 'expense claims', 'search results',
+  'invoices',
+  'support tickets',
+  'the quarterly report',
+  'customer emails',
+  'pull requests',
+  'shipping delays',
+  'duplicate accounts',
+  'the onboarding docs',
+  'failed payments',
+  'contract clauses',
+  'server logs',
+  'meeting notes',
+  'product reviews',
+  'expense claims',
+  'search results',
 ]
 const BLOCKS = ['plan', 'notes', 'scratch', 'tool-cache', 'memory-digest', 'todo']
 const TOPICS = ['pref', 'fact', 'procedure', 'customer', 'tool', 'episode']
 const MODELS = ['gpt-5.1', 'claude-sonnet-4.5', 'gemini-2.5-pro', 'llama-4-70b', 'mistral-large-3']
-const QUERIES = ['refund policy for', 'last invoice of', 'preferred language of', 'open tickets about', 'escalation contact for', 'known issues with', 'contract renewal date of', 'shipping address of']
+const QUERIES = [
+  'refund policy for',
+  'last invoice of',
+  'preferred language of',
+  'open tickets about',
+  'escalation contact for',
+  'known issues with',
+  'contract renewal date of',
+  'shipping address of',
+]
 
 const arr = (xs: string[]) => `[${xs.map((x) => `'${x.replace(/'/g, "\\'")}'`).join(', ')}]`
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(6))
@@ -90,7 +206,12 @@ function hugePlan(scale: BulkScale) {
   return {
     hugeCount,
     hugeStride: Math.max(1, Math.floor(scale.runs / hugeCount)),
-    huge: { wm: cap(12_000, scale.versions), turns: cap(8_000, scale.turns), memories: cap(1_000, scale.memories), searches: cap(1_500, scale.searches) },
+    huge: {
+      wm: cap(12_000, scale.versions),
+      turns: cap(8_000, scale.turns),
+      memories: cap(1_000, scale.memories),
+      searches: cap(1_500, scale.searches),
+    },
   }
 }
 
@@ -151,13 +272,21 @@ export type TableJob = {
   perRun: number
 }
 
-export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: { loom: string; telemetry: string }): TableJob[] {
+export function tableJobs(
+  o: BulkOptions,
+  c: Calibration,
+  scale: BulkScale,
+  db: { loom: string; telemetry: string },
+): TableJob[] {
   const s = o.salt
   const L = db.loom
   const runs: TableJob = {
     table: `${L}.runs`,
     perRun: 1,
-    sql: (start, count) => `INSERT INTO ${L}.runs (org, namespace, agent, user_id, session_id, run_id, goal, user_request, model, environment,
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${L}.runs (org, namespace, agent, user_id, session_id, run_id, goal, user_request, model, environment,
         metadata, status, outcome, final_response, memories_used, recalled_keys, reflection, confidence, attempt, turns,
         input_tokens, output_tokens, cost_usd, started_at, last_begin_at, completed_at, duration_ms, version)
       SELECT r_org, r_ns, r_agent, r_user, r_session, r_run, r_goal,
@@ -181,7 +310,10 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   const wm: TableJob = {
     table: `${L}.working_memory`,
     perRun: scale.versions / scale.runs,
-    sql: (start, count) => `INSERT INTO ${L}.working_memory (org, namespace, agent, user_id, session_id, run_id, block_key, content,
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${L}.working_memory (org, namespace, agent, user_id, session_id, run_id, block_key, content,
         char_limit, version, is_deleted, actor, source_trace, updated_at)
       SELECT r_org, r_ns, r_agent,
         if(near_miss AND b = 1, if(r_user = '', 'user-shared', r_user), r_user) AS w_user,
@@ -204,7 +336,10 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   const conversations: TableJob = {
     table: `${L}.conversations`,
     perRun: 0.25,
-    sql: (start, count) => `INSERT INTO ${L}.conversations (org, namespace, agent, user_id, session_id, conversation_id, run_id, title, created_at)
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${L}.conversations (org, namespace, agent, user_id, session_id, conversation_id, run_id, title, created_at)
       SELECT r_org, r_ns, r_agent, r_user, r_session, concat('conv_', lower(hex(cityHash64(${s}, j, cv, 80)))), r_run,
         concat('Conversation ', toString(cv + 1), ': ', r_goal), ${ms('start_ms + intDiv(dur_ms * cv, n_conv)')}
       FROM ${runsFrom(o, c, start, count, 'n_turns > 0')} ARRAY JOIN range(n_conv) AS cv`,
@@ -212,7 +347,10 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   const turns: TableJob = {
     table: `${L}.conversation_turns`,
     perRun: scale.turns / scale.runs,
-    sql: (start, count) => `INSERT INTO ${L}.conversation_turns (org, namespace, agent, user_id, session_id, conversation_id, run_id, turn_index,
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${L}.conversation_turns (org, namespace, agent, user_id, session_id, conversation_id, run_id, turn_index,
         role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at)
       SELECT r_org, r_ns, r_agent, r_user, r_session, concat('conv_', lower(hex(cityHash64(${s}, j, b % n_conv, 80)))), r_run,
         toUInt32(intDiv(b, n_conv)) AS ti,
@@ -228,7 +366,10 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   const memory: TableJob = {
     table: `${L}.memory`,
     perRun: scale.memories / scale.runs,
-    sql: (start, count) => `INSERT INTO ${L}.memory (org, namespace, agent, user_id, session_id, memory_key, memory_id, memory_type, value, run_id,
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${L}.memory (org, namespace, agent, user_id, session_id, memory_key, memory_id, memory_type, value, run_id,
         version, status, confidence, pinned, tags, actor, created_at, updated_at)
       SELECT r_org, r_ns, r_agent, if(hm % 2 = 0, r_user, ''), if(hm % 2 = 0, r_session, ''), ${memKey(o, 'j', 'b')},
         concat('mem_', lower(hex(cityHash64(${s}, j, b, 92)))), ['preference', 'fact', 'procedure', 'episode'][1 + hm % 4],
@@ -241,7 +382,10 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   const searches: TableJob = {
     table: `${db.telemetry}.search_trace_log`,
     perRun: scale.searches / scale.runs,
-    sql: (start, count) => `INSERT INTO ${db.telemetry}.search_trace_log (org, namespace, agent, user_id, session_id, run_id, search_id, query, mode,
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${db.telemetry}.search_trace_log (org, namespace, agent, user_id, session_id, run_id, search_id, query, mode,
         filters, top_k, result_keys, result_scores, latency_ms, event_time)
       SELECT r_org, r_ns, r_agent, r_user, r_session, r_run, concat('srch_', lower(hex(cityHash64(${s}, j, b, 94)))),
         concat(${arr(QUERIES)}[1 + hs % ${QUERIES.length}], ' ', ${arr(ORGS)}[1 + intDiv(hs, 16) % ${ORGS.length}]),
@@ -255,7 +399,10 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   const blobs: TableJob = {
     table: `${L}.context_blobs`,
     perRun: o.blobRatio,
-    sql: (start, count) => `INSERT INTO ${L}.context_blobs (org, namespace, agent, user_id, session_id, blob_key, run_id, summary, content, size_bytes,
+    sql: (
+      start,
+      count,
+    ) => `INSERT INTO ${L}.context_blobs (org, namespace, agent, user_id, session_id, blob_key, run_id, summary, content, size_bytes,
         created_at, expires_at)
       SELECT r_org, r_ns, r_agent, r_user, r_session, blob_key, r_run, concat('Offloaded tool output for ', lower(r_goal)),
         rightPad('', toUInt64(2000 + cityHash64(${s}, j, 62) % 20000) AS size, 'offloaded context bytes '), size,
@@ -266,10 +413,21 @@ export function tableJobs(o: BulkOptions, c: Calibration, scale: BulkScale, db: 
   return [runs, wm, conversations, turns, memory, searches, blobs]
 }
 
-type Sums = { runs_rows: number; cp_runs: number; convs: number; wm: number; turns: number; mem: number; search: number; blobs: number }
+type Sums = {
+  runs_rows: number
+  cp_runs: number
+  convs: number
+  wm: number
+  turns: number
+  mem: number
+  search: number
+  blobs: number
+}
 
 async function sums(select: Select, o: BulkOptions, c: Calibration, runs: number): Promise<Sums> {
-  const [row] = await select<Record<string, string | number>>(`SELECT countIf(NOT cp_only) AS runs_rows, countIf(cp_only) AS cp_runs,
+  const [row] = await select<
+    Record<string, string | number>
+  >(`SELECT countIf(NOT cp_only) AS runs_rows, countIf(cp_only) AS cp_runs,
       sum(if(n_turns > 0, n_conv, 0)) AS convs, sum(n_wm) AS wm, sum(n_turns) AS turns, sum(n_mem) AS mem, sum(n_search) AS search, countIf(has_blob) AS blobs
     FROM ${runsFrom(o, c, 0, runs)}`)
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as Sums
@@ -279,7 +437,11 @@ async function sums(select: Select, o: BulkOptions, c: Calibration, runs: number
  * Finds the distribution parameters that hit the target row counts (a few secant steps over a
  * query that only computes per-run counts), and returns the expected totals.
  */
-export async function calibrate(select: Select, scale: BulkScale, o: BulkOptions): Promise<{ calibration: Calibration; expected: Sums }> {
+export async function calibrate(
+  select: Select,
+  scale: BulkScale,
+  o: BulkOptions,
+): Promise<{ calibration: Calibration; expected: Sums }> {
   const plan = hugePlan(scale)
   let c: Calibration = { ...plan, pWm: 1, pTurns: 1, pMem: 1, pSearch: 1 }
   const zero = await sums(select, o, { ...c, pWm: 0, pTurns: 0, pMem: 0, pSearch: 0 }, scale.runs)

@@ -36,10 +36,14 @@ async function oneLoad(browser: Browser, base: string, term: string): Promise<Sa
     await page.goto(`${base}/`, { waitUntil: 'commit' })
     const usable = await page.waitForFunction(USABLE, undefined, { polling: 'raf', timeout: 60_000 })
     const usableMs = (await usable.jsonValue()) as number
-    const hydrated = await page.waitForFunction(`document.documentElement?.dataset.hydrated === 'true' ? performance.now() : false`, undefined, {
-      polling: 'raf',
-      timeout: 60_000,
-    })
+    const hydrated = await page.waitForFunction(
+      `document.documentElement?.dataset.hydrated === 'true' ? performance.now() : false`,
+      undefined,
+      {
+        polling: 'raf',
+        timeout: 60_000,
+      },
+    )
     const hydratedMs = (await hydrated.jsonValue()) as number
     await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
     // Type a run id as an operator would (one key at a time), then time until the list holds only that run.
@@ -65,13 +69,22 @@ async function oneLoad(browser: Browser, base: string, term: string): Promise<Sa
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { loads: { type: 'string', default: '7' }, out: { type: 'string', default: 'bench/results.json' } } })
+  const { values } = parseArgs({
+    options: { loads: { type: 'string', default: '7' }, out: { type: 'string', default: 'bench/results.json' } },
+  })
   const loads = Number(values.loads)
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-input-'))
   const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOOM_RUNS_DATA_DIR: dataDir, LOOM_RUNS_DEMO: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOOM_RUNS_DATA_DIR: dataDir,
+      LOOM_RUNS_DEMO: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   })
@@ -87,7 +100,9 @@ async function main() {
       for (let i = 0; i <= loads; i++) {
         const s = await oneLoad(browser, base, term)
         if (i > 0) samples.push(s)
-        process.stderr.write(`  load ${i}${i === 0 ? ' (warm-up)' : ''}: usable ${Math.round(s.usableMs)} ms, hydrated ${Math.round(s.hydratedMs)} ms, narrowed ${s.narrowMs === null ? '—' : Math.round(s.narrowMs)} ms\n`)
+        process.stderr.write(
+          `  load ${i}${i === 0 ? ' (warm-up)' : ''}: usable ${Math.round(s.usableMs)} ms, hydrated ${Math.round(s.hydratedMs)} ms, narrowed ${s.narrowMs === null ? '—' : Math.round(s.narrowMs)} ms\n`,
+        )
       }
     } finally {
       await browser.close()

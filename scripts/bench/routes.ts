@@ -19,7 +19,14 @@ export type Sample = RunOwner & {
 
 export type RouteSpec = { route: string; kind: 'list' | 'run'; sample: string | null; path: string }
 
-export type Reply = { status: number; ms: number; headers: Record<string, string>; body: unknown; bytes: number; wireBytes?: number }
+export type Reply = {
+  status: number
+  ms: number
+  headers: Record<string, string>
+  body: unknown
+  bytes: number
+  wireBytes?: number
+}
 export type Fetcher = (path: string) => Promise<Reply>
 
 const enc = encodeURIComponent
@@ -46,8 +53,20 @@ export function runRoutes(name: string, s: Sample, checkpointOnly = false): Rout
     ['memories', `${base}/memories`],
     ['searches', `${base}/searches`],
   ]
-  const keep = checkpointOnly ? new Set(['run', 'blocks', 'blocks (no content)', 'block versions', 'replay preview', 'timeline', 'compare (last success)']) : null
-  return all.filter(([r]) => !keep || keep.has(r)).map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
+  const keep = checkpointOnly
+    ? new Set([
+        'run',
+        'blocks',
+        'blocks (no content)',
+        'block versions',
+        'replay preview',
+        'timeline',
+        'compare (last success)',
+      ])
+    : null
+  return all
+    .filter(([r]) => !keep || keep.has(r))
+    .map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
 }
 
 export function listRoutes(
@@ -56,33 +75,88 @@ export function listRoutes(
   pollSince: string,
 ): RouteSpec[] {
   const out: RouteSpec[] = [{ route: 'runs page 1', kind: 'list', sample: null, path: '/api/runs?limit=50' }]
-  if (cursors.deep) out.push({ route: 'runs deep page (cursor, page 21)', kind: 'list', sample: null, path: `/api/runs?limit=50&cursor=${cursors.deep}` })
-  if (cursors.mid) out.push({ route: 'runs mid-history (cursor)', kind: 'list', sample: null, path: `/api/runs?limit=50&cursor=${cursors.mid}` })
+  if (cursors.deep)
+    out.push({
+      route: 'runs deep page (cursor, page 21)',
+      kind: 'list',
+      sample: null,
+      path: `/api/runs?limit=50&cursor=${cursors.deep}`,
+    })
+  if (cursors.mid)
+    out.push({
+      route: 'runs mid-history (cursor)',
+      kind: 'list',
+      sample: null,
+      path: `/api/runs?limit=50&cursor=${cursors.mid}`,
+    })
   out.push(
-    { route: `runs org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs?limit=50&org=${enc(filters.org)}` },
-    { route: `runs status=${filters.status}`, kind: 'list', sample: null, path: `/api/runs?limit=50&status=${enc(filters.status)}` },
+    {
+      route: `runs org=${filters.org}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs?limit=50&org=${enc(filters.org)}`,
+    },
+    {
+      route: `runs status=${filters.status}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs?limit=50&status=${enc(filters.status)}`,
+    },
     { route: 'runs status=unknown', kind: 'list', sample: null, path: '/api/runs?limit=50&status=unknown' },
     { route: `runs q=${filters.q}`, kind: 'list', sample: null, path: `/api/runs?limit=50&q=${enc(filters.q)}` },
     // What the runs page asks for next to the list: its charts and its live-refresh poll.
     { route: 'runs analytics', kind: 'list', sample: null, path: '/api/runs/analytics' },
-    { route: `runs analytics org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs/analytics?org=${enc(filters.org)}` },
-    { route: `runs analytics status=${filters.status}`, kind: 'list', sample: null, path: `/api/runs/analytics?status=${enc(filters.status)}` },
+    {
+      route: `runs analytics org=${filters.org}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs/analytics?org=${enc(filters.org)}`,
+    },
+    {
+      route: `runs analytics status=${filters.status}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs/analytics?status=${enc(filters.status)}`,
+    },
     // Free text cannot use the rollup: the direct queries, for comparison.
-    { route: `runs analytics q=${filters.q}`, kind: 'list', sample: null, path: `/api/runs/analytics?q=${enc(filters.q)}` },
+    {
+      route: `runs analytics q=${filters.q}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs/analytics?q=${enc(filters.q)}`,
+    },
     { route: 'runs changes (poll)', kind: 'list', sample: null, path: `/api/runs/changes?since=${enc(pollSince)}` },
     // Triage: flag filters (target: at most twice the unfiltered list) and type-ahead suggestions.
     { route: 'runs flag=near_miss', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=near_miss' },
-    { route: 'runs flag=resumed&flag=stalled', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=resumed&flag=stalled' },
+    {
+      route: 'runs flag=resumed&flag=stalled',
+      kind: 'list',
+      sample: null,
+      path: '/api/runs?limit=50&flag=resumed&flag=stalled',
+    },
     { route: 'runs flag=crash_loop', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=crash_loop' },
     // Every other flag alone, so no flag's cost goes unreported.
-    ...(['resumed', 'near_limit', 'tie', 'missing_blob', 'stalled'] as const).map(
-      (f): RouteSpec => ({ route: `runs flag=${f}`, kind: 'list', sample: null, path: `/api/runs?limit=50&flag=${f}` }),
-    ),
+    ...(['resumed', 'near_limit', 'tie', 'missing_blob', 'stalled'] as const).map((f): RouteSpec => ({
+      route: `runs flag=${f}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs?limit=50&flag=${f}`,
+    })),
     // Troubled runs grouped (the "Needs attention" cohorts; target: ≤ 100 ms of engine time at 1M runs) and what changed.
     { route: 'runs cohorts', kind: 'list', sample: null, path: '/api/runs/cohorts' },
-    { route: `runs cohorts org=${filters.org}`, kind: 'list', sample: null, path: `/api/runs/cohorts?org=${enc(filters.org)}` },
+    {
+      route: `runs cohorts org=${filters.org}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs/cohorts?org=${enc(filters.org)}`,
+    },
     { route: 'events (what changed)', kind: 'list', sample: null, path: '/api/events' },
-    { route: `facets org prefix=${filters.org.slice(0, 2)}`, kind: 'list', sample: null, path: `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}` },
+    {
+      route: `facets org prefix=${filters.org.slice(0, 2)}`,
+      kind: 'list',
+      sample: null,
+      path: `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}`,
+    },
   )
   return out
 }
@@ -98,7 +172,13 @@ function loomHeaders(entries: Iterable<[string, unknown]>): Record<string, strin
 async function readReply(res: Response, started: number): Promise<Reply> {
   const text = await res.text()
   const ms = performance.now() - started
-  return { status: res.status, ms, headers: loomHeaders(res.headers.entries()), body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) }
+  return {
+    status: res.status,
+    ms,
+    headers: loomHeaders(res.headers.entries()),
+    body: text ? JSON.parse(text) : null,
+    bytes: Buffer.byteLength(text),
+  }
 }
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 })
@@ -121,7 +201,14 @@ export function httpFetcher(base: string): Fetcher {
           const raw = Buffer.concat(chunks)
           const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString()
           try {
-            resolve({ status: res.statusCode ?? 0, ms, headers: loomHeaders(Object.entries(res.headers)), body: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text), wireBytes: raw.length })
+            resolve({
+              status: res.statusCode ?? 0,
+              ms,
+              headers: loomHeaders(Object.entries(res.headers)),
+              body: text ? JSON.parse(text) : null,
+              bytes: Buffer.byteLength(text),
+              wireBytes: raw.length,
+            })
           } catch (err) {
             reject(err)
           }
@@ -182,7 +269,9 @@ export async function inProcessFetcher(): Promise<Fetcher> {
       if (!handler) throw new Error(`no in-process route for ${path}`)
     }
     const started = performance.now()
-    const res = await handler(new NextRequest(url, { headers: loopbackRequestHeaders() }), { params: Promise.resolve(params) })
+    const res = await handler(new NextRequest(url, { headers: loopbackRequestHeaders() }), {
+      params: Promise.resolve(params),
+    })
     return readReply(res, started)
   }
 }
@@ -224,7 +313,12 @@ export type RouteResult = {
 const r2 = (n: number) => Math.round(n * 100) / 100
 
 /** Warmup, then `requests` sequential requests; medians and p95 of what came back. */
-export async function measure(fetcher: Fetcher, spec: RouteSpec, requests: number, warmup: number): Promise<RouteResult> {
+export async function measure(
+  fetcher: Fetcher,
+  spec: RouteSpec,
+  requests: number,
+  warmup: number,
+): Promise<RouteResult> {
   for (let i = 0; i < warmup; i++) await fetcher(spec.path)
   const ms: number[] = []
   const ch: number[] = []
@@ -278,14 +372,25 @@ export async function measure(fetcher: Fetcher, spec: RouteSpec, requests: numbe
 export function pageRoutes(samples: string[]): { page: string; routes: string[] }[] {
   return [
     { page: 'runs page', routes: ['runs page 1', 'runs analytics', 'runs changes (poll)'] },
-    ...samples.map((s) => ({ page: `run page, checkpoint tab (${s})`, routes: [`run (${s})`, `blocks (no content) (${s})`, `block versions (${s})`] })),
+    ...samples.map((s) => ({
+      page: `run page, checkpoint tab (${s})`,
+      routes: [`run (${s})`, `blocks (no content) (${s})`, `block versions (${s})`],
+    })),
   ]
 }
 
-export type PageStatement = { page: string; longestStatementMs: number | null; longestStatementP50Ms: number | null; route: string | null }
+export type PageStatement = {
+  page: string
+  longestStatementMs: number | null
+  longestStatementP50Ms: number | null
+  route: string | null
+}
 
 /** Per page, the longest statement any of its requests issued, and which request issued it. */
-export function longestStatementPerPage(results: RouteResult[], pages: { page: string; routes: string[] }[]): PageStatement[] {
+export function longestStatementPerPage(
+  results: RouteResult[],
+  pages: { page: string; routes: string[] }[],
+): PageStatement[] {
   return pages.map(({ page, routes }) => {
     const mine = results.filter((r) => routes.includes(r.route) && r.maxStatementMs !== null)
     if (!mine.length) return { page, longestStatementMs: null, longestStatementP50Ms: null, route: null }

@@ -12,7 +12,18 @@ import path from 'node:path'
 
 const ROOT = path.resolve(__dirname, '..', '..')
 export const BUILD_DIR = path.join(ROOT, '.data', 'bench-build')
-const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'tsconfig.json', 'next-env.d.ts']
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'package.json',
+  'tsconfig.json',
+  'next-env.d.ts',
+]
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
 
 function walk(p: string, out: string[]) {
@@ -37,7 +48,10 @@ export function sourceHash(): string {
 export type BuildMode = 'if-stale' | 'always' | 'if-missing' | 'never'
 
 /** Builds the copy when needed; returns what it did. */
-export async function ensureBuild(mode: BuildMode, log: (s: string) => void): Promise<{ built: boolean; ms: number; hash: string }> {
+export async function ensureBuild(
+  mode: BuildMode,
+  log: (s: string) => void,
+): Promise<{ built: boolean; ms: number; hash: string }> {
   const hash = sourceHash()
   const stamp = path.join(BUILD_DIR, '.source-hash')
   const hasBuild = fs.existsSync(path.join(BUILD_DIR, '.next', 'BUILD_ID'))
@@ -97,7 +111,14 @@ export function freePort(): Promise<number> {
   })
 }
 
-export type RunningServer = { url: string; pid: number; startMs: number; stop: () => Promise<void>; rssMb: () => number | null; output: () => string }
+export type RunningServer = {
+  url: string
+  pid: number
+  startMs: number
+  stop: () => Promise<void>
+  rssMb: () => number | null
+  output: () => string
+}
 
 /** `next start` on the benchmark data, with the diagnostics headers on. */
 export async function startServer(dataDir: string, log: (s: string) => void): Promise<RunningServer> {
@@ -115,12 +136,16 @@ export async function startServer(dataDir: string, log: (s: string) => void): Pr
   delete env.CLICKHOUSE_URL
   delete env.LOOM_RUNS_USERS
   const started = Date.now()
-  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
-    cwd: BUILD_DIR,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: BUILD_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  )
   let output = ''
   const keep = (b: Buffer) => {
     output = (output + b.toString()).slice(-20_000)
@@ -180,7 +205,10 @@ export async function startServer(dataDir: string, log: (s: string) => void): Pr
   const rssMb = () => {
     // The next-server process is the child of `next start` or the child itself.
     try {
-      const pids = [pid, ...fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)]
+      const pids = [
+        pid,
+        ...fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+      ]
       let total = 0
       for (const p of pids) {
         const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))

@@ -16,7 +16,11 @@ import { parseArgs } from 'node:util'
 import { createRequire } from 'node:module'
 import { SERVER_NODE_ARGS } from '../server-node'
 
-type Session = { queryAsync(q: string, opts: { format: string }): Promise<{ text(): string }>; queryBindAsync(q: string, p: Record<string, unknown>, opts: { format: string }): Promise<{ text(): string }>; close(): void }
+type Session = {
+  queryAsync(q: string, opts: { format: string }): Promise<{ text(): string }>
+  queryBindAsync(q: string, p: Record<string, unknown>, opts: { format: string }): Promise<{ text(): string }>
+  close(): void
+}
 
 export type WritePathResult = {
   inserts: number
@@ -30,11 +34,18 @@ export type WritePathResult = {
 
 const root = path.resolve(__dirname, '../..')
 
-function open(dir: string): { q: (sql: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>[]>; close: () => void } {
-  const { Session } = createRequire(path.join(root, 'package.json'))('chdb') as { Session: new (dir: string) => Session }
+function open(dir: string): {
+  q: (sql: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>[]>
+  close: () => void
+} {
+  const { Session } = createRequire(path.join(root, 'package.json'))('chdb') as {
+    Session: new (dir: string) => Session
+  }
   const s = new Session(dir)
   const q = async (sql: string, params?: Record<string, unknown>) => {
-    const r = params ? await s.queryBindAsync(sql, params, { format: 'JSONEachRow' }) : await s.queryAsync(sql, { format: 'JSONEachRow' })
+    const r = params
+      ? await s.queryBindAsync(sql, params, { format: 'JSONEachRow' })
+      : await s.queryAsync(sql, { format: 'JSONEachRow' })
     const text = r.text().trim()
     return text ? text.split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) : []
   }
@@ -45,7 +56,11 @@ const INSERT = `INSERT INTO loom.working_memory (org, namespace, agent, user_id,
   version, is_deleted, actor, source_trace, updated_at) VALUES ('bench', 'wp', 'agent', '', '', {run:String}, 'checkpoint',
   {c:String}, 4096, {v:UInt64}, 0, 'agent', 'host/pid-1', now64(3))`
 
-async function timeInserts(q: ReturnType<typeof open>['q'], n: number, tag: string): Promise<{ p50Ms: number; p95Ms: number }> {
+async function timeInserts(
+  q: ReturnType<typeof open>['q'],
+  n: number,
+  tag: string,
+): Promise<{ p50Ms: number; p95Ms: number }> {
   const ms: number[] = []
   // A few first inserts warm the engine up; they are not counted.
   for (let i = -5; i < n; i++) {
@@ -60,7 +75,9 @@ async function timeInserts(q: ReturnType<typeof open>['q'], n: number, tag: stri
 
 /** Views that an insert into `table` sets off, directly or through the tables they write. */
 async function viewsFiredBy(q: ReturnType<typeof open>['q'], table: string): Promise<string[]> {
-  const views = (await q("SELECT concat(database, '.', name) AS name, create_table_query AS ddl FROM system.tables WHERE engine = 'MaterializedView'")) as { name: string; ddl: string }[]
+  const views = (await q(
+    "SELECT concat(database, '.', name) AS name, create_table_query AS ddl FROM system.tables WHERE engine = 'MaterializedView'",
+  )) as { name: string; ddl: string }[]
   const from = (ddl: string) => /\bFROM\s+([\w.]+)/i.exec(ddl.replace(/`/g, ''))?.[1]
   const to = (v: { name: string; ddl: string }) => /\bTO\s+([\w.]+)/i.exec(v.ddl.replace(/`/g, ''))?.[1] ?? v.name
   const fired: string[] = []
@@ -93,7 +110,9 @@ export async function measureWritePath(inserts = 200): Promise<WritePathResult> 
     const a = open(full)
     const viewsOnWorkingMemory = await viewsFiredBy(a.q, 'loom.working_memory')
     const viewsOnRuns = await viewsFiredBy(a.q, 'loom.runs')
-    const [{ ddl }] = (await a.q("SELECT create_table_query AS ddl FROM system.tables WHERE database = 'loom' AND name = 'working_memory'")) as { ddl: string }[]
+    const [{ ddl }] = (await a.q(
+      "SELECT create_table_query AS ddl FROM system.tables WHERE database = 'loom' AND name = 'working_memory'",
+    )) as { ddl: string }[]
     const withConsole = await timeInserts(a.q, inserts, 'full')
     a.close()
     const b = open(path.join(work, 'bare'))
@@ -116,7 +135,13 @@ export async function measureWritePath(inserts = 200): Promise<WritePathResult> 
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { inserts: { type: 'string', default: '200' }, json: { type: 'boolean', default: false }, out: { type: 'string' } } })
+  const { values } = parseArgs({
+    options: {
+      inserts: { type: 'string', default: '200' },
+      json: { type: 'boolean', default: false },
+      out: { type: 'string' },
+    },
+  })
   const n = Number(values.inserts)
   if (!Number.isInteger(n) || n < 10) throw new Error('--inserts must be a whole number ≥ 10')
   const r = await measureWritePath(n)
@@ -129,9 +154,13 @@ async function main() {
   }
   if (values.json) console.log(JSON.stringify(r))
   else {
-    console.log(`Views an insert into loom.working_memory sets off: ${r.viewsOnWorkingMemory.length} (${r.viewsOnWorkingMemory.join(', ') || 'none'})`)
+    console.log(
+      `Views an insert into loom.working_memory sets off: ${r.viewsOnWorkingMemory.length} (${r.viewsOnWorkingMemory.join(', ') || 'none'})`,
+    )
     console.log(`Views an insert into loom.runs sets off: ${r.viewsOnRuns.length}`)
-    console.log(`Single-row checkpoint INSERT, ${r.inserts} each: with the console p50 ${r.withConsole.p50Ms} ms / p95 ${r.withConsole.p95Ms} ms; bare p50 ${r.bare.p50Ms} ms / p95 ${r.bare.p95Ms} ms; ratio ${r.ratioP50}× (load ${r.loadAverage.join(' ')})`)
+    console.log(
+      `Single-row checkpoint INSERT, ${r.inserts} each: with the console p50 ${r.withConsole.p50Ms} ms / p95 ${r.withConsole.p95Ms} ms; bare p50 ${r.bare.p50Ms} ms / p95 ${r.bare.p95Ms} ms; ratio ${r.ratioP50}× (load ${r.loadAverage.join(' ')})`,
+    )
   }
 }
 

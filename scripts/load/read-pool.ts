@@ -28,7 +28,18 @@ export type ReadPool = {
 
 const STATUSES = [undefined, 'running', 'succeeded', 'failed', 'unknown'] as const
 const LIMITS = [undefined, 10, 25, 100] as const
-const RUN_TABS = ['', '/blocks', '/blocks?content=none', '/timeline', '/timeline?limit=200', '/searches', '/memories', '/audit', '/conversations', '/blobs']
+const RUN_TABS = [
+  '',
+  '/blocks',
+  '/blocks?content=none',
+  '/timeline',
+  '/timeline?limit=200',
+  '/searches',
+  '/memories',
+  '/audit',
+  '/conversations',
+  '/blobs',
+]
 /** A capped pool (a large database) takes the pages a run page opens with, so checking them stays short. */
 const RUN_TABS_CAPPED = ['', '/blocks?content=none', '/timeline?limit=200']
 
@@ -61,14 +72,24 @@ export async function buildReadPool(base: string, now = Date.now(), maxRuns = In
 
   for (const r of runs) {
     const at = `/api/runs/${[r.org, r.namespace, r.agent, r.runId].map(encodeSegment).join('/')}`
-    for (const tab of Number.isFinite(maxRuns) ? RUN_TABS_CAPPED : RUN_TABS) add(tab === '' ? 'run' : `run${tab.split('?')[0]}`, `${at}${tab}`)
-    if (r.checkpoint) add('run/block', `${at}/blocks/checkpoint${qs({ userId: r.checkpoint.userId, sessionId: r.checkpoint.sessionId })}`)
+    for (const tab of Number.isFinite(maxRuns) ? RUN_TABS_CAPPED : RUN_TABS)
+      add(tab === '' ? 'run' : `run${tab.split('?')[0]}`, `${at}${tab}`)
+    if (r.checkpoint)
+      add(
+        'run/block',
+        `${at}/blocks/checkpoint${qs({ userId: r.checkpoint.userId, sessionId: r.checkpoint.sessionId })}`,
+      )
   }
 
   const prefixes = new Map<string, Record<string, string>>()
   prefixes.set('{}', {})
   for (const r of runs) {
-    const levels: Record<string, string>[] = [{ org: r.org }, { org: r.org, namespace: r.namespace }, { org: r.org, namespace: r.namespace, agent: r.agent }, { agent: r.agent }]
+    const levels: Record<string, string>[] = [
+      { org: r.org },
+      { org: r.org, namespace: r.namespace },
+      { org: r.org, namespace: r.namespace, agent: r.agent },
+      { agent: r.agent },
+    ]
     for (const p of levels) {
       prefixes.set(JSON.stringify(p), p)
     }

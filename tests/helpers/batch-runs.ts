@@ -6,7 +6,8 @@ import * as wm from '../../lib/loom/working-memory'
 import { runBegin, runComplete } from '../../lib/loom/runs'
 
 /** Whole hours before now, as ISO text. Recent on purpose: the history table forgets rows after its retention period. */
-export const hoursAgo = (h: number) => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000).toISOString()
+export const hoursAgo = (h: number) =>
+  new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - h * 3_600_000).toISOString()
 export const T0 = hoursAgo(10)
 export const T1 = hoursAgo(9)
 export const T2 = hoursAgo(8)
@@ -20,7 +21,15 @@ export type Version = [content: string | null, iso: string]
 
 /** The checkpoint refs, agent write contexts and run seeding of one org, namespace and agent. */
 export function checkpointRuns(org: string, namespace: string, agent: string) {
-  const ref = (runId: string, asAgent = agent) => ({ org, namespace, agent: asAgent, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
+  const ref = (runId: string, asAgent = agent) => ({
+    org,
+    namespace,
+    agent: asAgent,
+    runId,
+    userId: '',
+    sessionId: '',
+    blockKey: 'checkpoint',
+  })
   const agentAt = (iso: string) => ({ actor: agent, sourceTrace: 'host-a/pid-1', now: at(iso) })
   /** Begins the run at T0, writes its checkpoint versions in order and fails the run at T3. */
   async function seed(runId: string, versions: Version[] = []): Promise<void> {

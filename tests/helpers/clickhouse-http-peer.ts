@@ -41,19 +41,49 @@ const PASSWORD = process.env.PEER_PASSWORD ?? ''
 
 /** URL parameters the HTTP layer consumes; any other (but param_*) is a query setting. */
 const HTTP_PARAMS = new Set([
-  'query', 'query_id', 'database', 'default_format', 'session_id', 'session_timeout', 'session_check', 'role',
-  'user', 'password', 'quota_key', 'compress', 'decompress', 'buffer_size', 'wait_end_of_query',
-  'enable_http_compression', 'http_zlib_compression_level', 'send_progress_in_http_headers',
-  'http_headers_progress_interval_ms', 'http_response_buffer_size', 'http_send_progress_interval_ms',
-  'http_response_compression_method', 'http_native_compression_disable_checksumming_on_decompress',
+  'query',
+  'query_id',
+  'database',
+  'default_format',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'role',
+  'user',
+  'password',
+  'quota_key',
+  'compress',
+  'decompress',
+  'buffer_size',
+  'wait_end_of_query',
+  'enable_http_compression',
+  'http_zlib_compression_level',
+  'send_progress_in_http_headers',
+  'http_headers_progress_interval_ms',
+  'http_response_buffer_size',
+  'http_send_progress_interval_ms',
+  'http_response_compression_method',
+  'http_native_compression_disable_checksumming_on_decompress',
 ])
 
 /** ClickHouse answers these error codes with these HTTP statuses (HTTPHandler); anything else is 500. */
 const HTTP_STATUS: Record<string, number> = {
-  '516': 401, '192': 401, '193': 401, '194': 401,
-  '164': 403, '497': 403,
-  '46': 404, '47': 404, '60': 404, '81': 404,
-  '6': 400, '26': 400, '27': 400, '62': 400, '456': 400, '457': 400,
+  '516': 401,
+  '192': 401,
+  '193': 401,
+  '194': 401,
+  '164': 403,
+  '497': 403,
+  '46': 404,
+  '47': 404,
+  '60': 404,
+  '81': 404,
+  '6': 400,
+  '26': 400,
+  '27': 400,
+  '62': 400,
+  '456': 400,
+  '457': 400,
 }
 
 const peerError = (code: string, type: string, message: string): PeerError => ({ code, type, message })
@@ -66,7 +96,18 @@ const peerError = (code: string, type: string, message: string): PeerError => ({
 // same bytes; a top-level String may differ in spelling only, e.g. `\'` arrives as `'`).
 
 /** ClickHouse's escape sequences (parseComplexEscapeSequence), decoded on the UTF-8 bytes. */
-const ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '0': '\0', N: '' }
+const ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '0': '\0',
+  N: '',
+}
 function unescape(text: string): string {
   const bytes = Buffer.from(text, 'utf8').toString('latin1')
   const decoded = bytes.replace(/\\(x[0-9A-Fa-f]{2}|[\s\S])/g, (_, e: string) => {
@@ -81,7 +122,12 @@ function unescape(text: string): string {
 /** Parses a composite literal (`[...]`, `(...)`, `'quoted'`, NULL, TRUE/FALSE, numbers) into values. */
 function parseLiteral(name: string, text: string): unknown {
   let i = 0
-  const bad = () => peerError('457', 'BAD_QUERY_PARAMETER', `Value ${text} for query parameter '${name}' is not a literal this test peer can forward`)
+  const bad = () =>
+    peerError(
+      '457',
+      'BAD_QUERY_PARAMETER',
+      `Value ${text} for query parameter '${name}' is not a literal this test peer can forward`,
+    )
   const ws = () => {
     while (text[i] === ' ') i++
   }
@@ -107,7 +153,8 @@ function parseLiteral(name: string, text: string): unknown {
       for (i++; ; i++) {
         if (i >= text.length) throw bad()
         if (text[i] === '\\') raw += text[i++] + text[i]
-        else if (text[i] === "'" && text[i + 1] === "'") raw += text[i++] // SQL-style doubled quote
+        else if (text[i] === "'" && text[i + 1] === "'")
+          raw += text[i++] // SQL-style doubled quote
         else if (text[i] === "'") break
         else raw += text[i]
       }
@@ -136,7 +183,11 @@ function paramValue(name: string, text: string, type: string | undefined): unkno
   if (type && STRING_TYPE.test(type.replace(/\s+/g, ''))) {
     // The server reads a String parameter as one TSV field: a raw TAB or newline ends it.
     if (/[\t\n]/.test(text)) {
-      throw peerError('457', 'BAD_QUERY_PARAMETER', `Value ${text} cannot be parsed as ${type} for query parameter '${name}' because it isn't parsed completely`)
+      throw peerError(
+        '457',
+        'BAD_QUERY_PARAMETER',
+        `Value ${text} cannot be parsed as ${type} for query parameter '${name}' because it isn't parsed completely`,
+      )
     }
     return unescape(text)
   }
@@ -173,7 +224,10 @@ const settingsInSession = new Set<string>()
 let queue: Promise<unknown> = Promise.resolve()
 function oneAtATime<T>(client: ClickHouseClient, work: () => Promise<T>): Promise<T> {
   const next = queue.then(work).catch(async (err: unknown) => {
-    await client.exec({ query: 'SELECT 1 FORMAT Null' }).then((r) => r.stream.toArray(), () => undefined)
+    await client.exec({ query: 'SELECT 1 FORMAT Null' }).then(
+      (r) => r.stream.toArray(),
+      () => undefined,
+    )
     throw err
   })
   queue = next.catch(() => undefined)
@@ -217,7 +271,11 @@ async function run(client: ClickHouseClient, req: http.IncomingMessage, search: 
     const resets = [...settingsInSession].filter((k) => !(k in settings))
     for (const k of Object.keys(settings)) if (knownSettings.has(k)) settingsInSession.add(k)
     const result = await client.exec({
-      query: [`USE ${quoteIdentifier(search.get('database') ?? 'default')}`, ...resets.map((k) => `SET ${k} = DEFAULT`), sql].join('; '),
+      query: [
+        `USE ${quoteIdentifier(search.get('database') ?? 'default')}`,
+        ...resets.map((k) => `SET ${k} = DEFAULT`),
+        sql,
+      ].join('; '),
       ...(data ? { values: Readable.from([data]) } : {}),
       query_params: params,
       clickhouse_settings: { ...settings, default_format: defaultFormat },
@@ -241,16 +299,28 @@ async function main() {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection')
   const client = createClient({ connection: createChdbConnection({ path: dataDir }) as unknown as ConnectionParam })
-  const probe = await client.exec({ query: 'SELECT version()', clickhouse_settings: { default_format: 'TabSeparated' } })
-  const version = Buffer.concat(await probe.stream.toArray()).toString('utf8').trim()
-  const names = await client.exec({ query: 'SELECT name FROM system.settings', clickhouse_settings: { default_format: 'TabSeparated' } })
-  for (const name of Buffer.concat(await names.stream.toArray()).toString('utf8').split('\n')) if (name) knownSettings.add(name)
+  const probe = await client.exec({
+    query: 'SELECT version()',
+    clickhouse_settings: { default_format: 'TabSeparated' },
+  })
+  const version = Buffer.concat(await probe.stream.toArray())
+    .toString('utf8')
+    .trim()
+  const names = await client.exec({
+    query: 'SELECT name FROM system.settings',
+    clickhouse_settings: { default_format: 'TabSeparated' },
+  })
+  for (const name of Buffer.concat(await names.stream.toArray())
+    .toString('utf8')
+    .split('\n'))
+    if (name) knownSettings.add(name)
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://peer')
     const search = url.searchParams
     const queryId = search.get('query_id') || randomUUID()
-    const gzip = search.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
+    const gzip =
+      search.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))
     const send = (status: number, body: string | Buffer, headers: Record<string, string>) => {
       if (res.destroyed) return // the client gave up
       const payload = gzip ? zlib.gzipSync(body) : Buffer.from(body)
@@ -266,10 +336,14 @@ async function main() {
     }
     const fail = (e: PeerError) => {
       const message = e.message.trim().replace(/\.$/, '')
-      send(HTTP_STATUS[e.code] ?? 500, `Code: ${e.code}. DB::Exception: ${message}. (${e.type}) (version ${version})\n`, {
-        'Content-Type': 'text/plain; charset=UTF-8',
-        'X-ClickHouse-Exception-Code': e.code,
-      })
+      send(
+        HTTP_STATUS[e.code] ?? 500,
+        `Code: ${e.code}. DB::Exception: ${message}. (${e.type}) (version ${version})\n`,
+        {
+          'Content-Type': 'text/plain; charset=UTF-8',
+          'X-ClickHouse-Exception-Code': e.code,
+        },
+      )
     }
     if (req.method === 'GET' && (url.pathname === '/ping' || (url.pathname === '/' && !search.has('query')))) {
       req.resume()
@@ -281,7 +355,13 @@ async function main() {
     }
     if (!authorized(req, search)) {
       req.resume()
-      return fail(peerError('516', 'AUTHENTICATION_FAILED', `${USER}: Authentication failed: password is incorrect, or there is no user with such name`))
+      return fail(
+        peerError(
+          '516',
+          'AUTHENTICATION_FAILED',
+          `${USER}: Authentication failed: password is incorrect, or there is no user with such name`,
+        ),
+      )
     }
     // A client that gives up (request timeout, abort) cancels the query.
     const abort = new AbortController()
@@ -291,7 +371,18 @@ async function main() {
         send(200, output, {
           'Content-Type': /^JSON/.test(format) ? 'application/json; charset=UTF-8' : 'text/plain; charset=UTF-8',
           'X-ClickHouse-Format': format,
-          'X-ClickHouse-Summary': JSON.stringify(summary ?? { read_rows: '0', read_bytes: '0', written_rows: '0', written_bytes: '0', total_rows_to_read: '0', result_rows: '0', result_bytes: '0', elapsed_ns: '0' }),
+          'X-ClickHouse-Summary': JSON.stringify(
+            summary ?? {
+              read_rows: '0',
+              read_bytes: '0',
+              written_rows: '0',
+              written_bytes: '0',
+              total_rows_to_read: '0',
+              result_rows: '0',
+              result_bytes: '0',
+              elapsed_ns: '0',
+            },
+          ),
         }),
       (err: unknown) => fail(asPeerError(err)),
     )

@@ -18,12 +18,14 @@ export async function loadGeneratedRuns(
   const exec = async (sql: string) => {
     await runCommandWith(trusted(sql), { max_execution_time: 0 })
   }
-  const select = async <T>(sql: string) => (await (await client.query({ query: sql, format: 'JSONEachRow' })).json()) as T[]
+  const select = async <T>(sql: string) =>
+    (await (await client.query({ query: sql, format: 'JSONEachRow' })).json()) as T[]
   const opts = gen.defaultOptions(options)
   const { calibration } = await gen.calibrate(select, scale, opts)
   const jobs = gen.tableJobs(opts, calibration, scale, getConfig().databases)
   for (const job of jobs.slice(0, 2)) {
-    for (let start = 0; start < scale.runs; start += batch) await exec(job.sql(start, Math.min(batch, scale.runs - start)))
+    for (let start = 0; start < scale.runs; start += batch)
+      await exec(job.sql(start, Math.min(batch, scale.runs - start)))
   }
   return { exec, select }
 }

@@ -7,14 +7,17 @@
 import { apiRoutes } from './api-routes'
 import { call } from './routes'
 
-
 /** Fields that depend on when or how the answer was produced, not on the data. */
 const VOLATILE = new Set(['part', 'checkedAt', 'exportedAt', 'generatedAt', 'elapsedMs', 'asOf', 'serverTime', 'since'])
 
 function scrub(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrub)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => !VOLATILE.has(k)).map(([k, v]) => [k, scrub(v)]))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !VOLATILE.has(k))
+        .map(([k, v]) => [k, scrub(v)]),
+    )
   }
   return value
 }
@@ -24,7 +27,12 @@ type RunRow = { org: string; namespace: string; agent: string; runId: string }
 export async function routeSnapshot(since: string): Promise<Record<string, unknown>> {
   const r = apiRoutes
   const out: Record<string, unknown> = {}
-  const get = async (name: string, handler: Parameters<typeof call>[0], url: string, params: Record<string, string> = {}) => {
+  const get = async (
+    name: string,
+    handler: Parameters<typeof call>[0],
+    url: string,
+    params: Record<string, string> = {},
+  ) => {
     const res = await call(handler, url, params)
     out[name] = { status: res.status, body: scrub(res.body) }
     return res
@@ -33,12 +41,23 @@ export async function routeSnapshot(since: string): Promise<Record<string, unkno
   const all: RunRow[] = []
   let cursor: string | null = null
   for (let page = 0; page < 50; page++) {
-    const res = await get(`runs page ${page}`, r.runs, `/api/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+    const res = await get(
+      `runs page ${page}`,
+      r.runs,
+      `/api/runs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    )
     all.push(...res.body.runs)
     cursor = res.body.nextCursor
     if (!cursor) break
   }
-  for (const q of ['status=failed', 'status=unknown', 'status=running', 'agent=batch-indexer', 'org=acme&namespace=prod', 'q=report']) {
+  for (const q of [
+    'status=failed',
+    'status=unknown',
+    'status=running',
+    'agent=batch-indexer',
+    'org=acme&namespace=prod',
+    'q=report',
+  ]) {
     await get(`runs ${q}`, r.runs, `/api/runs?${q}`)
     await get(`analytics ${q}`, r.analytics, `/api/runs/analytics?${q}`)
   }
@@ -51,7 +70,10 @@ export async function routeSnapshot(since: string): Promise<Record<string, unkno
     const blocks = await get(`${id} blocks`, r.blocks, '/x', p)
     for (const b of blocks.body.blocks ?? []) {
       const qs = `userId=${encodeURIComponent(b.userId)}&sessionId=${encodeURIComponent(b.sessionId)}`
-      await get(`${id} block ${b.userId}/${b.sessionId}/${b.blockKey}`, r.block, `/x?${qs}`, { ...p, blockKey: b.blockKey })
+      await get(`${id} block ${b.userId}/${b.sessionId}/${b.blockKey}`, r.block, `/x?${qs}`, {
+        ...p,
+        blockKey: b.blockKey,
+      })
     }
     await get(`${id} timeline`, r.timeline, '/x', p)
     await get(`${id} conversations`, r.conversations, '/x', p)

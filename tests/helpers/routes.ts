@@ -21,8 +21,13 @@ export async function call(
   const text = await res.text()
   const headers = Object.fromEntries(res.headers.entries())
   const json = !/^text\/(csv|markdown)/.test(headers['content-type'] ?? '')
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, headers, setCookie: res.headers.get('set-cookie'), body: text ? (json ? (JSON.parse(text) as any) : text) : undefined }
+  return {
+    status: res.status,
+    headers,
+    setCookie: res.headers.get('set-cookie'),
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    body: text ? (json ? (JSON.parse(text) as any) : text) : undefined,
+  }
 }
 
 /** Asserts that a route refused a request (400 unless another status is given) and named the field it refused. */

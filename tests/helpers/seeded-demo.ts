@@ -13,7 +13,14 @@ export function seededDemo() {
 /** A ClickHouse `YYYY-MM-DD hh:mm:ss.sss` (UTC) time in milliseconds. */
 export const ms = (chTime: string) => Date.parse(chTime.replace(' ', 'T') + 'Z')
 
-export const checkpointOf = (run: { org: string; namespace: string; agent: string; runId: string; userId: string; sessionId: string }) => ({
+export const checkpointOf = (run: {
+  org: string
+  namespace: string
+  agent: string
+  runId: string
+  userId: string
+  sessionId: string
+}) => ({
   ...run,
   blockKey: 'checkpoint',
 })

@@ -8,7 +8,6 @@ import { buildMcpServer } from '@/lib/mcp/server'
 
 export const dynamic = 'force-dynamic'
 
-
 /**
  * The Model Context Protocol over Streamable HTTP, stateless (a server per request, JSON answers):
  * any signed-in viewer, the same sign-in, host and origin checks as the API, read-only tools.
@@ -19,7 +18,10 @@ export const POST = route(null, async (req) => {
   const who = await requireViewer(req)
   const body = await readJsonBody(req, mcpMessageSchema)
   const server = buildMcpServer(who, req.signal)
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  })
   await server.connect(transport)
   try {
     return await transport.handleRequest(req, { parsedBody: body })

@@ -8,5 +8,7 @@ export const dynamic = 'force-dynamic'
 export const GET = route(null, async (req) => {
   const { cursor, limit, ...filter } = parseWith(runsQuerySchema, searchParamsObject(req), 'query')
   const size = limit ?? 50
-  return cachedRead('runs.list', { filter, cursor, size }, req.signal, (signal) => listRuns({ filter, cursor, limit: size, signal }))
+  return cachedRead('runs.list', { filter, cursor, size }, req.signal, (signal) =>
+    listRuns({ filter, cursor, limit: size, signal }),
+  )
 })

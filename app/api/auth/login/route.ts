@@ -13,7 +13,8 @@ export const POST = route(
   null,
   async (req) => {
     requireSameOrigin(req)
-    if (getConfig().users.length === 0) throw new AppError('invalid', 'No users are configured: this console needs no login')
+    if (getConfig().users.length === 0)
+      throw new AppError('invalid', 'No users are configured: this console needs no login')
     const { name, password } = await readJsonBody(req, loginBodySchema)
     const origin = requestOrigin(req)
     const user = await checkCredentials(name, password, origin.client)

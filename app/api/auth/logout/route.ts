@@ -15,7 +15,13 @@ export const POST = route(
     const cookie = sessionCookieFor(requestOrigin(req))
     // `remembered`: 'stored' survives restarts and is seen by every console process; 'process-only' does not.
     const res = NextResponse.json({ ok: true, endedSession: ended !== null, remembered: ended })
-    res.cookies.set(cookie.name, '', { httpOnly: true, sameSite: 'strict', secure: cookie.secure, path: '/', maxAge: 0 })
+    res.cookies.set(cookie.name, '', {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: cookie.secure,
+      path: '/',
+      maxAge: 0,
+    })
     return res
   },
   { public: true },

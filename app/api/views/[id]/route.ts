@@ -6,7 +6,9 @@ import { deleteView, getView, updateView } from '@/lib/views/store'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(viewIdParamsSchema, async (req, { id }) => ({ view: await getView(id.toLowerCase(), await requireViewer(req), req.signal) }))
+export const GET = route(viewIdParamsSchema, async (req, { id }) => ({
+  view: await getView(id.toLowerCase(), await requireViewer(req), req.signal),
+}))
 
 /** Renames, refilters, shares or sets the alert of a view: its owner while private, an operator once shared. */
 export const PUT = route(viewIdParamsSchema, async (req, { id }) => {
@@ -15,4 +17,6 @@ export const PUT = route(viewIdParamsSchema, async (req, { id }) => {
   return { view: await updateView(id.toLowerCase(), patch, who, req.signal) }
 })
 
-export const DELETE = route(viewIdParamsSchema, async (req, { id }) => deleteView(id.toLowerCase(), await requireSignedInWrite(req), req.signal))
+export const DELETE = route(viewIdParamsSchema, async (req, { id }) =>
+  deleteView(id.toLowerCase(), await requireSignedInWrite(req), req.signal),
+)

@@ -9,5 +9,14 @@ export const dynamic = 'force-dynamic'
 export const GET = route(viewIdParamsSchema, async (req, { id }) => {
   const view = await getView(id.toLowerCase(), await requireViewer(req), req.signal)
   const rows = await deliveriesOf(view.id, 50, req.signal)
-  return { deliveries: rows.map((d) => ({ at: d.at, kind: d.kind, status: d.status, ok: d.ok, count: d.count, ...(d.error ? { error: d.error } : {}) })) }
+  return {
+    deliveries: rows.map((d) => ({
+      at: d.at,
+      kind: d.kind,
+      status: d.status,
+      ok: d.ok,
+      count: d.count,
+      ...(d.error ? { error: d.error } : {}),
+    })),
+  }
 })

@@ -11,6 +11,9 @@ export const dynamic = 'force-dynamic'
 export const POST = route(viewIdParamsSchema, async (req, { id }) => {
   const who = await requireOperatorWrite(req)
   const view = await getView(id.toLowerCase(), who, req.signal)
-  if (!view.alert) throw new AppError('invalid', 'alert: this view has no alert to test; set alert.webhook first', { details: { field: 'alert' } })
+  if (!view.alert)
+    throw new AppError('invalid', 'alert: this view has no alert to test; set alert.webhook first', {
+      details: { field: 'alert' },
+    })
   return { delivery: await sendTest(view) }
 })

@@ -5,4 +5,6 @@ import { cachedRead } from '@/lib/server/read-cache'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(runPathSchema, (req, run) => cachedRead('run.detail', run, req.signal, (signal) => getRunDetail(run, signal)))
+export const GET = route(runPathSchema, (req, run) =>
+  cachedRead('run.detail', run, req.signal, (signal) => getRunDetail(run, signal)),
+)

@@ -30,7 +30,13 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
  * refuses, ClickHouse away) is left to the client, which asks the API and shows its error, naming
  * the field, with a retry.
  */
-export default async function RunPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
+export default async function RunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<Params>
+  searchParams: Promise<SearchParams>
+}) {
   const [run, tab] = await Promise.all([runFrom(params), tabFrom(searchParams)])
   const queryClient = new QueryClient()
   const detail = await runDetailForPage(run.org, run.namespace, run.agent, run.runId)

@@ -1,6 +1,11 @@
 import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { CONVERSATION_PREVIEW_TURNS, RUN_TAB_QUERY, runTimelinePreviewQueryOptions, TIMELINE_PREVIEW_EVENTS } from '@/lib/api-client/run-tabs'
+import {
+  CONVERSATION_PREVIEW_TURNS,
+  RUN_TAB_QUERY,
+  runTimelinePreviewQueryOptions,
+  TIMELINE_PREVIEW_EVENTS,
+} from '@/lib/api-client/run-tabs'
 import { runKeys } from '@/lib/api-client/keys'
 import type { RunTab } from '@/lib/api-client/tab-names'
 import type { RunCounts } from '@/lib/api/types'
@@ -40,7 +45,10 @@ const TOO_BIG: Partial<Record<RunTab, (c: RunCounts) => boolean>> = {
 
 /** Where the whole is too big, the first part some tabs show while the rest loads: its query key and its read. */
 const PREVIEW: Partial<Record<RunTab, { key: (run: RunRef) => QueryKey; read: (run: RunRef) => Promise<unknown> }>> = {
-  timeline: { key: (run) => runTimelinePreviewQueryOptions(run).queryKey, read: (run) => runTimeline(run, TIMELINE_PREVIEW_EVENTS) },
+  timeline: {
+    key: (run) => runTimelinePreviewQueryOptions(run).queryKey,
+    read: (run) => runTimeline(run, TIMELINE_PREVIEW_EVENTS),
+  },
   conversation: {
     key: (run) => runKeys.conversationsPreview(run),
     read: async (run) => {
@@ -65,7 +73,17 @@ export function tabDataPart(tab: RunTab, counts: RunCounts | undefined): TabPart
  * so the tab renders in the HTML and the client takes over without asking again. A failure is
  * left to the client, which asks the route and shows the error with a retry.
  */
-export async function OpenTabData({ run, tab, part, children }: { run: RunRef; tab: RunTab; part: Exclude<TabPart, 'none'>; children: ReactNode }) {
+export async function OpenTabData({
+  run,
+  tab,
+  part,
+  children,
+}: {
+  run: RunRef
+  tab: RunTab
+  part: Exclude<TabPart, 'none'>
+  children: ReactNode
+}) {
   await requirePageViewer()
   const queryClient = new QueryClient()
   const preview = part === 'preview' ? PREVIEW[tab] : undefined

@@ -29,15 +29,17 @@ export async function runFrom(params: Promise<RunParams>): Promise<RunRef> {
  * same answer to the client cache). An unknown run is a 404. Anything else (an id the API refuses,
  * ClickHouse away) answers undefined: the client asks the API and shows its error with a retry.
  */
-export const runDetailForPage = cache(async (org: string, namespace: string, agent: string, runId: string): Promise<RunDetail | undefined> => {
-  await requirePageViewer()
-  const run = { org, namespace, agent, runId }
-  if (!runPathSchema.safeParse(run).success) return undefined
-  try {
-    await ensureReady()
-    return await getRunDetail(run)
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not_found') notFound()
-    return undefined
-  }
-})
+export const runDetailForPage = cache(
+  async (org: string, namespace: string, agent: string, runId: string): Promise<RunDetail | undefined> => {
+    await requirePageViewer()
+    const run = { org, namespace, agent, runId }
+    if (!runPathSchema.safeParse(run).success) return undefined
+    try {
+      await ensureReady()
+      return await getRunDetail(run)
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'not_found') notFound()
+      return undefined
+    }
+  },
+)

@@ -6,5 +6,10 @@ import { runSearches } from '@/lib/queries/search-trace'
 export const dynamic = 'force-dynamic'
 
 export const GET = route(runPathSchema, (req, run) =>
-  forExistingRun(run, req.signal, () => runSearches(run, req.signal), (v) => v.searches.length === 0),
+  forExistingRun(
+    run,
+    req.signal,
+    () => runSearches(run, req.signal),
+    (v) => v.searches.length === 0,
+  ),
 )

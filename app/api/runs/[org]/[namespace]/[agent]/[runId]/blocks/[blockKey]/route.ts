@@ -8,7 +8,10 @@ import type { NextRequest } from 'next/server'
 
 export const dynamic = 'force-dynamic'
 
-function blockRef(req: NextRequest, path: { org: string; namespace: string; agent: string; runId: string; blockKey: string }) {
+function blockRef(
+  req: NextRequest,
+  path: { org: string; namespace: string; agent: string; runId: string; blockKey: string },
+) {
   const { userId, sessionId } = parseWith(blockSelectorSchema, searchParamsObject(req), 'query')
   return { ...path, userId, sessionId }
 }
