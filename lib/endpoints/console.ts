@@ -1,12 +1,6 @@
-/**
- * The console's own endpoints: health, the session, the schema report, MCP. The schema report's
- * parts are still typed in lib/schema/types.ts and only outlined here, as open objects (`loose`):
- * a field they gain is not caught.
- */
+/** The console's own endpoints: health, the session, MCP. */
 import { z } from 'zod'
 import { iso, obj } from './parts'
-
-const loose = z.looseObject
 
 export const derivedFreshness = obj({
   lagMs: z
@@ -59,29 +53,6 @@ export const logout = obj({
   ok: z.literal(true),
   endedSession: z.boolean(),
   remembered: z.enum(['stored', 'process-only']).nullable(),
-})
-
-export const schemaReport = loose({
-  status: z.enum(['ok', 'warnings', 'problems']),
-  checkedAt: iso,
-  mode: z.enum(['embedded', 'remote']),
-  clickhouseVersion: z.string().nullable(),
-  summary: loose({
-    problems: z.number(),
-    warnings: z.number(),
-    info: z.number(),
-    tablesExpected: z.number(),
-    tablesPresent: z.number(),
-  }),
-  databases: z.array(loose({})),
-  tables: z.array(loose({ fullName: z.string(), status: z.enum(['ok', 'info', 'warning', 'problem']) })),
-  workingMemory: loose({}).nullable(),
-  history: loose({}),
-  runIndex: loose({}),
-  mapping: loose({ source: z.string().nullable(), tables: z.array(loose({})) }),
-  disabled: z.array(
-    loose({ table: z.string(), feature: z.string(), severity: z.enum(['problem', 'warning', 'info']) }),
-  ),
 })
 
 /** POST /api/mcp: a JSON-RPC 2.0 answer (the Model Context Protocol). */

@@ -36,6 +36,7 @@ import * as story from '../endpoints/story'
 import * as consoleShapes from '../endpoints/console'
 import * as batchShapes from '../endpoints/batches'
 import * as viewShapes from '../endpoints/views'
+import * as schemaReportShape from '../endpoints/schema-report'
 import { EXAMPLES } from './examples'
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] }
@@ -91,7 +92,7 @@ const RESPONSES = {
   Undo: batchShapes.undoResponse,
   Facets: runs.facetsResponse,
   Health: consoleShapes.healthResponse,
-  SchemaReport: consoleShapes.schemaReport,
+  SchemaReport: schemaReportShape.schemaReport,
   Me: consoleShapes.me,
   Login: consoleShapes.login,
   Logout: consoleShapes.logout,
