@@ -62,23 +62,24 @@ const runFilterFields = {
     )
     .optional(),
 }
+/** A keyset cursor this server issued, decoded (`decode` returns null for anything else). */
+function cursorParam<C>(decode: (text: string) => C | null) {
+  return z.string().transform((v, ctx) => {
+    const c = decode(v)
+    if (!c) {
+      ctx.addIssue({ code: 'custom', message: 'cursor is not a cursor issued by this server' })
+      return z.NEVER
+    }
+    return c
+  })
+}
 const fromNotAfterTo = (v: { from?: Date; to?: Date }) => !v.from || !v.to || v.from <= v.to
 
 export const runsQuerySchema = z
   .object({
     ...runFilterFields,
     limit: wholeNumberParam('limit', 1, 200).optional(),
-    cursor: z
-      .string()
-      .transform((v, ctx) => {
-        const c = decodeCursor(v)
-        if (!c) {
-          ctx.addIssue({ code: 'custom', message: 'cursor is not a cursor issued by this server' })
-          return z.NEVER
-        }
-        return c
-      })
-      .optional(),
+    cursor: cursorParam(decodeCursor).optional(),
   })
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 export type RunsQuery = z.infer<typeof runsQuerySchema>
@@ -207,17 +208,7 @@ export const auditQuerySchema = z
     from: isoDate('from').optional(),
     to: isoDate('to').optional(),
     limit: wholeNumberParam('limit', 1, 200).optional(),
-    cursor: z
-      .string()
-      .transform((v, ctx) => {
-        const c = decodeAuditCursor(v)
-        if (!c) {
-          ctx.addIssue({ code: 'custom', message: 'cursor is not a cursor issued by this server' })
-          return z.NEVER
-        }
-        return c
-      })
-      .optional(),
+    cursor: cursorParam(decodeAuditCursor).optional(),
   })
   .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
 
