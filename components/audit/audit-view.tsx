@@ -9,6 +9,7 @@ import { fetchJson } from '@/lib/api-client/fetch-json'
 import { runKeys } from '@/lib/api-client/keys'
 import { absoluteTime } from '@/lib/format'
 import { links } from '@/lib/links'
+import { Tag } from '../ui/badge'
 import { Button, buttonClass } from '../ui/button'
 import { ErrorBanner } from '../ui/error-banner'
 import { Skeleton } from '../ui/skeleton'
@@ -181,7 +182,7 @@ export function AuditView() {
                 data-action={e.action}
               >
                 <div className={styles.head}>
-                  <span className="tag">{e.action}</span>
+                  <Tag>{e.action}</Tag>
                   <span className="mono">{e.operator}</span>
                   <span>
                     {e.blockKey}: {actionText(e)}

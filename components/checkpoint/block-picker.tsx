@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import type { BlockSummary } from '@/lib/api/types'
 import { count, percent } from '@/lib/format'
+import { Tag, type TagTone } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
 import { useVirtualRows } from '../ui/use-virtual-rows'
 import virtual from '../ui/virtual-list.module.css'
@@ -20,9 +21,9 @@ type Props = {
 const PLAIN_BLOCKS = 60
 const PICK_ESTIMATE = 58
 
-function sizeClass(b: BlockSummary): string {
+function sizeTone(b: BlockSummary): TagTone {
   const pct = percent(b.chars, b.charLimit)
-  return pct >= 100 ? 'tag-bad' : pct >= 90 ? 'tag-warn' : ''
+  return pct >= 100 ? 'bad' : pct >= 90 ? 'warning' : 'neutral'
 }
 
 function PickButton({
@@ -47,15 +48,15 @@ function PickButton({
     >
       <span className={styles.pickTop}>
         <strong className="mono">{b.blockKey}</strong>
-        <span className="tag mono">v{b.version}</span>
+        <Tag className="mono">v{b.version}</Tag>
       </span>
       <span className={`${styles.pickBottom} small muted`}>
         {b.isDeleted ? (
-          <span className="tag tag-warn">cleared (tombstone)</span>
+          <Tag tone="warning">cleared (tombstone)</Tag>
         ) : (
-          <span className={`tag ${sizeClass(b)}`} title={`${count(b.chars)} of ${count(b.charLimit)} characters`}>
+          <Tag tone={sizeTone(b)} title={`${count(b.chars)} of ${count(b.charLimit)} characters`}>
             {count(b.chars)} chars
-          </span>
+          </Tag>
         )}
         <TimeAgo iso={b.updatedAt} />
       </span>
@@ -124,7 +125,7 @@ export function BlockPicker({ blocks, selected, onSelect }: Props) {
             <span>
               session <code>{idValue(g.sessionId)}</code>
             </span>
-            {groups.length > 1 && gi === 0 ? <span className={`tag ${styles.newest}`}>newest</span> : null}
+            {groups.length > 1 && gi === 0 ? <Tag className={styles.newest}>newest</Tag> : null}
             {g.blocks.length > PLAIN_BLOCKS ? <span>{count(g.blocks.length)} blocks</span> : null}
           </header>
           {g.blocks.length > PLAIN_BLOCKS ? (

@@ -3,6 +3,7 @@
 import { useMemo, type Ref } from 'react'
 import { describeDiff, diffContents, type ContentDiff } from '@/lib/diff'
 import { TimeAgo } from '../ui/time-ago'
+import { Tag } from '../ui/badge'
 import { JsonDiffView, SetDiffView, TextDiffView } from './diff-views'
 import { VersionContent } from './version-content'
 import type { VersionEntry } from './version-rows'
@@ -115,7 +116,7 @@ export function DiffPanel({ entries, a, b, onChange, ref }: Props) {
             <strong>
               v{ea.id} → v{eb.id}
             </strong>
-            : {describeDiff(diff)} <span className="tag">{KIND_LABEL[diff.kind]}</span>
+            : {describeDiff(diff)} <Tag>{KIND_LABEL[diff.kind]}</Tag>
             {ea.block.isDeleted || eb.block.isDeleted ? (
               <span className="small muted"> (a tombstone counts as empty)</span>
             ) : null}

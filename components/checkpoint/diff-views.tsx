@@ -4,6 +4,7 @@ import { useState } from 'react'
 import type { JsonDiff, SetDiff, TextDiff, TextPart, WordSegment } from '@/lib/diff'
 import { count } from '@/lib/format'
 import { JsonInline } from './json-highlight'
+import { Tag } from '../ui/badge'
 import ck from './diff.module.css'
 import { buttonClass } from '../ui/button'
 
@@ -82,13 +83,9 @@ export function JsonDiffView({ diff }: { diff: JsonDiff }) {
             <tr key={`${i}:${c.type}:${c.path}`}>
               <td className="mono">{c.path}</td>
               <td>
-                <span
-                  className={
-                    c.type === 'added' ? `tag ${ck.tagAdd}` : c.type === 'removed' ? `tag ${ck.tagDel}` : 'tag'
-                  }
-                >
+                <Tag className={c.type === 'added' ? ck.tagAdd : c.type === 'removed' ? ck.tagDel : undefined}>
                   {c.type}
-                </span>
+                </Tag>
               </td>
               <td>
                 {c.type === 'moved' ? (

@@ -8,31 +8,41 @@ import { silentAttempts, silentAttemptText } from '@/lib/resume/attempts'
 import { isResume } from '@/lib/resume/detect'
 import type { ResumePoint, ResumeReason } from '@/lib/resume/types'
 import { TimeAgo } from '../ui/time-ago'
+import { Tag, type TagTone } from '../ui/badge'
 import { idValue, type BlockChoice } from './block-choice'
 import { VersionContent } from './version-content'
 import ck from './explainer.module.css'
 import { Button } from '../ui/button'
 
-const REASONS: Record<ResumeReason, { label: string; title: string; cls: string }> = {
-  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', cls: 'tag-run' },
+// A reason's tag: a shared tone, or (operator actions) the explainer's own colouring on a plain tag.
+const REASONS: Record<ResumeReason, { label: string; title: string; tone: TagTone; cls?: string }> = {
+  'run-begin': { label: 'run.begin', title: 'A run.begin with attempt > 1: the run was started again', tone: 'run' },
   'new-process': {
     label: 'new process',
     title: 'source_trace changed between consecutive versions',
-    cls: 'tag-accent',
+    tone: 'accent',
   },
   'long-gap': {
     label: 'long gap',
     title: "A pause much longer than the run's usual checkpoint interval",
-    cls: 'tag-warn',
+    tone: 'warning',
   },
-  'operator-edit': { label: 'operator edit', title: 'A console edit', cls: ck.reasonOperator },
-  'operator-clear': { label: 'operator clear', title: 'A console clear (tombstone)', cls: ck.reasonOperator },
+  'operator-edit': { label: 'operator edit', title: 'A console edit', tone: 'neutral', cls: ck.reasonOperator },
+  'operator-clear': {
+    label: 'operator clear',
+    title: 'A console clear (tombstone)',
+    tone: 'neutral',
+    cls: ck.reasonOperator,
+  },
   'operator-restore': {
     label: 'operator restore',
     title: 'A console restore: an earlier version put back as a new one',
+    tone: 'neutral',
     cls: ck.reasonOperator,
   },
 }
+
+const reasonClass = (r: ResumeReason) => (REASONS[r].cls ? `${ck.reason} ${REASONS[r].cls}` : ck.reason)
 
 function items(n: number) {
   return `${count(n)} item${n === 1 ? '' : 's'} done`
@@ -112,22 +122,22 @@ function PointItem({
     <li className={ck.point}>
       <div className="row gap-6">
         {point?.reasons.map((r) => (
-          <span key={r} className={`tag ${ck.reason} ${REASONS[r].cls}`} title={REASONS[r].title}>
+          <Tag key={r} tone={REASONS[r].tone} className={reasonClass(r)} title={REASONS[r].title}>
             {REASONS[r].label}
-          </span>
+          </Tag>
         ))}
         {point?.missed ? (
-          <span
-            className="tag tag-warn"
+          <Tag
+            tone="warning"
             title="A newer checkpoint of this run existed under another identity, which this resume could not see"
           >
             near miss
-          </span>
+          </Tag>
         ) : null}
         {point?.historyGap ? (
-          <span className="tag tag-warn" title="Versions just before this write are missing (merged away)">
+          <Tag tone="warning" title="Versions just before this write are missing (merged away)">
             history gap
-          </span>
+          </Tag>
         ) : null}
         {point?.at ? (
           <span className="small muted">
@@ -172,7 +182,7 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
       ) : null}
       <section aria-labelledby="ck-points-title">
         <h3 id="ck-points-title">
-          Resume points <span className="tag">{resumes}</span>
+          Resume points <Tag>{resumes}</Tag>
         </h3>
         {resume.attemptsText ? <p className="small">{resume.attemptsText}</p> : null}
         {resumes === 0 ? (
@@ -190,7 +200,9 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
             {silent.map((a) => (
               <li key={`attempt-${a.attempt}`} className={ck.point} data-silent-attempt={a.attempt}>
                 <div className="row gap-6">
-                  <span className={`tag ${ck.reason} ${REASONS['run-begin'].cls}`}>run.begin attempt {a.attempt}</span>
+                  <Tag tone={REASONS['run-begin'].tone} className={reasonClass('run-begin')}>
+                    run.begin attempt {a.attempt}
+                  </Tag>
                 </div>
                 <p className={ck.pointText}>
                   {silentAttemptText(a, { agent: runRef.agent, userId: choice.userId, sessionId: choice.sessionId })}
@@ -203,7 +215,7 @@ export function ResumeExplainer({ runRef, choice, detail, onCompareVersions }: P
       {operator.length ? (
         <section aria-labelledby="ck-operator-title">
           <h3 id="ck-operator-title">
-            Operator actions <span className="tag">{operator.length}</span>
+            Operator actions <Tag>{operator.length}</Tag>
           </h3>
           <p className="small muted">
             Writes from this console: not resumes, though a process that resumes after one reads what it left.

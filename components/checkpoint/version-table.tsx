@@ -1,16 +1,17 @@
 'use client'
 
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { count, percent } from '@/lib/format'
 import { TimeAgo } from '../ui/time-ago'
+import { Tag, type TagTone } from '../ui/badge'
 import { isOperatorActor } from '@/lib/resume/rows'
 import { sourceLabel, sourceTitle, type VersionEntry, type VersionSource } from './version-rows'
 import ck from './versions.module.css'
 import { buttonClass } from '../ui/button'
 import { TableHead, type Column } from '../ui/table-head'
+import { useVirtualRows } from '../ui/use-virtual-rows'
 
-const SOURCE_CLASS: Record<VersionSource, string> = { history: 'tag-accent', physical: 'tag-warn', both: 'tag-ok' }
+const SOURCE_TONE: Record<VersionSource, TagTone> = { history: 'accent', physical: 'warning', both: 'ok' }
 
 const COLUMNS: readonly Column[] = [
   { label: 'A', title: 'Compare from (A)' },
@@ -62,14 +63,14 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
         <span className={ck.ver}>
           <strong>v{e.id}</strong>
           {e.isFinal ? (
-            <span className={`tag tag-ok ${ck.final}`} title="The row SELECT … FINAL returns: what a resume reads">
+            <Tag tone="ok" className={ck.final} title="The row SELECT … FINAL returns: what a resume reads">
               FINAL
-            </span>
+            </Tag>
           ) : null}
           {e.block.isDeleted ? (
-            <span className="tag tag-warn" title="is_deleted = 1: a resume reading this returns None">
+            <Tag tone="warning" title="is_deleted = 1: a resume reading this returns None">
               tombstone
-            </span>
+            </Tag>
           ) : null}
         </span>
       </td>
@@ -86,9 +87,9 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
         {e.part ?? <span className="muted">—</span>}
       </td>
       <td>
-        <span className={`tag ${SOURCE_CLASS[e.source]}`} title={sourceTitle(e.source)}>
+        <Tag tone={SOURCE_TONE[e.source]} title={sourceTitle(e.source)}>
           {sourceLabel(e.source)}
-        </span>
+        </Tag>
       </td>
       <td
         className={pct >= 100 ? `num ${ck.bad}` : pct >= 90 ? `num ${ck.warn}` : 'num'}
@@ -105,14 +106,16 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
 
 /** Every version newest first, virtualized so runs with thousands of versions stay fast. */
 export function VersionTable({ entries, a, b, onCompare }: Props) {
-  const scrollRef = useRef<HTMLDivElement>(null)
   const [jump, setJump] = useState('')
   const [jumpError, setJumpError] = useState<string | null>(null)
-  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  // A table's rows stay in its flow: the rows in view sit between two spacer rows rather than at
+  // offsets (no rowProps), and every row is ROW_HEIGHT high, so none is measured.
+  const {
+    scrollRef,
+    virtualizer,
+    rows: items,
+  } = useVirtualRows({
     count: entries.length,
-    getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     // The sticky header sits above the first row, inside the scroll element.
@@ -125,7 +128,6 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
     if (bIndex >= 0) virtualizer.scrollToIndex(bIndex, { align: 'auto' })
   }, [bIndex, virtualizer])
 
-  const items = virtualizer.getVirtualItems()
   const top = items.length ? items[0].start - HEADER_HEIGHT : 0
   const bottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1].end - HEADER_HEIGHT) : 0
   const height = Math.min(MAX_HEIGHT, HEADER_HEIGHT + entries.length * ROW_HEIGHT + 2)

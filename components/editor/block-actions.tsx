@@ -8,6 +8,7 @@ import { ClearDialog } from './clear-dialog'
 import { RestoreDialog } from './restore-dialog'
 import { usePermissions } from './use-permissions'
 import { Button, buttonClass } from '../ui/button'
+import { Tag } from '../ui/badge'
 import styles from './block-actions.module.css'
 
 type Props = {
@@ -27,11 +28,7 @@ export function BlockActions({ runRef, choice, block, picked }: Props) {
   const clearNote = useId()
   if (!block) return null
   if (!canWrite) {
-    return readOnly ? (
-      <span className="tag" title="LOOM_RUNS_READ_ONLY=1">
-        read-only
-      </span>
-    ) : null
+    return readOnly ? <Tag title="LOOM_RUNS_READ_ONLY=1">read-only</Tag> : null
   }
   const target = { run: runRef, ...choice }
   const canRestore = !!picked && !picked.isDeleted && picked.version !== block.version

@@ -2,6 +2,7 @@
 
 import type { Block } from '@/lib/api/types'
 import { count } from '@/lib/format'
+import { Tag } from '../ui/badge'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { ContentView } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
@@ -31,8 +32,8 @@ function BlockBody({ b }: { b: Block }) {
     <>
       <div className="row">
         <strong className="mono">{b.blockKey}</strong>
-        <span className="tag mono">v{b.version}</span>
-        {b.isDeleted ? <span className="tag tag-warn">cleared (tombstone): resume returns None</span> : null}
+        <Tag className="mono">v{b.version}</Tag>
+        {b.isDeleted ? <Tag tone="warning">cleared (tombstone): resume returns None</Tag> : null}
         {!b.isDeleted ? <CharMeter chars={b.chars} limit={b.charLimit} /> : null}
         <span className="spacer" />
         <span className="small muted">

@@ -5,7 +5,7 @@ import type { RunSummary } from '@/lib/api/types'
 import { cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import { CharMeter } from '../ui/checkpoint-meter'
-import { StatusBadge } from '../ui/badge'
+import { StatusBadge, Tag } from '../ui/badge'
 import { TimeAgo } from '../ui/time-ago'
 import { FlagBadges } from './flag-badges'
 import { runKeyText } from '@/lib/loom/identity'
@@ -18,7 +18,7 @@ function CheckpointCell({ run }: { run: RunSummary }) {
     <div className="stack gap-3">
       <span className="row gap-6">
         <span className="mono">v{cp.version}</span>
-        {cp.isDeleted ? <span className="tag">cleared</span> : null}
+        {cp.isDeleted ? <Tag>cleared</Tag> : null}
         <span className="small muted">
           <TimeAgo iso={cp.updatedAt} />
         </span>

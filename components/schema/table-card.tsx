@@ -1,5 +1,6 @@
 import { count } from '@/lib/format'
 import type { Issue, SkipIndexState, TableReport } from '@/lib/schema/types'
+import { Tag } from '../ui/badge'
 import { SchemaBadge, tableBadge } from './schema-badge'
 import { SqlFix } from './sql-fix'
 import styles from './schema.module.css'
@@ -100,7 +101,7 @@ function MappingNote({ t }: { t: TableReport }) {
   if (!t.mapping) return null
   return (
     <p className={`small ${styles.mapping}`} data-testid="table-mapping">
-      <span className="tag">mapped</span> the contract&apos;s <code>{t.mapping.contractTable}</code>
+      <Tag>mapped</Tag> the contract&apos;s <code>{t.mapping.contractTable}</code>
       {t.mapping.columns.length ? (
         <>
           ; columns{' '}
@@ -134,8 +135,7 @@ function Columns({ t }: { t: TableReport }) {
         <ul className={styles.collist}>
           {c.missing.map((m) => (
             <li key={m.name}>
-              <span className="tag tag-bad">missing</span> <code>{m.name}</code>{' '}
-              <span className="muted mono">{m.type}</span>
+              <Tag tone="bad">missing</Tag> <code>{m.name}</code> <span className="muted mono">{m.type}</span>
               {m.renamedTo ? (
                 <span className="small">
                   {' '}
@@ -158,9 +158,7 @@ function Columns({ t }: { t: TableReport }) {
         <ul className={styles.collist}>
           {c.typeDiffers.map((d) => (
             <li key={d.name}>
-              <span className={`tag ${d.compatible ? '' : 'tag-warn'}`}>
-                {d.compatible ? 'compatible' : 'type differs'}
-              </span>{' '}
+              <Tag tone={d.compatible ? 'neutral' : 'warning'}>{d.compatible ? 'compatible' : 'type differs'}</Tag>{' '}
               <code>{d.name}</code>{' '}
               <span className="mono small">
                 {d.found} <span className="muted">(contract: {d.expected})</span>

@@ -7,6 +7,7 @@ import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
 import type { RunBlob } from '@/lib/api/types'
 import { runBlobsQueryOptions } from '@/lib/api-client/run-tabs'
+import { Tag } from '../ui/badge'
 import { bannerClass } from '../ui/banner'
 import { EmptyState } from '../ui/empty-state'
 import { QueryState } from '../ui/query-state'
@@ -181,8 +182,7 @@ export function BlobsTab({ runRef }: { runRef: RunRef }) {
                             <TimeAgo iso={b.createdAt} />
                           </td>
                           <td className="small">
-                            {b.expired ? <span className="tag tag-bad">expired</span> : null}{' '}
-                            <TimeAgo iso={b.expiresAt} />
+                            {b.expired ? <Tag tone="bad">expired</Tag> : null} <TimeAgo iso={b.expiresAt} />
                           </td>
                           <td>
                             <RefList runRef={runRef} refs={b.referencedBy} />

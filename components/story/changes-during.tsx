@@ -5,6 +5,7 @@ import Link from 'next/link'
 import { eventsQueryOptions } from '@/lib/api-client/runs'
 import { absoluteTime } from '@/lib/format'
 import type { RunRef } from '@/lib/loom/identity'
+import { Tag } from '../ui/badge'
 import styles from './timeline.module.css'
 
 const SHOWN = 8
@@ -29,7 +30,7 @@ export function ChangesDuring({ runRef, from, to }: { runRef: RunRef; from: stri
       <ul>
         {events.slice(0, SHOWN).map((e) => (
           <li key={`${e.at}-${e.kind}-${e.batchId ?? e.runKey ?? ''}`} className="small">
-            <span className="mono muted">{absoluteTime(e.at)}</span> <span className="tag">{e.kind}</span>{' '}
+            <span className="mono muted">{absoluteTime(e.at)}</span> <Tag>{e.kind}</Tag>{' '}
             {e.href ? (
               <Link prefetch={false} href={e.href}>
                 {e.summary}

@@ -2,6 +2,7 @@
 
 import { absoluteTime, cost, count } from '@/lib/format'
 import type { Turn } from '@/lib/api/types'
+import { Tag } from '../ui/badge'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
 import { useVirtualRows } from '../ui/use-virtual-rows'
@@ -59,10 +60,10 @@ function TurnContent({ turn, query }: { turn: Turn; query: string }) {
         <span className={styles.role}>{turn.role || 'unknown'}</span>
         <span className="mono small muted">#{turn.turnIndex}</span>
         {turn.toolName ? (
-          <span className={`tag ${styles.tool}`} title="Tool name">
+          <Tag className={styles.tool} title="Tool name">
             <span aria-hidden>⚙ </span>
             <Highlight text={turn.toolName} query={query} />
-          </span>
+          </Tag>
         ) : null}
         <span className="spacer" />
         {turn.inputTokens || turn.outputTokens ? (

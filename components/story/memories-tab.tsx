@@ -9,6 +9,7 @@ import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
 import type { UsedMemory, WrittenMemory } from '@/lib/api/types'
 import { runMemoriesQueryOptions } from '@/lib/api-client/run-tabs'
+import { Tag, type TagTone } from '../ui/badge'
 import { prettyContent } from '../ui/content-view'
 import { Banner } from '../ui/banner'
 import { EmptyState } from '../ui/empty-state'
@@ -37,13 +38,9 @@ export function FoldedValue({ value, label }: { value: string; label: string }) 
 }
 
 function StatusTag({ status }: { status: string }) {
-  const cls =
-    status === 'live' || status === 'active'
-      ? 'tag-ok'
-      : status === 'deleted' || status === 'retracted'
-        ? 'tag-bad'
-        : 'tag-warn'
-  return <span className={`tag ${cls}`}>{status || '—'}</span>
+  const tone: TagTone =
+    status === 'live' || status === 'active' ? 'ok' : status === 'deleted' || status === 'retracted' ? 'bad' : 'warning'
+  return <Tag tone={tone}>{status || '—'}</Tag>
 }
 
 function Confidence({ value }: { value: number }) {
@@ -202,14 +199,14 @@ function ReliedTable(props: TableProps<UsedMemory>) {
             <td>
               <span className="row gap-4">
                 {m.used ? (
-                  <span className={`tag tag-ok ${tables.memUsed}`} title="Listed in memories_used at run.complete">
+                  <Tag tone="ok" className={tables.memUsed} title="Listed in memories_used at run.complete">
                     used
-                  </span>
+                  </Tag>
                 ) : null}
                 {m.recalled ? (
-                  <span className="tag tag-accent" title="Returned by a recall (recalled_keys)">
+                  <Tag tone="accent" title="Returned by a recall (recalled_keys)">
                     recalled
-                  </span>
+                  </Tag>
                 ) : null}
               </span>
             </td>

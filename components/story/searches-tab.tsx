@@ -8,6 +8,7 @@ import { links } from '@/lib/links'
 import type { RunRef } from '@/lib/loom/identity'
 import type { LoggedSearch, MemoryWrite, SearchHit } from '@/lib/api/types'
 import { runSearchesQueryOptions } from '@/lib/api-client/run-tabs'
+import { Tag } from '../ui/badge'
 import { prettyContent } from '../ui/content-view'
 import { EmptyState } from '../ui/empty-state'
 import { QueryState } from '../ui/query-state'
@@ -131,9 +132,9 @@ function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at
               <td className="num mono">{h.score.toFixed(3)}</td>
               <td>
                 {h.usedByRun ? (
-                  <span className={`tag tag-ok ${tables.memUsed}`} title="The run listed this memory in memories_used">
+                  <Tag tone="ok" className={tables.memUsed} title="The run listed this memory in memories_used">
                     used
-                  </span>
+                  </Tag>
                 ) : (
                   <span className="small muted">—</span>
                 )}
@@ -158,7 +159,7 @@ function SearchCard({ runRef, s, n }: { runRef: RunRef; s: LoggedSearch; n: numb
         <h3 id={`sr-q-${n}`} className={tables.srQuery}>
           <span className="muted small">#{n}</span> “{s.query}”
         </h3>
-        <span className={`tag ${tables.srMode}`}>{s.mode}</span>
+        <Tag className={tables.srMode}>{s.mode}</Tag>
         <span className="spacer" />
         <span className="small muted" title={absoluteTime(s.at)}>
           <TimeAgo iso={s.at} />

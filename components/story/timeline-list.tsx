@@ -1,9 +1,11 @@
 'use client'
 
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef, type KeyboardEvent } from 'react'
+import { useEffect, type KeyboardEvent } from 'react'
 import { absoluteTime } from '@/lib/format'
 import type { TimelineKind } from '@/lib/api/timeline-kinds'
+import { Tag } from '../ui/badge'
+import { useVirtualRows } from '../ui/use-virtual-rows'
+import virtual from '../ui/virtual-list.module.css'
 import { identityOf, rowTime, type Prepared } from './timeline-model'
 import styles from './timeline.module.css'
 
@@ -52,12 +54,14 @@ export function KindLabel({ kind }: { kind: TimelineKind }) {
 
 /** The event list: only the rows in view are in the DOM, so 10,000 events scroll smoothly. */
 export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, onOpen }: Props) {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  // TanStack Virtual returns fresh functions each render; the compiler must not memoize around it.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const {
+    scrollRef,
+    virtualizer,
+    rows: items,
+    listStyle,
+    rowProps,
+  } = useVirtualRows({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     // Rows are measured: a long label or an identity line wraps instead of being cut off.
     measureElement: (el) => el.getBoundingClientRect().height,
@@ -92,7 +96,6 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
     }
   }
 
-  const items = virtualizer.getVirtualItems()
   const activeId =
     selectedRow >= 0 && rows[selectedRow] !== undefined ? rowDomId(prepared.events[rows[selectedRow]].id) : undefined
   const height = Math.min(LIST_HEIGHT, rows.length * ROW_HEIGHT + 2)
@@ -116,25 +119,25 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
         aria-activedescendant={activeId}
         onKeyDown={onKeyDown}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <div className={virtual.list} style={listStyle}>
           {items.map((it) => {
             const e = prepared.events[rows[it.index]]
             const tag = tags.get(e.id)
             const selected = it.index === selectedRow
             const identity = prepared.manyIdentities ? identityOf(e) : ''
+            const row = rowProps(it)
             return (
               <div
                 key={e.id}
-                ref={virtualizer.measureElement}
-                data-index={it.index}
+                {...row}
                 id={rowDomId(e.id)}
                 role="option"
                 aria-selected={selected}
                 aria-posinset={it.index + 1}
                 aria-setsize={rows.length}
                 data-event-id={e.id}
-                className={`${styles.row} ${styles.item}${selected ? ` ${styles.isSelected}` : ''}`}
-                style={{ transform: `translateY(${it.start}px)`, minHeight: ROW_HEIGHT }}
+                className={`${styles.row} ${styles.item} ${virtual.row}${selected ? ` ${styles.isSelected}` : ''}`}
+                style={{ ...row.style, minHeight: ROW_HEIGHT }}
                 onClick={() => onSelectRow(it.index)}
               >
                 <span className={`mono ${styles.time}`} data-testid="timeline-time" title={absoluteTime(e.at)}>
@@ -142,7 +145,7 @@ export function TimelineList({ prepared, rows, selectedRow, tags, onSelectRow, o
                 </span>
                 <KindLabel kind={e.kind} />
                 <span className={styles.label} data-testid="timeline-label" title={e.label}>
-                  {tag ? <span className={`tag ${styles.resumeTag}`}>{tag}</span> : null}
+                  {tag ? <Tag className={styles.resumeTag}>{tag}</Tag> : null}
                   {e.label}
                 </span>
                 <span className="mono">{e.version ? `v${e.version}` : ''}</span>

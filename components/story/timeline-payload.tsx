@@ -8,6 +8,7 @@ import type { RunRef } from '@/lib/loom/identity'
 import type { TimelineEvent } from '@/lib/api/types'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
+import { Tag } from '../ui/badge'
 import { KindLabel } from './timeline-list'
 import { detailLimit } from '@/lib/api/timeline-kinds'
 import { Button } from '../ui/button'
@@ -58,7 +59,7 @@ export function TimelinePayload({ runRef, event: e, resumeTag, position, onClose
     <aside className={`panel ${styles.payload}`} aria-labelledby="timeline-payload-title" data-event-id={e.id}>
       <div className={`row ${styles.payloadTop}`}>
         <KindLabel kind={e.kind} />
-        {resumeTag ? <span className={`tag ${styles.resumeTag}`}>{resumeTag}</span> : null}
+        {resumeTag ? <Tag className={styles.resumeTag}>{resumeTag}</Tag> : null}
         <span className="spacer" />
         {position ? (
           <span className="small muted">

@@ -24,9 +24,18 @@ export function StatusBadge({ status }: { status: string }) {
   )
 }
 
-export type TagTone = 'neutral' | 'warning' | 'bad'
+export type TagTone = 'neutral' | 'warning' | 'bad' | 'ok' | 'accent' | 'run' | 'unknown'
 
-const TAG_CLASS: Record<TagTone, string> = { neutral: 'tag', warning: 'tag tag-warn', bad: 'tag tag-bad' }
+// Whole class names, as for the statuses: each tone is one of the tag colourings in the global styles.
+const TAG_CLASS: Record<TagTone, string> = {
+  neutral: 'tag',
+  warning: 'tag tag-warn',
+  bad: 'tag tag-bad',
+  ok: 'tag tag-ok',
+  accent: 'tag tag-accent',
+  run: 'tag tag-run',
+  unknown: 'tag tag-unknown',
+}
 
 /** A small label beside a value; `className` adds an area's own colouring on top of the tone. */
 export function Tag({

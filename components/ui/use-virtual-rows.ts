@@ -6,13 +6,23 @@ import { listHeight, rowOffset } from './virtual-list'
 
 type Options = Pick<
   VirtualizerOptions<HTMLDivElement, Element>,
-  'count' | 'estimateSize' | 'getItemKey' | 'gap' | 'overscan' | 'initialRect'
+  | 'count'
+  | 'estimateSize'
+  | 'getItemKey'
+  | 'gap'
+  | 'overscan'
+  | 'initialRect'
+  | 'measureElement'
+  | 'scrollMargin'
+  | 'scrollPaddingStart'
 >
 
 /**
  * The rows of a long list that scrolls inside its own box (see virtual-list.module.css): only those
  * in view, and `overscan` more around them, are in the DOM, each measured as it renders. `scrollRef`
  * goes on the box, `listStyle` on the list, and each row gets `key={row.key}` and `rowProps(row)`.
+ * A table, whose rows cannot be placed at offsets, reads `rows` and `virtualizer` for its spacer rows;
+ * `scrollMargin` and `scrollPaddingStart` then make room for a sticky header inside the box.
  * TanStack Virtual returns fresh functions each render, so what the list draws is read from it here,
  * anew on every render, rather than memoized around it.
  */

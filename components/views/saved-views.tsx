@@ -21,6 +21,7 @@ import type { SavedView } from '@/lib/views/types'
 import { RefusalBanner } from '../editor/refusal-banner'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { usePermissions } from '../editor/use-permissions'
+import { Tag } from '../ui/badge'
 import { Button } from '../ui/button'
 import { Dialog } from '../ui/dialog'
 import styles from './saved-views.module.css'
@@ -73,12 +74,12 @@ export function SavedViews({ filters }: { filters: RunsFilters }) {
                 </Link>
                 <span className="small muted">{filterText(v.filter)}</span>
                 <span className="small">
-                  <span className="tag">{v.shared ? 'shared' : 'private'}</span>
+                  <Tag>{v.shared ? 'shared' : 'private'}</Tag>
                   {v.alert ? (
-                    <span className={`tag ${v.alert.enabled ? '' : 'muted'}`}>
+                    <Tag className={v.alert.enabled ? undefined : 'muted'}>
                       alert ≥ {v.alert.threshold}
                       {v.alert.enabled ? '' : ' (off)'}
-                    </span>
+                    </Tag>
                   ) : null}
                   {v.owner !== me ? <span className="muted"> by {v.owner}</span> : null}
                 </span>
