@@ -21,14 +21,14 @@
  * NEXT_DIST_DIR is passed through, so a build in another folder can be load-tested beside a
  * running one.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { encodeSegment } from '../lib/links'
 import { buildReadPool, type ReadPool } from './load/read-pool'
-import { freePort, waitForHealth } from './bench/server'
+import { freePort, spawnStartScript, waitForHealth } from './bench/server'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -217,17 +217,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`
   const dataDir = DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-load-'))
   // The server `npm start` runs (the standalone build), not `next start`.
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOOM_RUNS_DATA_DIR: dataDir,
-      LOOM_RUNS_DEMO: DATA_DIR ? '0' : '1',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const server = spawnStartScript(port, dataDir, { demo: !DATA_DIR })
   try {
     process.stderr.write(
       DATA_DIR ? `starting the server on ${DATA_DIR}…\n` : 'starting the server and seeding demo data…\n',

@@ -9,7 +9,7 @@ import { ensureReady } from '../lib/server/ready'
 import { GET as analyticsRoute } from '../app/api/runs/analytics/route'
 import { GET as changesRoute } from '../app/api/runs/changes/route'
 import { useFreshEngine } from './helpers/engine'
-import { call } from './helpers/routes'
+import { call, columns } from './helpers/routes'
 
 useFreshEngine('api-analytics')
 
@@ -352,18 +352,10 @@ describe('GET /api/runs/changes', () => {
 
   test('exactly the runs written after since, newest first, each with its latest write', async () => {
     const body = await changes(`org=live&since=${since(MIN)}`)
-    assert.deepEqual(
-      body.runs.map((r: { runId: string; status: string; changedAt: string; inFilter: boolean }) => [
-        r.runId,
-        r.status,
-        r.changedAt,
-        r.inFilter,
-      ]),
-      [
-        ['l3', 'unknown', new Date(T0 + 6 * MIN).toISOString(), true],
-        ['l1', 'succeeded', new Date(T0 + 5 * MIN).toISOString(), true],
-      ],
-    )
+    assert.deepEqual(columns(body.runs, 'runId', 'status', 'changedAt', 'inFilter'), [
+      ['l3', 'unknown', new Date(T0 + 6 * MIN).toISOString(), true],
+      ['l1', 'succeeded', new Date(T0 + 5 * MIN).toISOString(), true],
+    ])
     assert.equal(body.truncated, false)
     // Before every write: all three runs; after the last one: none.
     assert.deepEqual(ids((await changes(`org=live&since=${since(-1)}`)).runs).sort(), ['l1', 'l2', 'l3'])

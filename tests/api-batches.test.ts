@@ -439,23 +439,15 @@ describe('what each row replaces', () => {
   const ref2 = (runId: string) => ({ ...ref(runId), namespace: NS2 })
   const filter = { org: ORG, namespace: NS2 }
   const agentNow = { actor: AGENT, sourceTrace: 'host-c/pid-3' }
+  /** A process of this agent begins run `runId` in NS2 (now, unless `now` says when). */
+  const begin = (runId: string, goal: string, now?: Parameters<typeof runBegin>[1]) =>
+    runBegin({ org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId, goal }, now)
 
   before(async () => {
     // busy: running, checkpointed just now. edited: finished, its latest version an operator's edit.
-    await runBegin({
-      org: ORG,
-      namespace: NS2,
-      agent: AGENT,
-      userId: '',
-      sessionId: '',
-      runId: 'busy',
-      goal: 'still going',
-    })
+    await begin('busy', 'still going')
     await wm.wmSet(ref2('busy'), 'step 1', agentNow)
-    await runBegin(
-      { org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'edited', goal: 'fixed by hand' },
-      at(T0),
-    )
+    await begin('edited', 'fixed by hand', at(T0))
     await wm.wmSet(ref2('edited'), 'e1', { ...agentNow, now: at(T0) })
     await runComplete({ org: ORG, namespace: NS2, agent: AGENT, runId: 'edited', status: 'failed' }, at(T1))
     const put = await call(
@@ -501,10 +493,7 @@ describe('what each row replaces', () => {
   })
 
   test('without force, a run that started writing after the preview is left alone', async () => {
-    await runBegin(
-      { org: ORG, namespace: NS2, agent: AGENT, userId: '', sessionId: '', runId: 'woke', goal: 'was idle' },
-      at(T0),
-    )
+    await begin('woke', 'was idle', at(T0))
     await wm.wmSet(ref2('woke'), 'w1', agentNow)
     await runComplete({ org: ORG, namespace: NS2, agent: AGENT, runId: 'woke', status: 'failed' })
     const body = { filter: { ...filter, q: 'woke' }, action: 'clear', reason: 'clear it' }
@@ -514,15 +503,7 @@ describe('what each row replaces', () => {
       [['woke', 'clear']],
     )
     // A new process resumes the run (its checkpoint is minutes old): its next checkpoint would undo the clear.
-    await runBegin({
-      org: ORG,
-      namespace: NS2,
-      agent: AGENT,
-      userId: '',
-      sessionId: '',
-      runId: 'woke',
-      goal: 'was idle',
-    })
+    await begin('woke', 'was idle')
     const res = await send({ ...body, dryRun: false, token: preview.body.token })
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const woke = byRun(res.body.items).woke

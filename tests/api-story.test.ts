@@ -7,7 +7,7 @@ import { seedDemo } from '../lib/demo/seed'
 import { createMissingSchema } from '../lib/setup/init'
 import { tableNames } from '../lib/loom/tables'
 import { useFreshEngine } from './helpers/engine'
-import { call } from './helpers/routes'
+import { call, columns } from './helpers/routes'
 import { apiRoutes } from './helpers/api-routes'
 
 useFreshEngine('api-story')
@@ -74,36 +74,15 @@ describe('timeline', () => {
 
 describe('conversations, memories, searches, blobs', () => {
   test('turns come back ordered by turn_index even when inserted out of order', async () => {
-    const base = {
-      org: 'o',
-      namespace: 'n',
-      agent: 'a',
-      user_id: '',
-      session_id: '',
-      conversation_id: 'c1',
-      run_id: 'r-order',
-      tool_name: '',
-      input_tokens: 0,
-      output_tokens: 0,
-      cost_usd: 0,
-      created_at: '2026-11-20 00:00:00.000',
-    }
-    await insertRows(tableNames().conversations, [
-      {
-        org: 'o',
-        namespace: 'n',
-        agent: 'a',
-        user_id: '',
-        session_id: '',
-        conversation_id: 'c1',
-        run_id: 'r-order',
-        title: 'T',
-        created_at: '2026-11-20 00:00:00.000',
-      },
-    ])
+    // The columns a conversation and its turns share.
+    const conversation = { org: 'o', namespace: 'n', agent: 'a', user_id: '', session_id: '', run_id: 'r-order' }
+    const created_at = '2026-11-20 00:00:00.000'
+    const base = { ...conversation, conversation_id: 'c1', created_at }
+    await insertRows(tableNames().conversations, [{ ...base, title: 'T' }])
+    const turn = { ...base, tool_name: '', input_tokens: 0, output_tokens: 0, cost_usd: 0 }
     for (const i of [2, 0, 3, 1])
       await insertRows(tableNames().turns, [
-        { ...base, turn_index: i, role: i % 2 ? 'assistant' : 'user', content: `t${i}` },
+        { ...turn, turn_index: i, role: i % 2 ? 'assistant' : 'user', content: `t${i}` },
       ])
     const res = await call(routes.conversations, '/x', { org: 'o', namespace: 'n', agent: 'a', runId: 'r-order' })
     assert.equal(res.status, 200)
@@ -138,20 +117,12 @@ describe('conversations, memories, searches, blobs', () => {
     const first = res.body.searches[0]
     assert.equal(first.query, 'tier-2 price per seat')
     assert.equal(first.mode, 'hybrid')
-    assert.deepEqual(
-      first.hits.map((h: { memoryKey: string; score: number; rank: number; usedByRun: boolean }) => [
-        h.rank,
-        h.memoryKey,
-        h.score,
-        h.usedByRun,
-      ]),
-      [
-        [1, 'vendor.northwind.tier-2.price', 0.912, true],
-        [2, 'vendor.contoso.tier-2.price', 0.874, true],
-        [3, 'vendor.fabrikam.tier-2.price', 0.851, false],
-        [4, 'procurement.q3.budget-cap', 0.418, true],
-      ],
-    )
+    assert.deepEqual(columns(first.hits, 'rank', 'memoryKey', 'score', 'usedByRun'), [
+      [1, 'vendor.northwind.tier-2.price', 0.912, true],
+      [2, 'vendor.contoso.tier-2.price', 0.874, true],
+      [3, 'vendor.fabrikam.tier-2.price', 0.851, false],
+      [4, 'procurement.q3.budget-cap', 0.418, true],
+    ])
     assert.equal(first.hits[0].writtenBy.runId, runs.researchWriter.runId)
   })
 

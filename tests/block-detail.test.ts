@@ -8,7 +8,7 @@ import * as wm from '../lib/loom/working-memory'
 import { ensureReady } from '../lib/server/ready'
 import { GET } from '../app/api/runs/[org]/[namespace]/[agent]/[runId]/blocks/[blockKey]/route'
 import { useFreshEngine } from './helpers/engine'
-import { call } from './helpers/routes'
+import { call, columns } from './helpers/routes'
 
 useFreshEngine('block-detail')
 
@@ -101,15 +101,9 @@ describe('GET R/blocks/{blockKey}', () => {
 
   test('near misses: the same run under another session is named', async () => {
     const res = await call(GET, '/x?userId=u1&sessionId=s1', PATH)
-    assert.deepEqual(
-      res.body.flags.nearMisses.map((m: { agent: string; userId: string; sessionId: string; version: string }) => [
-        m.agent,
-        m.userId,
-        m.sessionId,
-        m.version,
-      ]),
-      [['batch', 'u1', 's2', '1']],
-    )
+    assert.deepEqual(columns(res.body.flags.nearMisses, 'agent', 'userId', 'sessionId', 'version'), [
+      ['batch', 'u1', 's2', '1'],
+    ])
   })
 
   test('an identity where the block does not exist: 200, block null, resume None, and the near misses', async () => {

@@ -6,7 +6,7 @@ import { queryRows } from '../lib/clickhouse/query'
 import { getConfig } from '../lib/config'
 import { runDbInit } from '../lib/setup/db-init'
 import { runIndexNames } from '../lib/derived/names'
-import { tableNames } from '../lib/loom/tables'
+import { loomTableList, tableNames } from '../lib/loom/tables'
 import { getHealth } from '../lib/queries/health'
 import { runIndexReady } from '../lib/run-set/run-index'
 import { useFreshEngine } from './helpers/engine'
@@ -87,17 +87,7 @@ describe('db:init', () => {
     const { report, text } = await init({ history: false, runIndex: false })
     const { t, ix } = await names()
     const have = new Set(await tablesNow())
-    for (const name of [
-      t.workingMemory,
-      t.runs,
-      t.conversations,
-      t.turns,
-      t.memory,
-      t.contextBlobs,
-      t.searchTrace,
-      t.audit,
-      t.revokedSessions,
-    ]) {
+    for (const name of [...loomTableList(t), t.audit, t.revokedSessions]) {
       assert.ok(have.has(name), `${name} created`)
     }
     for (const name of [t.history, t.historyView, ix.runs, ix.meta]) assert.ok(!have.has(name), `${name} not created`)

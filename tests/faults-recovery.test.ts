@@ -12,7 +12,7 @@ import { createMissingSchema } from '../lib/setup/init'
 import { runBegin, runComplete } from '../lib/loom/runs'
 import { wmLatestRow, wmSet } from '../lib/loom/working-memory'
 import { invalidateReadCache } from '../lib/server/read-cache'
-import { call } from './helpers/routes'
+import { call, columns } from './helpers/routes'
 import { apiRoutes as r } from './helpers/api-routes'
 import { SERVER_NODE_ARGS } from '../scripts/server-node'
 
@@ -190,15 +190,9 @@ describe('ClickHouse goes away and comes back on the same port: the app recovers
     assert.equal(s.run.body.run.runId, RUN.runId)
     assert.equal(s.run.body.run.status, 'succeeded')
     assert.equal(s.run.body.run.checkpoint.version, '2')
-    assert.deepEqual(
-      s.blocks.body.blocks.map((b: { blockKey: string; version: string; content: string; actor: string }) => [
-        b.blockKey,
-        b.version,
-        b.content,
-        b.actor,
-      ]),
-      [['checkpoint', '2', 'step-1 step-2', 'resumer']],
-    )
+    assert.deepEqual(columns(s.blocks.body.blocks, 'blockKey', 'version', 'content', 'actor'), [
+      ['checkpoint', '2', 'step-1 step-2', 'resumer'],
+    ])
   })
 
   test('an operator edit answers 200 with the next version', async () => {

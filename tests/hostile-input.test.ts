@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { z } from 'zod'
 import { queryRows } from '../lib/clickhouse/query'
 import { runBegin } from '../lib/loom/runs'
-import { tableNames } from '../lib/loom/tables'
+import { healthTableList, tableNames } from '../lib/loom/tables'
 import * as wm from '../lib/loom/working-memory'
 import { ensureReady } from '../lib/server/ready'
 import { GET as runsRoute } from '../app/api/runs/route'
@@ -68,18 +68,7 @@ function assertContract(
 
 /** Every table's row count and content hash: equal snapshots mean no data changed. */
 async function snapshot(): Promise<string> {
-  const t = tableNames()
-  const all = [
-    t.workingMemory,
-    t.runs,
-    t.conversations,
-    t.turns,
-    t.memory,
-    t.contextBlobs,
-    t.searchTrace,
-    t.audit,
-    t.history,
-  ]
+  const all = healthTableList(tableNames())
   const parts: string[] = []
   for (const table of all) {
     const [row] = await queryRows(

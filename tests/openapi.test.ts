@@ -4,6 +4,7 @@ import path from 'node:path'
 import { before, describe, test } from 'node:test'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020'
 import { getConfig } from '../lib/config'
+import type { DemoRun } from '../lib/demo/scenarios'
 import { seedDemo } from '../lib/demo/seed'
 import { closedResponseSchemas } from '../lib/openapi/document'
 import { createMissingSchema } from '../lib/setup/init'
@@ -249,15 +250,9 @@ describe('real answers from the demo data match the document', () => {
 
   test("every demo run's routes, its checkpoint, and the error answers", async () => {
     const R = '/api/runs/{org}/{namespace}/{agent}/{runId}'
-    const list = (await call(routes['/api/runs'].GET, '/api/runs?limit=200')).body.runs as {
-      org: string
-      namespace: string
-      agent: string
-      runId: string
-      userId: string
-      sessionId: string
+    const list = (await call(routes['/api/runs'].GET, '/api/runs?limit=200')).body.runs as (DemoRun & {
       checkpoint: unknown
-    }[]
+    })[]
     assert.ok(list.length >= 10, `${list.length} demo runs`)
     for (const run of list) {
       const params = { org: run.org, namespace: run.namespace, agent: run.agent, runId: run.runId }
@@ -304,15 +299,9 @@ describe('real answers from the demo data match the document', () => {
 
   test('writes: edit, restore, clear, a conflict and bad bodies', async () => {
     const B = '/api/runs/{org}/{namespace}/{agent}/{runId}/blocks/{blockKey}'
-    const list = (await call(routes['/api/runs'].GET, '/api/runs?limit=200&status=succeeded')).body.runs as {
-      org: string
-      namespace: string
-      agent: string
-      runId: string
-      userId: string
-      sessionId: string
+    const list = (await call(routes['/api/runs'].GET, '/api/runs?limit=200&status=succeeded')).body.runs as (DemoRun & {
       checkpoint: { version: string; isDeleted: boolean } | null
-    }[]
+    })[]
     const run = list.find((r) => r.checkpoint && !r.checkpoint.isDeleted)
     assert.ok(run, 'a finished run with a live checkpoint')
     const params = {

@@ -179,16 +179,7 @@ describe('a Loom with renamed tables and columns (LOOM_RUNS_SCHEMA_MAP)', () => 
   test("an extra physical column that carries a renamed column's contract name does not shadow it", async () => {
     await q.command("ALTER TABLE loom.agent_memory ADD COLUMN content String DEFAULT 'not the checkpoint'")
     try {
-      const run = DEMO_RUNS.batch
-      const value = await wmGet({
-        org: run.org,
-        namespace: run.namespace,
-        agent: run.agent,
-        runId: run.runId,
-        userId: run.userId,
-        sessionId: run.sessionId,
-        blockKey: 'checkpoint',
-      })
+      const value = await wmGet({ ...DEMO_RUNS.batch, blockKey: 'checkpoint' })
       assert.equal(value, 'edited under a mapping')
     } finally {
       await q.command('ALTER TABLE loom.agent_memory DROP COLUMN content')

@@ -17,34 +17,29 @@ const at = (ms: number) => () => new Date(T0 + ms)
 const who = (runId: string) => ({ org: 'acme', namespace: 'batch', agent: 'worker', userId: '', sessionId: '', runId })
 
 describe('activeTime (pure)', () => {
+  /** A first attempt that started at 0 and has not completed, unless `over` says otherwise. */
+  const timing = (over: Partial<Parameters<typeof activeTime>[0]> = {}): Parameters<typeof activeTime>[0] => ({
+    startedAt: 0,
+    lastBeginAt: 0,
+    completedAt: null,
+    durationMs: null,
+    attempt: 1,
+    lastWriteBeforeResume: null,
+    ...over,
+  })
   test('a run that never resumed is active for its whole duration', () => {
-    assert.deepEqual(
-      activeTime({
-        startedAt: 0,
-        lastBeginAt: 0,
-        completedAt: HOUR,
-        durationMs: HOUR,
-        attempt: 1,
-        lastWriteBeforeResume: null,
-      }),
-      {
-        durationMs: HOUR,
-        activeMs: HOUR,
-        idleMs: 0,
-        idleKnown: 'all',
-      },
-    )
+    assert.deepEqual(activeTime(timing({ completedAt: HOUR, durationMs: HOUR })), {
+      durationMs: HOUR,
+      activeMs: HOUR,
+      idleMs: 0,
+      idleKnown: 'all',
+    })
   })
 
   test('a resumed run is idle from its last write before the resume to the resume', () => {
-    const r = activeTime({
-      startedAt: 0,
-      lastBeginAt: 4 * DAY,
-      completedAt: 4 * DAY + 10 * MIN,
-      durationMs: null,
-      attempt: 2,
-      lastWriteBeforeResume: 5 * MIN,
-    })
+    const r = activeTime(
+      timing({ lastBeginAt: 4 * DAY, completedAt: 4 * DAY + 10 * MIN, attempt: 2, lastWriteBeforeResume: 5 * MIN }),
+    )
     assert.deepEqual(r, {
       durationMs: 4 * DAY + 10 * MIN,
       activeMs: 15 * MIN,
@@ -54,29 +49,12 @@ describe('activeTime (pure)', () => {
   })
 
   test('without a stored write before the resume, idle is unknown and active is the duration', () => {
-    const r = activeTime({
-      startedAt: 0,
-      lastBeginAt: DAY,
-      completedAt: DAY + MIN,
-      durationMs: DAY + MIN,
-      attempt: 2,
-      lastWriteBeforeResume: null,
-    })
+    const r = activeTime(timing({ lastBeginAt: DAY, completedAt: DAY + MIN, durationMs: DAY + MIN, attempt: 2 }))
     assert.deepEqual(r, { durationMs: DAY + MIN, activeMs: DAY + MIN, idleMs: null, idleKnown: 'none' })
   })
 
   test('no duration, no figures', () => {
-    assert.equal(
-      activeTime({
-        startedAt: 0,
-        lastBeginAt: 0,
-        completedAt: null,
-        durationMs: null,
-        attempt: 1,
-        lastWriteBeforeResume: null,
-      }),
-      null,
-    )
+    assert.equal(activeTime(timing()), null)
   })
 })
 

@@ -2,41 +2,27 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { resumeLabel, resumeTag, resumeTags } from '../components/story/timeline-model'
 import { checkpointEvent } from './helpers/timeline-events'
+import { resumePoint as point } from '../lib/resume/resume-test-rows'
 import type { ResumePoint } from '../lib/resume/types'
 
-const point = (over: Partial<ResumePoint>): ResumePoint => ({
-  at: '2026-11-23T09:08:55.400Z',
-  reasons: ['run-begin'],
-  fromVersion: null,
-  fromTrace: null,
-  toTrace: 'host-b',
-  unitsDone: null,
-  firstWrite: { version: '13', at: '2026-11-23T09:09:09.000Z', summary: 'added item-013' },
-  previous: null,
-  gapMs: null,
-  gapFrom: null,
-  attempt: 3,
-  actor: 'agent',
-  historyGap: false,
-  restoredFrom: null,
-  missed: null,
-  ...over,
-})
+/** A newer checkpoint under another session of `agent`/`userId` that the resume could not see. */
+const missedUnder = (agent: string, userId: string, sessionId: string, version: number, unitsRedone: number | null) =>
+  ({
+    agent,
+    userId,
+    sessionId,
+    version: String(version),
+    updatedAt: '',
+    unitsDone: version,
+    unitsRedone,
+    under: `session ${sessionId}`,
+  }) satisfies ResumePoint['missed']
 
 const write = checkpointEvent
 
 describe('timeline resume entries', () => {
   test('a resume that could not see a newer checkpoint elsewhere says so, in the list and on the chart', () => {
-    const missed = {
-      agent: 'report-writer',
-      userId: 'u-7',
-      sessionId: 's1',
-      version: '40',
-      updatedAt: '',
-      unitsDone: 40,
-      unitsRedone: 40,
-      under: 'session s1',
-    }
+    const missed = missedUnder('report-writer', 'u-7', 's1', 40, 40)
     const p = point({
       attempt: 2,
       firstWrite: { version: '1', at: '2026-11-20T11:14:04.000Z', summary: 'added item-001' },
@@ -49,16 +35,7 @@ describe('timeline resume entries', () => {
   })
 
   test('a process that has begun and written nothing yet: its run.begin names the checkpoint it cannot see', () => {
-    const missed = {
-      agent: 'digest-writer',
-      userId: 'u-9',
-      sessionId: 'b1',
-      version: '6',
-      updatedAt: '',
-      unitsDone: 6,
-      unitsRedone: null,
-      under: 'session b1',
-    }
+    const missed = missedUnder('digest-writer', 'u-9', 'b1', 6, null)
     const p = point({ attempt: 2, firstWrite: null, toTrace: null, actor: null, missed })
     const begin = {
       ...write('1', '2026-11-23T09:08:55.400Z'),

@@ -39,6 +39,9 @@ let hookUrl = ''
 
 const post = (body: unknown, headers: Record<string, string> = ORIGIN) =>
   call(create, '/api/views', {}, { method: 'POST', body, headers })
+/** A shared view of FILTER with an enabled alert to the test's webhook. */
+const postAlerting = (name: string, threshold: number) =>
+  post({ name, filter: FILTER, shared: true, alert: { webhook: hookUrl, threshold, enabled: true } })
 const put = (id: string, body: unknown, headers: Record<string, string> = ORIGIN) =>
   call(update, `/api/views/${id}`, { id }, { method: 'PUT', body, headers })
 
@@ -160,12 +163,7 @@ describe('saved views', () => {
 
 describe('alerts', () => {
   test('a view over its threshold with new runs is delivered to the webhook once; new runs send again; tests go at once', async () => {
-    const res = await post({
-      name: 'Failed in vw',
-      filter: FILTER,
-      shared: true,
-      alert: { webhook: hookUrl, threshold: 2, enabled: true },
-    })
+    const res = await postAlerting('Failed in vw', 2)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const id = res.body.view.id
     received.length = 0
@@ -221,12 +219,7 @@ describe('alerts', () => {
   })
 
   test('a failing webhook is retried with backoff, never more than once a minute, until delivered', async () => {
-    const res = await post({
-      name: 'Retry',
-      filter: FILTER,
-      shared: true,
-      alert: { webhook: hookUrl, threshold: 1, enabled: true },
-    })
+    const res = await postAlerting('Retry', 1)
     const id = res.body.view.id
     const view = await getView(id, { name: 'local', role: 'operator' })
     status = 500
@@ -261,12 +254,7 @@ describe('alerts', () => {
   })
 
   test('a webhook host removed from the list is not called, even for a saved view; a view without an alert cannot be tested', async () => {
-    const res = await post({
-      name: 'Gone',
-      filter: FILTER,
-      shared: true,
-      alert: { webhook: hookUrl, threshold: 1, enabled: true },
-    })
+    const res = await postAlerting('Gone', 1)
     const id = res.body.view.id
     const before = received.length
     try {

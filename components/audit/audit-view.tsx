@@ -12,7 +12,7 @@ import { links } from '@/lib/links'
 import { Tag } from '../ui/badge'
 import { Button, buttonClass } from '../ui/button'
 import { ErrorBanner } from '../ui/error-banner'
-import { Skeleton } from '../ui/skeleton'
+import { SkeletonRows } from '../ui/skeleton'
 import { TimeAgo } from '../ui/time-ago'
 import { ValueOptions } from '../ui/value-options'
 import { BatchTags } from './batch-tags'
@@ -149,11 +149,7 @@ export function AuditView() {
       </form>
       {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} /> : null}
       {query.isPending ? (
-        <div className="panel stack" aria-busy="true" aria-label="Loading the audit log">
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} />
-          ))}
-        </div>
+        <SkeletonRows label="Loading the audit log" rows={6} />
       ) : query.data && !query.data.installed ? (
         <div className="panel empty">
           <p>

@@ -1,17 +1,13 @@
 'use client'
 
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useState } from 'react'
 import { previewBatchRequest, runBatchRequest, type BatchAction, type BatchRequest } from '@/lib/api-client/batches'
-import { runKeys } from '@/lib/api-client/keys'
-import type { BatchPreview, BatchResult } from '@/lib/batch/types'
 import type { RunsFilters } from '@/lib/runs-search'
 import { RefusalBanner } from '../editor/refusal-banner'
 import { WriteDialog } from '../editor/write-dialog'
 import { Button } from '../ui/button'
-import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { PreviewTable, ResultsTable } from './batch-tables'
-import { ConfirmByCount, IncludeRunning, OutcomeCounts, useCountConfirm } from './batch-steps'
+import { ConfirmByCount, IncludeRunning, OutcomeCounts, useCountConfirm, usePreviewThenRun } from './batch-steps'
 import styles from './batch.module.css'
 
 /** `datetime-local` value of a time, in the browser's time zone. */
@@ -45,30 +41,16 @@ export function BatchDialog({
   filters: RunsFilters
   onClose: () => void
 }) {
-  const qc = useQueryClient()
   const [asOf, setAsOf] = useState(() => localInputValue(new Date(Date.now() - 3600_000)))
   // A clear needs nothing more than the filter; a restore waits for its time.
   const [request, setRequest] = useState<BatchRequest | null>(() => (action === 'clear' ? { filters, action } : null))
-  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const [result, setResult] = useState<BatchResult | null>(null)
   const hintId = useId()
   const verb = VERB[action]
 
-  const preview = useMutation<BatchPreview, Error, BatchRequest>({
-    mutationFn: (r) => previewBatchRequest(r),
-    onMutate: () => setRefusal(null),
-    onError: (e) => setRefusal(refusalOf(e)),
-  })
-  const run = useMutation<BatchResult, Error, { r: BatchRequest; token: string; reason: string }>({
-    mutationFn: ({ r, token, reason: why }) => runBatchRequest(r, token, why),
-    onMutate: () => setRefusal(null),
-    onSuccess: (res) => setResult(res),
-    onError: (e) => setRefusal(refusalOf(e)),
-    // Whatever landed, the list and every run page may now be out of date; the results need not wait for their refetch.
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: runKeys.all })
-    },
-  })
+  const { preview, run, refusal, result, setResult } = usePreviewThenRun(
+    (r: BatchRequest) => previewBatchRequest(r),
+    ({ r, token, reason: why }: { r: BatchRequest; token: string; reason: string }) => runBatchRequest(r, token, why),
+  )
 
   const startPreview = (r: BatchRequest) => {
     setRequest(r)

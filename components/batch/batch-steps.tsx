@@ -1,7 +1,10 @@
 'use client'
 
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
+import { runKeys } from '@/lib/api-client/keys'
 import type { BatchOutcome } from '@/lib/batch/types'
+import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { ReasonField } from '../editor/write-dialog'
 import { BATCH_STATE_CLASS } from './batch-tables'
 import styles from './batch.module.css'
@@ -27,6 +30,33 @@ export function IncludeRunning({
       Include runs that are still running (their next checkpoint may overwrite {overwrites})
     </label>
   )
+}
+
+/**
+ * A batch's two requests: the dry run, then the write. Either clears the refusal as it starts and keeps
+ * the server's when refused; the write's result stays to show. Whatever the write did, the list and every
+ * run page may now be out of date; the result need not wait for their refetch.
+ */
+export function usePreviewThenRun<Preview, PreviewVars, Result, RunVars>(
+  previewFn: (vars: PreviewVars) => Promise<Preview>,
+  runFn: (vars: RunVars) => Promise<Result>,
+) {
+  const qc = useQueryClient()
+  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
+  const [result, setResult] = useState<Result | null>(null)
+  const preview = useMutation<Preview, Error, PreviewVars>({
+    mutationFn: previewFn,
+    onMutate: () => setRefusal(null),
+    onError: (e) => setRefusal(refusalOf(e)),
+  })
+  const run = useMutation<Result, Error, RunVars>({
+    mutationFn: runFn,
+    onMutate: () => setRefusal(null),
+    onSuccess: (res) => setResult(res),
+    onError: (e) => setRefusal(refusalOf(e)),
+    onSettled: () => void qc.invalidateQueries({ queryKey: runKeys.all }),
+  })
+  return { preview, run, refusal, result, setResult }
 }
 
 /**

@@ -1,19 +1,17 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useEffect, useId, useState } from 'react'
 import { previewUndoRequest, recentBatchesQueryOptions, runUndoRequest } from '@/lib/api-client/batches'
-import { runKeys } from '@/lib/api-client/keys'
-import type { BatchRecord, UndoPreview, UndoResult } from '@/lib/batch/types'
+import type { BatchRecord } from '@/lib/batch/types'
 import { links } from '@/lib/links'
 import { RefusalBanner } from '../editor/refusal-banner'
-import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { usePermissions } from '../editor/use-permissions'
 import { WriteDialog } from '../editor/write-dialog'
 import { Button } from '../ui/button'
 import { TimeAgo } from '../ui/time-ago'
 import { PreviewTable, ResultsTable } from './batch-tables'
-import { ConfirmByCount, IncludeRunning, OutcomeCounts, useCountConfirm } from './batch-steps'
+import { ConfirmByCount, IncludeRunning, OutcomeCounts, useCountConfirm, usePreviewThenRun } from './batch-steps'
 import styles from './batch.module.css'
 
 const short = (id: string) => id.slice(0, 8)
@@ -83,23 +81,12 @@ export function RecentBatches() {
 
 /** Undo of a kept batch: a dry run first, then a reason and the count typed to confirm. */
 function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => void }) {
-  const qc = useQueryClient()
   const [force, setForce] = useState(false)
-  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const [result, setResult] = useState<UndoResult | null>(null)
   const hintId = useId()
-  const preview = useMutation<UndoPreview, Error, boolean>({
-    mutationFn: (f) => previewUndoRequest(batch.batchId, f),
-    onMutate: () => setRefusal(null),
-    onError: (e) => setRefusal(refusalOf(e)),
-  })
-  const run = useMutation<UndoResult, Error, { token: string; reason: string }>({
-    mutationFn: ({ token, reason: why }) => runUndoRequest(batch.batchId, force, token, why),
-    onMutate: () => setRefusal(null),
-    onSuccess: (res) => setResult(res),
-    onError: (e) => setRefusal(refusalOf(e)),
-    onSettled: () => void qc.invalidateQueries({ queryKey: runKeys.all }),
-  })
+  const { preview, run, refusal, result } = usePreviewThenRun(
+    (f: boolean) => previewUndoRequest(batch.batchId, f),
+    ({ token, reason: why }: { token: string; reason: string }) => runUndoRequest(batch.batchId, force, token, why),
+  )
   useEffect(() => {
     preview.mutate(false)
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -33,6 +33,25 @@ type Props = {
   onCompare: (a: string | null, b: string | null) => void
 }
 
+/** The radio that picks a version as one side (A or B) of the comparison. */
+function PickCell({
+  side,
+  label,
+  checked,
+  onPick,
+}: {
+  side: 'a' | 'b'
+  label: string
+  checked: boolean
+  onPick: () => void
+}) {
+  return (
+    <td className={ck.radio}>
+      <input type="radio" name={`ck-compare-${side}`} aria-label={label} checked={checked} onChange={onPick} />
+    </td>
+  )
+}
+
 function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'>) {
   const pct = percent(e.block.chars, e.block.charLimit)
   return (
@@ -41,24 +60,8 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
       className={[e.id === b ? ck.rowB : '', e.id === a ? ck.rowA : '', e.block.isDeleted ? ck.rowTomb : ''].join(' ')}
       style={{ height: ROW_HEIGHT }}
     >
-      <td className={ck.radio}>
-        <input
-          type="radio"
-          name="ck-compare-a"
-          aria-label={`Compare from v${e.id} (A)`}
-          checked={e.id === a}
-          onChange={() => onCompare(e.id, b)}
-        />
-      </td>
-      <td className={ck.radio}>
-        <input
-          type="radio"
-          name="ck-compare-b"
-          aria-label={`Compare to v${e.id} (B)`}
-          checked={e.id === b}
-          onChange={() => onCompare(a, e.id)}
-        />
-      </td>
+      <PickCell side="a" label={`Compare from v${e.id} (A)`} checked={e.id === a} onPick={() => onCompare(e.id, b)} />
+      <PickCell side="b" label={`Compare to v${e.id} (B)`} checked={e.id === b} onPick={() => onCompare(a, e.id)} />
       <td className="mono">
         <span className={ck.ver}>
           <strong>v{e.id}</strong>

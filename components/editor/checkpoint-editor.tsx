@@ -18,7 +18,7 @@ import { IdListEditor } from './id-list-editor'
 import { MergePanel } from './merge-panel'
 import { ConflictWayOut } from './conflict-way-out'
 import { RefusalBanner } from './refusal-banner'
-import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
+import { useWriteForm, type WriteRefusal } from './use-block-write'
 import { contentOf, useMergeDraft } from './use-merge-draft'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
@@ -48,10 +48,7 @@ export function CheckpointEditor({
   const edit = useMergeDraft(contentOf(block))
   const draft = edit.text
   const setDraft = edit.edit
-  const [reason, setReason] = useState('')
-  const [force, setForce] = useState(false)
-  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(
+  const { reason, setReason, force, setForce, refusal, setRefusal, write, submit } = useWriteForm(
     target.run,
     (b: Parameters<typeof editBlockRequest>[1]) => editBlockRequest(target, b),
     (r) => `Saved ${target.blockKey} as version ${r.block.version}`,
@@ -112,13 +109,7 @@ export function CheckpointEditor({
 
   const save = () => {
     setRefusal(null)
-    write.mutate(
-      { content: draft, expectedVersion: base.version, reason: reason.trim(), ...(force ? { force: true } : {}) },
-      {
-        onSuccess: () => onClose(),
-        onError: (err) => setRefusal(refusalOf(err)),
-      },
-    )
+    submit({ content: draft, expectedVersion: base.version }, () => onClose())
   }
 
   const conflictWayOut =

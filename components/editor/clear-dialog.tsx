@@ -5,17 +5,14 @@ import { clearBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { RefusalBanner } from './refusal-banner'
 import { ReplayNote } from './replay-note'
-import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
+import { useWriteForm } from './use-block-write'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
 
 /** Clear: a tombstone so the next resume() returns None; the operator types the run_id to confirm. */
 export function ClearDialog({ target, block, onClose }: { target: BlockTarget; block: Block; onClose: () => void }) {
   const [typed, setTyped] = useState('')
-  const [reason, setReason] = useState('')
-  const [force, setForce] = useState(false)
-  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(
+  const { reason, setReason, force, setForce, refusal, write, submit } = useWriteForm(
     target.run,
     (b: Parameters<typeof clearBlockRequest>[1]) => clearBlockRequest(target, b),
     (r) => `Cleared ${target.blockKey} (tombstone v${r.block.version})`,
@@ -47,11 +44,7 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
         label: write.isPending ? 'Clearing…' : 'Clear checkpoint',
         variant: 'danger',
         disabled: !ok || write.isPending,
-        onConfirm: () =>
-          write.mutate(
-            { expectedVersion: block.version, reason: reason.trim(), ...(force ? { force: true } : {}) },
-            { onSuccess: () => onClose(), onError: (e) => setRefusal(refusalOf(e)) },
-          ),
+        onConfirm: () => submit({ expectedVersion: block.version }, () => onClose()),
       }}
     >
       <label className="field">

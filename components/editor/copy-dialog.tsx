@@ -1,14 +1,13 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import { blockDetailQueryOptions } from '@/lib/api-client/run-detail'
 import { editBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { QueryState } from '../ui/query-state'
 import { ContentDiff } from './content-diff'
 import { RefusalBanner } from './refusal-banner'
-import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
+import { useWriteForm } from './use-block-write'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
 
@@ -33,13 +32,11 @@ export function CopyDialog({
   onClose: () => void
 }) {
   const source = useQuery(blockDetailQueryOptions(target.run, from))
-  const [reason, setReason] = useState(`Copy v${from.version} from ${from.under} after a near miss`)
-  const [force, setForce] = useState(false)
-  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(
+  const { reason, setReason, force, setForce, refusal, write, submit } = useWriteForm(
     target.run,
     (b: Parameters<typeof editBlockRequest>[1]) => editBlockRequest(target, b),
     (r) => `Copied ${from.under}'s checkpoint as version ${r.block.version}`,
+    `Copy v${from.version} from ${from.under} after a near miss`,
   )
   const block = source.data?.block ?? null
   const usable = !!block && !block.isDeleted
@@ -82,17 +79,7 @@ export function CopyDialog({
         label: write.isPending ? 'Copying…' : `Copy as v${next}`,
         variant: 'primary',
         disabled: !usable || reason.trim() === '' || write.isPending,
-        onConfirm: () =>
-          block &&
-          write.mutate(
-            {
-              content: block.content,
-              expectedVersion: current.version,
-              reason: reason.trim(),
-              ...(force ? { force: true } : {}),
-            },
-            { onSuccess: () => onClose(), onError: (e) => setRefusal(refusalOf(e)) },
-          ),
+        onConfirm: () => block && submit({ content: block.content, expectedVersion: current.version }, () => onClose()),
       }}
     />
   )

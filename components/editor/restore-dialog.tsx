@@ -1,12 +1,11 @@
 'use client'
 
-import { useState } from 'react'
 import { restoreBlockRequest, type BlockTarget } from '@/lib/api-client/writes'
 import type { Block } from '@/lib/api/types'
 import { ContentDiff } from './content-diff'
 import { RefusalBanner } from './refusal-banner'
 import { ReplayNote } from './replay-note'
-import { refusalOf, useBlockWrite, type WriteRefusal } from './use-block-write'
+import { useWriteForm } from './use-block-write'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
 
@@ -22,10 +21,7 @@ export function RestoreDialog({
   from: Block
   onClose: () => void
 }) {
-  const [reason, setReason] = useState('')
-  const [force, setForce] = useState(false)
-  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
-  const write = useBlockWrite(
+  const { reason, setReason, force, setForce, refusal, write, submit } = useWriteForm(
     target.run,
     (b: Parameters<typeof restoreBlockRequest>[1]) => restoreBlockRequest(target, b),
     (r) => `Restored v${from.version} as version ${r.block.version}`,
@@ -55,16 +51,7 @@ export function RestoreDialog({
         label: write.isPending ? 'Restoring…' : `Restore v${from.version}`,
         variant: 'primary',
         disabled: reason.trim() === '' || write.isPending,
-        onConfirm: () =>
-          write.mutate(
-            {
-              version: from.version,
-              expectedVersion: current.version,
-              reason: reason.trim(),
-              ...(force ? { force: true } : {}),
-            },
-            { onSuccess: () => onClose(), onError: (e) => setRefusal(refusalOf(e)) },
-          ),
+        onConfirm: () => submit({ version: from.version, expectedVersion: current.version }, () => onClose()),
       }}
     />
   )

@@ -1,6 +1,7 @@
 'use client'
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import { toast } from 'sonner'
 import { ApiRequestError } from '@/lib/api-client/fetch-json'
 import { runKeys } from '@/lib/api-client/keys'
@@ -40,4 +41,30 @@ export function useBlockWrite<V>(
     // Refresh after refusals too: a 409 means what the page shows is out of date.
     onSettled: () => qc.invalidateQueries({ queryKey: runKeys.detail(run) }),
   })
+}
+
+/** What every block write sends besides its own fields: the operator's reason, and the override for a run still writing. */
+type WriteBase = { reason: string; force?: boolean }
+
+/**
+ * The state every block-write dialog keeps: the reason, the force override, the server's refusal and the
+ * write itself. `submit` sends the dialog's own fields with the trimmed reason (and `force` when ticked),
+ * calls `onSuccess` when the write lands and keeps the refusal to show when it does not.
+ */
+export function useWriteForm<B extends WriteBase>(
+  run: RunRef,
+  request: (body: B) => Promise<WriteResponse>,
+  success: (r: WriteResponse) => string,
+  initialReason = '',
+) {
+  const [reason, setReason] = useState(initialReason)
+  const [force, setForce] = useState(false)
+  const [refusal, setRefusal] = useState<WriteRefusal | null>(null)
+  const write = useBlockWrite(run, request, success)
+  const submit = (fields: Omit<B, keyof WriteBase>, onSuccess: () => void) =>
+    write.mutate({ ...fields, reason: reason.trim(), ...(force ? { force: true } : {}) } as B, {
+      onSuccess,
+      onError: (e) => setRefusal(refusalOf(e)),
+    })
+  return { reason, setReason, force, setForce, refusal, setRefusal, write, submit }
 }

@@ -6,9 +6,9 @@ import { Tag } from '../ui/badge'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { ContentView } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
-import { useVirtualRows } from '../ui/use-virtual-rows'
+import { SERVER_RENDERED_ROWS, useVirtualRows } from '../ui/use-virtual-rows'
+import { VirtualScroll } from '../ui/virtual-scroll'
 import virtual from '../ui/virtual-list.module.css'
-import styles from './blocks-list.module.css'
 
 type Group = { userId: string; sessionId: string; blocks: Block[] }
 
@@ -52,16 +52,10 @@ function VirtualBlocks({ blocks }: { blocks: Block[] }) {
     count: blocks.length,
     estimateSize: () => BLOCK_ESTIMATE,
     getItemKey: (i) => blocks[i].blockKey,
-    overscan: 4,
-    initialRect: { width: 800, height: 640 },
+    ...SERVER_RENDERED_ROWS,
   })
   return (
-    <div
-      ref={scrollRef}
-      className={`${virtual.scroll} ${styles.scroll}`}
-      tabIndex={0}
-      aria-label={`${count(blocks.length)} blocks; scroll for more`}
-    >
+    <VirtualScroll scrollRef={scrollRef} label={`${count(blocks.length)} blocks; scroll for more`}>
       <div className={virtual.list} style={listStyle}>
         {rows.map((it) => {
           const b = blocks[it.index]
@@ -72,7 +66,7 @@ function VirtualBlocks({ blocks }: { blocks: Block[] }) {
           )
         })}
       </div>
-    </div>
+    </VirtualScroll>
   )
 }
 

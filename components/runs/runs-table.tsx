@@ -6,10 +6,23 @@ import { cost, count, duration } from '@/lib/format'
 import { links } from '@/lib/links'
 import { CharMeter } from '../ui/checkpoint-meter'
 import { StatusBadge, Tag } from '../ui/badge'
+import { TableHead, type Column } from '../ui/table-head'
 import { TimeAgo } from '../ui/time-ago'
 import { FlagBadges } from './flag-badges'
 import { runKeyText } from '@/lib/loom/identity'
 import type { RunFlag } from '@/lib/triage/flags'
+
+const RUN_COLUMNS: readonly Column[] = [
+  'Status',
+  'Goal / run',
+  'Agent',
+  { label: 'Attempts', className: 'num', title: 'run.begin calls: each resume adds one' },
+  'Started',
+  { label: 'Duration', className: 'num' },
+  { label: 'Turns', className: 'num' },
+  { label: 'Cost', className: 'num' },
+  'Checkpoint',
+]
 
 function CheckpointCell({ run }: { run: RunSummary }) {
   const cp = run.checkpoint
@@ -64,27 +77,7 @@ export function RunsTable({
   return (
     <div className="table-wrap">
       <table className="data runs-cards" aria-label="Runs">
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Goal / run</th>
-            <th scope="col">Agent</th>
-            <th scope="col" className="num" title="run.begin calls: each resume adds one">
-              Attempts
-            </th>
-            <th scope="col">Started</th>
-            <th scope="col" className="num">
-              Duration
-            </th>
-            <th scope="col" className="num">
-              Turns
-            </th>
-            <th scope="col" className="num">
-              Cost
-            </th>
-            <th scope="col">Checkpoint</th>
-          </tr>
-        </thead>
+        <TableHead columns={RUN_COLUMNS} />
         <tbody>
           {runs.map((r) => (
             <tr key={runKeyText(r)} data-run-id={r.runId} className={rowClassName?.(r)}>

@@ -25,7 +25,7 @@ import { createReadingStore } from './reading-store'
 import { useFreshRows } from './use-fresh-rows'
 import { useRunsFilters } from './use-runs-filters'
 import { Button, buttonClass } from '../ui/button'
-import { Skeleton } from '../ui/skeleton'
+import { SkeletonRows } from '../ui/skeleton'
 
 /** True when the event comes from a row of the table body: the operator is reading that row. */
 const onRow = (e: { target: EventTarget | null }) => e.target instanceof Element && !!e.target.closest('tbody tr')
@@ -122,11 +122,7 @@ export function RunsView({ streamedFlags = null }: { streamedFlags?: StreamedFla
       <RunsSummary filters={around} ready={!query.isFetching} />
       {query.isError ? <ErrorBanner error={query.error} onRetry={() => query.refetch()} stale={!!query.data} /> : null}
       {query.isPending ? (
-        <div className="panel stack" aria-busy="true" aria-label="Loading runs">
-          {Array.from({ length: 8 }, (_, i) => (
-            <Skeleton key={i} />
-          ))}
-        </div>
+        <SkeletonRows label="Loading runs" rows={8} />
       ) : runs.length === 0 && !query.isError && !searchedTo ? (
         <NoRunsMatch
           filters={filters}

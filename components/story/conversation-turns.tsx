@@ -5,7 +5,8 @@ import type { Turn } from '@/lib/api/types'
 import { Tag } from '../ui/badge'
 import { prettyContent } from '../ui/content-view'
 import { TimeAgo } from '../ui/time-ago'
-import { useVirtualRows } from '../ui/use-virtual-rows'
+import { SERVER_RENDERED_ROWS, useVirtualRows } from '../ui/use-virtual-rows'
+import { VirtualScroll } from '../ui/virtual-scroll'
 import virtual from '../ui/virtual-list.module.css'
 import styles from './conversation-turns.module.css'
 import { Highlight } from './highlight'
@@ -113,16 +114,13 @@ function VirtualTurns({ turns, shown, query }: Props) {
     estimateSize: () => TURN_ESTIMATE,
     getItemKey: (i) => `${turns[shown[i]].turnIndex}-${turns[shown[i]].createdAt}`,
     gap: TURN_GAP,
-    overscan: 4,
-    // The server's HTML and the first client render show the first turns, before any measurement.
-    initialRect: { width: 800, height: 640 },
+    ...SERVER_RENDERED_ROWS,
   })
   return (
-    <div
-      ref={scrollRef}
-      className={`${virtual.scroll} ${styles.scroll}`}
-      tabIndex={0}
-      aria-label={`Turns, ${count(shown.length)} in order; scroll for more`}
+    <VirtualScroll
+      scrollRef={scrollRef}
+      className={styles.scroll}
+      label={`Turns, ${count(shown.length)} in order; scroll for more`}
     >
       <ol className={`${styles.turns} ${virtual.list}`} aria-label="Turns in order" style={listStyle}>
         {rows.map((it) => {
@@ -141,7 +139,7 @@ function VirtualTurns({ turns, shown, query }: Props) {
           )
         })}
       </ol>
-    </div>
+    </VirtualScroll>
   )
 }
 

@@ -13,6 +13,7 @@ import { prettyContent } from '../ui/content-view'
 import { EmptyState } from '../ui/empty-state'
 import { QueryState } from '../ui/query-state'
 import { Skeleton, SkeletonPanel } from '../ui/skeleton'
+import { TableHead, type Column } from '../ui/table-head'
 import { TimeAgo } from '../ui/time-ago'
 import { ListCutNotice } from '../ui/list-cut-notice'
 import { ShowMore, useShownCount } from '../ui/show-more'
@@ -95,27 +96,22 @@ function HitWriters({ runRef, hit, at }: { runRef: RunRef; hit: SearchHit; at: s
   )
 }
 
+const HIT_COLUMNS: readonly Column[] = [
+  { label: '#', className: 'num' },
+  'memory_key',
+  { label: 'score', className: 'num' },
+  { label: 'in memories_used', title: "Listed in the run's memories_used" },
+  {
+    label: 'written by (at search time)',
+    title: 'Who had written the memory when the search ran; writes after it are labelled later',
+  },
+]
+
 function HitsTable({ runRef, hits, at }: { runRef: RunRef; hits: SearchHit[]; at: string }) {
   return (
     <div className="table-wrap">
       <table className={`data ${tables.srHits}`} aria-label="Ranked hits">
-        <thead>
-          <tr>
-            <th scope="col" className="num">
-              #
-            </th>
-            <th scope="col">memory_key</th>
-            <th scope="col" className="num">
-              score
-            </th>
-            <th scope="col" title="Listed in the run's memories_used">
-              in memories_used
-            </th>
-            <th scope="col" title="Who had written the memory when the search ran; writes after it are labelled later">
-              written by (at search time)
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={HIT_COLUMNS} />
         <tbody>
           {hits.map((h) => (
             <tr

@@ -46,3 +46,14 @@ export function SkeletonPanel({
     </div>
   )
 }
+
+/** A panel of full-width placeholder rows while a list loads. */
+export function SkeletonRows({ label, rows }: { label: string; rows: number }) {
+  return (
+    <div className="panel stack" aria-busy="true" aria-label={label}>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} />
+      ))}
+    </div>
+  )
+}

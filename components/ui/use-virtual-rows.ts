@@ -26,6 +26,12 @@ type Options = Pick<
  * TanStack Virtual returns fresh functions each render, so what the list draws is read from it here,
  * anew on every render, rather than memoized around it.
  */
+/**
+ * For a list the server renders: its HTML and the first client render show the first rows (as if in an
+ * 800 × 640 box, with 4 more around them), before any measurement.
+ */
+export const SERVER_RENDERED_ROWS = { overscan: 4, initialRect: { width: 800, height: 640 } }
+
 export function useVirtualRows(options: Options) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library

@@ -6,14 +6,7 @@ import type { runConversations } from '../queries/conversations'
 import type { runMemories } from '../queries/memory'
 import type { runSearches } from '../queries/search-trace'
 import type { runTimeline } from '../queries/timeline'
-import type {
-  AuditResponse,
-  BlobsResponse,
-  ConversationsResponse,
-  MemoriesResponse,
-  SearchesResponse,
-  TimelineResponse,
-} from './types'
+import type * as T from './types'
 
 /** True only when each type is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -23,12 +16,12 @@ type Body<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>
 
 // A `false` here is a type error: the client's contract and the server's answer went apart.
 const agreements: Record<string, true> = {
-  timeline: true satisfies Same<TimelineResponse, Body<typeof runTimeline>>,
-  conversations: true satisfies Fits<Body<typeof runConversations>, ConversationsResponse>,
-  audit: true satisfies Same<AuditResponse, Body<typeof runAudit>>,
-  memories: true satisfies Same<MemoriesResponse, Body<typeof runMemories>>,
-  searches: true satisfies Same<SearchesResponse, Body<typeof runSearches>>,
-  blobs: true satisfies Same<BlobsResponse, Body<typeof runBlobs>>,
+  timeline: true satisfies Same<T.TimelineResponse, Body<typeof runTimeline>>,
+  conversations: true satisfies Fits<Body<typeof runConversations>, T.ConversationsResponse>,
+  audit: true satisfies Same<T.AuditResponse, Body<typeof runAudit>>,
+  memories: true satisfies Same<T.MemoriesResponse, Body<typeof runMemories>>,
+  searches: true satisfies Same<T.SearchesResponse, Body<typeof runSearches>>,
+  blobs: true satisfies Same<T.BlobsResponse, Body<typeof runBlobs>>,
 }
 
 test('the story tab bodies the client reads match what the server builds', () => {

@@ -29,8 +29,10 @@ export function countOutcomes(items: { outcome: BatchOutcome }[]): BatchCounts {
   return counts
 }
 
-/** A result item in the form a kept batch stores (the preview's foresight is not kept). */
-export function keptItem(i: BatchResultItem, written: string | null): KeptItem {
+type ItemBlock = Pick<KeptItem, 'org' | 'namespace' | 'agent' | 'runId' | 'userId' | 'sessionId' | 'blockKey'>
+
+/** The run and block an item is about: the fields every batch item (kept, previewed or undone) starts with. */
+export function itemBlock(i: ItemBlock): ItemBlock {
   return {
     org: i.org,
     namespace: i.namespace,
@@ -39,6 +41,13 @@ export function keptItem(i: BatchResultItem, written: string | null): KeptItem {
     userId: i.userId,
     sessionId: i.sessionId,
     blockKey: i.blockKey,
+  }
+}
+
+/** A result item in the form a kept batch stores (the preview's foresight is not kept). */
+export function keptItem(i: BatchResultItem, written: string | null): KeptItem {
+  return {
+    ...itemBlock(i),
     action: i.action,
     fromVersion: i.fromVersion,
     fromDeleted: i.current?.version === i.fromVersion ? i.current.isDeleted : false,

@@ -6,6 +6,7 @@ import { sql, trusted } from '../clickhouse/sql'
 import { source, tableNames } from '../loom/tables'
 import { isActive } from '../operator/active-run'
 import { isOperatorActor } from '../resume/rows'
+import { ownerColumns } from '../tables/values'
 import { keep, writeItem } from './batch'
 import { withForesight } from './foresight'
 import {
@@ -17,7 +18,15 @@ import {
   type LatestRow,
   type RunIdentity,
 } from './plan'
-import { getBatch, keptItem, requireBatchTable, type BatchDetail, type BatchRecord, type KeptItem } from './store'
+import {
+  getBatch,
+  itemBlock,
+  keptItem,
+  requireBatchTable,
+  type BatchDetail,
+  type BatchRecord,
+  type KeptItem,
+} from './store'
 import { issueToken, itemKey, readToken, type UndoRequestShape } from './token'
 import type { BatchItem, BatchResultItem, UndoPreview, UndoResult } from './types'
 
@@ -35,15 +44,7 @@ async function statuses(runs: RunIdentity[], signal?: AbortSignal): Promise<Map<
     sql`SELECT org, namespace, agent, user_id, session_id, run_id, status
       FROM ${trusted(source(tableNames().runs, { final: true }))}
       WHERE (org, namespace, agent, user_id, session_id, run_id) IN ${identityTuples(runs)}`,
-    z.object({
-      org: z.string(),
-      namespace: z.string(),
-      agent: z.string(),
-      user_id: z.string(),
-      session_id: z.string(),
-      run_id: z.string(),
-      status: z.string(),
-    }),
+    z.object({ ...ownerColumns, status: z.string() }),
     { signal },
   )
   return new Map(rows.map((r) => [identityKey(r), r.status]))
@@ -65,15 +66,7 @@ async function planUndo(batch: BatchDetail, force: boolean, signal?: AbortSignal
   }
   const status = await statuses(done, signal)
   return batch.items.map((i): BatchItem => {
-    const base = {
-      org: i.org,
-      namespace: i.namespace,
-      agent: i.agent,
-      runId: i.runId,
-      userId: i.userId,
-      sessionId: i.sessionId,
-      blockKey: i.blockKey,
-    }
+    const base = itemBlock(i)
     const runStatus = status.get(keyOf(i)) ?? 'unknown'
     if (i.outcome !== 'done' || i.newVersion === null) {
       return {

@@ -22,6 +22,9 @@ export const OPERATOR_NAME = 'alice'
 export const OPERATOR_ACTOR = `operator:${OPERATOR_NAME}`
 export const OPERATOR_SOURCE_TRACE = 'loom-runs-console'
 
+/** The identity of a run written without a user or a session (most of the demo's). */
+const NO_USER = { userId: '', sessionId: '' } as const
+
 /** a) 300-item batch, crashes after item 120 is checkpointed, resumed by a second process. */
 export const BATCH = {
   org: 'acme',
@@ -58,23 +61,11 @@ export const TOO_LARGE = {
 } as const
 
 /** d) State offloaded to blobs; the checkpoint holds the blob_key. Two runs of this agent. */
-export const BLOB = { org: 'globex', namespace: 'prod', agent: 'doc-summarizer', userId: '', sessionId: '' } as const
+export const BLOB = { org: 'globex', namespace: 'prod', agent: 'doc-summarizer', ...NO_USER } as const
 
 /** e) Operator actions. */
-export const OPERATOR_EDITED = {
-  org: 'acme',
-  namespace: 'prod',
-  agent: 'invoice-reconciler',
-  userId: '',
-  sessionId: '',
-} as const
-export const OPERATOR_CLEARED = {
-  org: 'globex',
-  namespace: 'staging',
-  agent: 'migration-runner',
-  userId: '',
-  sessionId: '',
-} as const
+export const OPERATOR_EDITED = { org: 'acme', namespace: 'prod', agent: 'invoice-reconciler', ...NO_USER } as const
+export const OPERATOR_CLEARED = { org: 'globex', namespace: 'staging', agent: 'migration-runner', ...NO_USER } as const
 
 /** f) Conversations, memories, searches; the reader run uses memories the writer run wrote. */
 export const RESEARCH = {
@@ -96,15 +87,9 @@ export const SUPPORT = {
 } as const
 
 /** g) A run still going (last checkpoint within the last minute before `now`); `npm run dev` keeps it going. */
-export const RUNNING = { org: 'acme', namespace: 'prod', agent: 'live-crawler', userId: '', sessionId: '' } as const
+export const RUNNING = { org: 'acme', namespace: 'prod', agent: 'live-crawler', ...NO_USER } as const
 /** A run whose process died days ago and was never resumed: still `running`, stale checkpoint. */
-export const STALE_RUNNING = {
-  org: 'globex',
-  namespace: 'staging',
-  agent: 'etl-sync',
-  userId: '',
-  sessionId: '',
-} as const
+export const STALE_RUNNING = { org: 'globex', namespace: 'staging', agent: 'etl-sync', ...NO_USER } as const
 
 /** Runs that only ever wrote working memory (no run.begin). */
 export const CHECKPOINT_ONLY: readonly Who[] = [

@@ -419,6 +419,16 @@ export async function ensureFresh(): Promise<void> {
 }
 
 /**
+ * True once a derived structure is installed: its marker table `meta` (created last) exists. A caller
+ * about to read derived data gets it current first (`ensureFresh`).
+ */
+export async function derivedReady(meta: string, signal?: AbortSignal): Promise<boolean> {
+  if (!(await existingTables(signal)).has(meta)) return false
+  await ensureFresh()
+  return true
+}
+
+/**
  * Where rows not derived yet begin: the working-memory source and the block number its derived rows
  * reach (rows in parts past it are newer). Null until this process has run a batch.
  */

@@ -1,22 +1,15 @@
-import { selectRows } from '../clickhouse/query'
 import { insertRows } from './insert'
-import { sql, trusted } from '../clickhouse/sql'
 import { toChTime } from '../tables/time'
 import { RUN_COLUMNS, runRowSchema, type RunRow } from '../tables/runs'
 import { nextVersion, runKeyText, systemClock, type Clock, type Identity, type RunRef } from './identity'
 import { withKeyLock } from './keyed-mutex'
+import { latestRow } from './latest-row'
 import { runScope } from './scope'
-import { tableNames, source } from './tables'
+import { tableNames } from './tables'
 
 /** The row `FINAL` returns for the run (its highest version), or null. */
 export async function runLatestRow(run: RunRef, signal?: AbortSignal): Promise<RunRow | null> {
-  const table = trusted(source(tableNames().runs, { final: true }))
-  const rows = await selectRows(
-    sql`SELECT ${trusted(RUN_COLUMNS)} FROM ${table} WHERE ${runScope(run)} LIMIT 1`,
-    runRowSchema,
-    { signal },
-  )
-  return rows[0] ?? null
+  return latestRow(tableNames().runs, RUN_COLUMNS, runScope(run), runRowSchema, signal)
 }
 
 function toInsert(row: RunRow) {

@@ -6,22 +6,24 @@ import type { BlockRef, Identity, RunRef } from './identity'
  * run-scoped table starts its key with (org, namespace, agent), so these prune granules.
  */
 
+/** The sorting key's prefix every run-scoped table shares: org, namespace, agent. */
+function agentConditions(who: { org: string; namespace: string; agent: string }): Sql[] {
+  return [
+    sql`org = ${param('org', 'String', who.org)}`,
+    sql`namespace = ${param('namespace', 'String', who.namespace)}`,
+    sql`agent = ${param('agent', 'String', who.agent)}`,
+  ]
+}
+
 /** One run: (org, namespace, agent) is the key prefix, run_id narrows within it. */
 export function runScope(run: RunRef): Sql {
-  return and([
-    sql`org = ${param('org', 'String', run.org)}`,
-    sql`namespace = ${param('namespace', 'String', run.namespace)}`,
-    sql`agent = ${param('agent', 'String', run.agent)}`,
-    sql`run_id = ${param('run_id', 'String', run.runId)}`,
-  ])
+  return and([...agentConditions(run), sql`run_id = ${param('run_id', 'String', run.runId)}`])
 }
 
 /** One writer identity: the working-memory key's first five columns. */
 export function identityScope(id: Identity): Sql {
   return and([
-    sql`org = ${param('org', 'String', id.org)}`,
-    sql`namespace = ${param('namespace', 'String', id.namespace)}`,
-    sql`agent = ${param('agent', 'String', id.agent)}`,
+    ...agentConditions(id),
     sql`user_id = ${param('user_id', 'String', id.userId)}`,
     sql`session_id = ${param('session_id', 'String', id.sessionId)}`,
   ])

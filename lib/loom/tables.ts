@@ -33,6 +33,16 @@ export function tableNames(
   }
 }
 
+/** Loom's own tables (the contract's seven), physical names: what `db:init` creates and a mapping may move. */
+export function loomTableList(t: TableNames): string[] {
+  return [t.workingMemory, t.runs, t.conversations, t.turns, t.memory, t.contextBlobs, t.searchTrace]
+}
+
+/** The tables the health check reports on, in its order: Loom's tables, the audit log and the history capture. */
+export function healthTableList(t: TableNames): string[] {
+  return [...loomTableList(t), t.audit, t.history]
+}
+
 /** Column renames (contract name → physical name) of the Loom table stored under this physical name. */
 export function columnRenames(table: string, config = getConfig()): Record<string, string> | undefined {
   const t = tableNames(config.databases, config.schemaMap)

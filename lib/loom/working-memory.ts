@@ -8,6 +8,7 @@ import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-
 import { identityParams, nextVersion, systemClock, type BlockRef, type Identity, type WriterContext } from './identity'
 import { charCount } from '../tables/values'
 import { withKeyLock } from './keyed-mutex'
+import { latestRow } from './latest-row'
 import { blockScope, identityScope } from './scope'
 import { tableNames, source } from './tables'
 
@@ -19,13 +20,7 @@ export function blockLockKey(ref: BlockRef) {
 
 /** The row `FINAL` returns for the block (highest version; a tombstone included), or null. */
 export async function wmLatestRow(ref: BlockRef, signal?: AbortSignal): Promise<WmRow | null> {
-  const table = trusted(source(tableNames().workingMemory, { final: true }))
-  const rows = await selectRows(
-    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${table} WHERE ${blockScope(ref)} LIMIT 1`,
-    wmRowSchema,
-    { signal },
-  )
-  return rows[0] ?? null
+  return latestRow(tableNames().workingMemory, WM_COLUMNS, blockScope(ref), wmRowSchema, signal)
 }
 
 /** `working_memory.get` / `resume`: the latest content, or null when absent or cleared. */

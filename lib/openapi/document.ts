@@ -523,6 +523,18 @@ function parameters(op: Operation) {
 
 const ref = (name: ResponseName) => ({ $ref: `#/components/schemas/${name}` })
 
+/** Which example of `EXAMPLES.bodies` shows each request body (any other body: the login's). */
+const BODY_EXAMPLES: [z.ZodType, keyof typeof EXAMPLES.bodies][] = [
+  [editBodySchema, 'edit'],
+  [clearBodySchema, 'clear'],
+  [restoreBodySchema, 'restore'],
+  [batchBodySchema, 'batch'],
+  [undoBodySchema, 'undo'],
+  [viewBodySchema, 'view'],
+  [viewPatchSchema, 'viewPatch'],
+  [mcpMessageSchema, 'mcp'],
+]
+
 function operation(op: Operation) {
   const okSchema = op.response ? ref(op.response) : { type: 'object', description: 'An OpenAPI 3.1 document' }
   const example = op.response ? EXAMPLES.responses[op.response as keyof typeof EXAMPLES.responses] : undefined
@@ -559,24 +571,7 @@ function operation(op: Operation) {
       },
     }
   }
-  const bodyName =
-    op.body === editBodySchema
-      ? 'edit'
-      : op.body === clearBodySchema
-        ? 'clear'
-        : op.body === restoreBodySchema
-          ? 'restore'
-          : op.body === batchBodySchema
-            ? 'batch'
-            : op.body === undoBodySchema
-              ? 'undo'
-              : op.body === viewBodySchema
-                ? 'view'
-                : op.body === viewPatchSchema
-                  ? 'viewPatch'
-                  : op.body === mcpMessageSchema
-                    ? 'mcp'
-                    : 'login'
+  const bodyName = BODY_EXAMPLES.find(([schema]) => schema === op.body)?.[1] ?? 'login'
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, '_$1').replace(/[^A-Za-z0-9_]+/g, '_')}`,
     summary: op.summary,

@@ -14,13 +14,18 @@ const block = {
   updatedAt: '2026-11-25T11:58:03.120Z',
 }
 
-const runSummary = {
+/** A run under the identity it was written with (the fields every run-scoped example starts with). */
+const runOwner = (runId: string) => ({
   org: 'acme',
   namespace: 'billing',
   agent: 'invoice-agent',
-  runId: 'run-2026-11-25-001',
+  runId,
   userId: '',
   sessionId: '',
+})
+
+const runSummary = {
+  ...runOwner('run-2026-11-25-001'),
   goal: 'Reconcile the November invoices',
   status: 'running',
   attempt: 2,
@@ -82,12 +87,7 @@ export const EXAMPLES = {
     Batch: {
       items: [
         {
-          org: 'acme',
-          namespace: 'billing',
-          agent: 'invoice-agent',
-          runId: 'run-2026-11-25-001',
-          userId: '',
-          sessionId: '',
+          ...runOwner('run-2026-11-25-001'),
           blockKey: 'checkpoint',
           fromVersion: '42',
           toVersion: '40',
@@ -103,12 +103,7 @@ export const EXAMPLES = {
           warnings: ["replaces an operator's write", 'replaces live version 42: not a tombstone'],
         },
         {
-          org: 'acme',
-          namespace: 'billing',
-          agent: 'invoice-agent',
-          runId: 'run-2026-11-25-002',
-          userId: '',
-          sessionId: '',
+          ...runOwner('run-2026-11-25-002'),
           blockKey: 'checkpoint',
           fromVersion: null,
           toVersion: null,

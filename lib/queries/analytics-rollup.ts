@@ -14,8 +14,7 @@ import { ROLLUP_KIND, ROLLUP_LEVEL } from '../derived/rollup-state'
 import { runRollupNames, type RunRollupNames } from '../derived/names'
 import { inRunKeys } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
-import { ensureFresh } from '../derived/derive'
-import { existingTables } from '../clickhouse/schema-presence'
+import { derivedReady } from '../derived/derive'
 import { rowRunKey } from '../loom/identity'
 
 export function rollupNames(): RunRollupNames {
@@ -24,9 +23,7 @@ export function rollupNames(): RunRollupNames {
 
 /** True once the rollup is installed and backfilled (its meta table is created last). */
 export async function rollupReady(signal?: AbortSignal): Promise<boolean> {
-  if (!(await existingTables(signal)).has(rollupNames().meta)) return false
-  await ensureFresh()
-  return true
+  return derivedReady(rollupNames().meta, signal)
 }
 
 /** The rollup level that answers this filter, or null when it cannot (see the module comment). */

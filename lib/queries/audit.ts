@@ -8,7 +8,7 @@ import { runScope } from '../loom/scope'
 import { tableNames } from '../loom/tables'
 import { auditLateColumns } from '../loom/audit'
 import { tableExists } from '../clickhouse/schema-presence'
-import { undoneBatches } from './batch-undoes'
+import { auditBatchFields, undoneBatches } from './batch-undoes'
 import { AUDIT_CAP, keepCap, overCap, type ListCut } from './list-cut'
 import type { AuditEntry } from '../endpoints/story'
 export type { AuditEntry } from '../endpoints/story'
@@ -67,9 +67,7 @@ export async function runAudit(
       afterVersion: r.after_version,
       beforeContent: r.before_content,
       afterContent: r.after_content,
-      batchId: r.batch_id === '' ? null : r.batch_id,
-      restoredVersion: r.action === 'restore' && r.restored_version !== '' ? r.restored_version : null,
-      undoes: undoes.get(r.batch_id) ?? null,
+      ...auditBatchFields(r, undoes),
     })),
   }
 }

@@ -22,3 +22,18 @@ export async function undoneBatches(
   )
   return new Map(rows.map((r) => [r.batch_id, r.took_back]))
 }
+
+/**
+ * What an audit row says of its batch, as the API names it: the batch's id, the version a restore
+ * put back, and the batch it takes back (from `undoneBatches`). Empty late columns read as null.
+ */
+export function auditBatchFields(
+  r: { action: string; batch_id: string; restored_version: string },
+  undoes: Map<string, string>,
+): { batchId: string | null; restoredVersion: string | null; undoes: string | null } {
+  return {
+    batchId: r.batch_id === '' ? null : r.batch_id,
+    restoredVersion: r.action === 'restore' && r.restored_version !== '' ? r.restored_version : null,
+    undoes: undoes.get(r.batch_id) ?? null,
+  }
+}

@@ -12,8 +12,9 @@ import { versionString } from '../tables/values'
 import { auditLateColumns } from '../loom/audit'
 import { tableNames } from '../loom/tables'
 import { links } from '../links'
+import { runIdentityColumns } from '../run-set/list-row'
 import { tableExists } from '../clickhouse/schema-presence'
-import { undoneBatches } from './batch-undoes'
+import { auditBatchFields, undoneBatches } from './batch-undoes'
 import { encodeAuditCursor, type AuditCursor } from '../api/audit-cursor'
 import type { ConsoleAuditPage } from '../endpoints/story'
 export type { ConsoleAuditEntry, ConsoleAuditPage } from '../endpoints/story'
@@ -37,12 +38,7 @@ const rowSchema = z.object({
   operator: z.string(),
   action: z.string(),
   reason: z.string(),
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  run_id: z.string(),
-  user_id: z.string(),
-  session_id: z.string(),
+  ...runIdentityColumns.shape,
   block_key: z.string(),
   before_version: versionString,
   after_version: versionString,
@@ -119,9 +115,7 @@ export async function consoleAudit(q: ConsoleAuditQuery, signal?: AbortSignal): 
         blockKey: r.block_key,
         beforeVersion: r.before_version,
         afterVersion: r.after_version,
-        batchId: r.batch_id === '' ? null : r.batch_id,
-        restoredVersion: r.action === 'restore' && r.restored_version !== '' ? r.restored_version : null,
-        undoes: undoes.get(r.batch_id) ?? null,
+        ...auditBatchFields(r, undoes),
         href: links.run(run, { tab: 'audit' }),
       }
     }),

@@ -6,7 +6,7 @@ import { param, sql } from '../clickhouse/sql'
 import type { DerivedFreshness, HealthResponse } from '../endpoints/console'
 import { deriveLagMs, deriveStatus } from '../derived/derive'
 import { runIndexNames } from '../derived/names'
-import { tableNames } from '../loom/tables'
+import { healthTableList, tableNames } from '../loom/tables'
 import { readyState } from '../server/ready'
 
 export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
@@ -14,17 +14,7 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
   // Read before this request's own statements, so two reads bracket exactly what ran between them.
   const engine = engineUse()
   const t = tableNames()
-  const expected = [
-    t.workingMemory,
-    t.runs,
-    t.conversations,
-    t.turns,
-    t.memory,
-    t.contextBlobs,
-    t.searchTrace,
-    t.audit,
-    t.history,
-  ]
+  const expected = healthTableList(t)
   const indexMeta = runIndexNames(config.databases.runs).meta
   const [version] = await selectRows(sql`SELECT version() AS v`, z.object({ v: z.string() }), { signal })
   const databases = [...new Set([...expected, indexMeta].map((n) => n.split('.')[0]))]

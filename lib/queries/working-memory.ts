@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { selectJsonArrayBytes, selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import { isoTimeSql } from '../tables/time'
@@ -14,16 +15,25 @@ import {
 import { tableNames, source } from '../loom/tables'
 import { workingMemoryRunScope } from './wm-run-scope'
 
-/** Every block of the run, latest version each (tombstones included), checkpoint first. */
-export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {
-  const rows = await selectRows(
-    sql`SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
+/** The latest row of each of the run's blocks (tombstones included), checkpoint first, as `columns` select it. */
+async function latestBlockRows<S extends z.ZodType>(
+  run: RunRef,
+  columns: string,
+  schema: S,
+  signal?: AbortSignal,
+): Promise<z.infer<S>[]> {
+  return selectRows(
+    sql`SELECT ${trusted(columns)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
      WHERE ${await workingMemoryRunScope(run, signal)}
      ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
-    wmRowSchema,
+    schema,
     { signal },
   )
-  return rows.map(toBlock)
+}
+
+/** Every block of the run, latest version each (tombstones included), checkpoint first. */
+export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Block[]> {
+  return (await latestBlockRows(run, WM_COLUMNS, wmRowSchema, signal)).map(toBlock)
 }
 
 /**
@@ -31,14 +41,7 @@ export async function runBlocks(run: RunRef, signal?: AbortSignal): Promise<Bloc
  * megabytes that a picker never shows.
  */
 export async function runBlockSummaries(run: RunRef, signal?: AbortSignal): Promise<BlockSummary[]> {
-  const rows = await selectRows(
-    sql`SELECT ${trusted(WM_SUMMARY_COLUMNS)} FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
-     WHERE ${await workingMemoryRunScope(run, signal)}
-     ORDER BY block_key != 'checkpoint', user_id, session_id, block_key`,
-    wmSummaryRowSchema,
-    { signal },
-  )
-  return rows.map(toBlockSummary)
+  return (await latestBlockRows(run, WM_SUMMARY_COLUMNS, wmSummaryRowSchema, signal)).map(toBlockSummary)
 }
 
 /** The columns of a `Block`, named and typed as the API sends them (see toBlock); `content` only when asked for. */

@@ -5,33 +5,19 @@ import { detectResumePoints } from './detect'
 import { markMissedCheckpoints } from './elsewhere'
 import { explainResume } from './explain'
 import { FLOW_LIST_THRESHOLD, flowNodes, resumeFlowMermaid } from './mermaid'
+import { batchState, iso, row as versionRow } from './resume-test-rows'
 import { segments } from './segments'
 import type { ElsewhereRow, VersionInput } from './types'
 
-const iso = (ms: number) => new Date(ms).toISOString()
 const T0 = Date.parse('2026-11-20T07:32:00.000Z')
 const S = 1000
 const MIN = 60 * S
 const H = 60 * MIN
-const items = (n: number) => Array.from({ length: n }, (_, i) => `item-${String(i + 1).padStart(3, '0')}`).join(' ')
+const items = batchState
 
-function row(
-  version: number,
-  t: number,
-  trace: string,
-  content: string,
-  extra: Partial<VersionInput> = {},
-): VersionInput {
-  return {
-    version: String(version),
-    updatedAt: iso(t),
-    actor: 'agent',
-    sourceTrace: trace,
-    content,
-    isDeleted: false,
-    ...extra,
-  }
-}
+/** A version row written by the actor `agent`. */
+const row = (version: number, t: number, trace: string, content: string, extra: Partial<VersionInput> = {}) =>
+  versionRow(version, t, trace, content, { actor: 'agent', ...extra })
 
 describe('the near miss: s1 wrote v1–v40, the retry under s2 resumed from nothing and redid them', () => {
   const s1: VersionInput[] = Array.from({ length: 40 }, (_, i) =>

@@ -3,8 +3,19 @@ import { describe, test } from 'node:test'
 import { detectResumePoints, findVersionTies, gapStats, isNearLimit } from './detect'
 import { explainResume } from './explain'
 import { mermaidText, resumeFlowMermaid } from './mermaid'
-import type { ResumePoint, Segment } from './types'
-import { at, batchState, HOST_A, HOST_B, iso, parseMermaid, resumeAfter, row, tombstone } from './resume-test-rows'
+import type { Segment } from './types'
+import {
+  at,
+  batchState,
+  HOST_A,
+  HOST_B,
+  iso,
+  parseMermaid,
+  resumeAfter,
+  resumePoint,
+  row,
+  tombstone,
+} from './resume-test-rows'
 import { silentAttempts, silentAttemptText, type AttemptNote } from './attempts'
 import { sortVersions } from './rows'
 import { segments } from './segments'
@@ -208,23 +219,15 @@ describe('attempts no resume point stands for', () => {
     unattributed: null,
     ...over,
   })
-  const begin3: ResumePoint = {
+  const begin3 = resumePoint({
     at: '2026-01-01T03:00:00.000Z',
-    reasons: ['run-begin'],
     fromVersion: '2',
     fromTrace: 'a',
     toTrace: 'b',
     unitsDone: 2,
     firstWrite: { version: '3', at: '2026-01-01T03:00:01.000Z', summary: 'added x' },
     previous: { version: '2', isDeleted: false },
-    gapMs: null,
-    gapFrom: null,
-    attempt: 3,
-    actor: 'agent',
-    historyGap: false,
-    restoredFrom: null,
-    missed: null,
-  }
+  })
   test('counts an attempt that wrote nothing here, not one a point stands for, nor one that may be an unmatched process', () => {
     const notes = [
       note(1, { wrote: { from: '1', to: '2', writes: 2 } }),

@@ -58,3 +58,25 @@ export function resumeFlow(versions: VersionInput[], points: ResumePoint[], dire
 export function resumeAfter(versions: readonly VersionInput[]): ReturnType<typeof resumeOf> {
   return resumeOf(sortVersions(versions).at(-1) ?? null)
 }
+
+/** A resume point: attempt 3's run.begin on host-b with a first write of v13; `over` sets what a test is about. */
+export function resumePoint(over: Partial<ResumePoint> = {}): ResumePoint {
+  return {
+    at: '2026-11-23T09:08:55.400Z',
+    reasons: ['run-begin'],
+    fromVersion: null,
+    fromTrace: null,
+    toTrace: 'host-b',
+    unitsDone: null,
+    firstWrite: { version: '13', at: '2026-11-23T09:09:09.000Z', summary: 'added item-013' },
+    previous: null,
+    gapMs: null,
+    gapFrom: null,
+    attempt: 3,
+    actor: 'agent',
+    historyGap: false,
+    restoredFrom: null,
+    missed: null,
+    ...over,
+  }
+}

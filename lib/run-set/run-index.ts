@@ -5,8 +5,7 @@
  */
 import { getConfig } from '../config'
 import { runIndexNames, type RunIndexNames } from '../derived/names'
-import { ensureFresh } from '../derived/derive'
-import { existingTables } from '../clickhouse/schema-presence'
+import { derivedReady } from '../derived/derive'
 
 export function indexNames(): RunIndexNames {
   return runIndexNames(getConfig().databases.runs)
@@ -18,7 +17,5 @@ export function indexNames(): RunIndexNames {
  * lib/derived/derive.ts, ensureFresh).
  */
 export async function runIndexReady(signal?: AbortSignal): Promise<boolean> {
-  if (!(await existingTables(signal)).has(indexNames().meta)) return false
-  await ensureFresh()
-  return true
+  return derivedReady(indexNames().meta, signal)
 }

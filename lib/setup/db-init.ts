@@ -4,19 +4,10 @@
  * Each part says what it creates and which grants it needs before it runs; a dry run stops there.
  */
 import { getConfig } from '../config'
-import {
-  auditTableDdl,
-  auditTableUpgrades,
-  batchesDdl,
-  savedViewsDdl,
-  setupLogDdl,
-  historyDdl,
-  loomTableDdl,
-  revokedSessionsDdl,
-} from '../loom/ddl'
+import { auditTableUpgrades, historyDdl, loomTableDdl } from '../loom/ddl'
 import { dropStatement, firstDerivation, installPlan } from '../derived/install'
 import { forCluster } from '../derived/cluster'
-import { createMissingSchema, installRunIndex } from './init'
+import { createMissingSchema, dashboardTableDdl, installRunIndex } from './init'
 import { existingTables } from '../loom/install-steps'
 import { recordSetup } from '../loom/setup-log'
 import { tableNames } from '../loom/tables'
@@ -66,12 +57,10 @@ export function describeBaseSchema(log: (line: string) => void, showSql: boolean
   for (const db of Object.values(databases))
     log(`${forCluster(`CREATE DATABASE IF NOT EXISTS ${db}`, db === databases.runs ? cluster : undefined)};`)
   for (const s of loomTableDdl(t)) log(`${s.sql};\n`)
-  log(`${forCluster(auditTableDdl(t), cluster)};\n`)
+  const [audit, ...others] = dashboardTableDdl(t, cluster)
+  log(`${audit.sql};\n`)
   for (const sql of auditTableUpgrades(t)) log(`${sql};\n`)
-  log(`${forCluster(revokedSessionsDdl(t), cluster)};\n`)
-  log(`${forCluster(batchesDdl(t), cluster)};\n`)
-  log(`${forCluster(setupLogDdl(t), cluster)};\n`)
-  for (const ddl of savedViewsDdl(t)) log(`${forCluster(ddl, cluster)};\n`)
+  for (const s of others) log(`${s.sql};\n`)
 }
 
 /** What the history capture is and needs. */

@@ -15,9 +15,22 @@ import { forCluster } from '../derived/cluster'
 import { derivedTables } from '../derived/ddl'
 import { installDerived } from '../derived/install'
 import { existingTables } from '../loom/install-steps'
-import { tableNames } from '../loom/tables'
+import { loomTableList, tableNames } from '../loom/tables'
+import type { TableNames } from '../tables/table-keys'
 
 export type SchemaInitReport = { created: string[]; existing: string[]; loomWasEmpty: boolean; upgraded: string[] }
+
+/** The dashboard's own tables (audit log first), each with its CREATE statement for `cluster`. */
+export function dashboardTableDdl(t: TableNames, cluster: string | undefined): { table: string; sql: string }[] {
+  return [
+    { table: t.audit, sql: forCluster(auditTableDdl(t), cluster) },
+    { table: t.revokedSessions, sql: forCluster(revokedSessionsDdl(t), cluster) },
+    { table: t.batches, sql: forCluster(batchesDdl(t), cluster) },
+    { table: t.setupLog, sql: forCluster(setupLogDdl(t), cluster) },
+    { table: t.savedViews, sql: forCluster(savedViewsDdl(t)[0], cluster) },
+    { table: t.alertDeliveries, sql: forCluster(savedViewsDdl(t)[1], cluster) },
+  ]
+}
 
 /**
  * Creates what is missing: Loom's tables, the audit and session tables and (optionally) the history capture.
@@ -33,28 +46,12 @@ export async function createMissingSchema(options: {
   const before = await existingTables([databases.loom, databases.telemetry, databases.runs])
   const loomWasEmpty = ![...before].some((name) => name.startsWith(`${databases.loom}.`))
   // A mapped table may live in a database of its own.
-  const mappedDatabases = [
-    t.workingMemory,
-    t.runs,
-    t.conversations,
-    t.turns,
-    t.memory,
-    t.contextBlobs,
-    t.searchTrace,
-  ].map((n) => n.split('.')[0])
+  const mappedDatabases = loomTableList(t).map((n) => n.split('.')[0])
   for (const db of new Set([databases.loom, databases.telemetry, databases.runs, ...mappedDatabases])) {
     await runCommand(sql`CREATE DATABASE IF NOT EXISTS ${trusted(db)}`)
   }
   const cluster = getConfig().cluster
-  const statements: { table: string; sql: string }[] = [
-    ...loomTableDdl(t),
-    { table: t.audit, sql: forCluster(auditTableDdl(t), cluster) },
-    { table: t.revokedSessions, sql: forCluster(revokedSessionsDdl(t), cluster) },
-    { table: t.batches, sql: forCluster(batchesDdl(t), cluster) },
-    { table: t.setupLog, sql: forCluster(setupLogDdl(t), cluster) },
-    { table: t.savedViews, sql: forCluster(savedViewsDdl(t)[0], cluster) },
-    { table: t.alertDeliveries, sql: forCluster(savedViewsDdl(t)[1], cluster) },
-  ]
+  const statements: { table: string; sql: string }[] = [...loomTableDdl(t), ...dashboardTableDdl(t, cluster)]
   if (options.history) {
     const [table, view] = historyDdl(t)
     statements.push(

@@ -96,6 +96,29 @@ async function send(webhook: string, body: AlertPayload): Promise<{ status: numb
   }
 }
 
+/** Sends the payload to the webhook and records the delivery (kept whether it went through or not). */
+async function deliver(
+  view: SavedView,
+  kind: DeliveryRow['kind'],
+  webhook: string,
+  runs: Awaited<ReturnType<typeof matching>>['runs'],
+  body: AlertPayload,
+  now: Date,
+): Promise<DeliveryRow> {
+  const result = await send(webhook, body)
+  const row: DeliveryRow = {
+    at: now.toISOString(),
+    kind,
+    status: result.status,
+    ok: result.ok,
+    count: runs.length,
+    runKeys: runs.map(keyOf),
+    ...(result.error ? { error: result.error } : {}),
+  }
+  await recordDelivery(view.id, row)
+  return row
+}
+
 /** When the next attempt for this view may go out: a minute after the last, longer after failures in a row. */
 export function nextAttemptAt(history: DeliveryRow[]): number {
   const attempts = history.filter((d) => d.kind === 'alert')
@@ -123,36 +146,14 @@ export async function checkView(view: SavedView, now = new Date()): Promise<Deli
   const fresh = runs.filter((r) => !seen.has(keyOf(r)))
   // A failed attempt is retried with the runs it carried, until one is delivered.
   if (fresh.length === 0) return null
-  const result = await send(alert.webhook, payload(view, runs, more, fresh, now))
-  const row: DeliveryRow = {
-    at: now.toISOString(),
-    kind: 'alert',
-    status: result.status,
-    ok: result.ok,
-    count: runs.length,
-    runKeys: runs.map(keyOf),
-    ...(result.error ? { error: result.error } : {}),
-  }
-  await recordDelivery(view.id, row)
-  return row
+  return deliver(view, 'alert', alert.webhook, runs, payload(view, runs, more, fresh, now), now)
 }
 
 /** "Send test": one delivery at once, of every run the view matches now, whatever the threshold. */
 export async function sendTest(view: SavedView, now = new Date()): Promise<DeliveryRow> {
   if (!view.alert) throw new Error('no alert')
   const { runs, more } = await matching(view)
-  const result = await send(view.alert.webhook, payload(view, runs, more, runs, now))
-  const row: DeliveryRow = {
-    at: now.toISOString(),
-    kind: 'test',
-    status: result.status,
-    ok: result.ok,
-    count: runs.length,
-    runKeys: runs.map(keyOf),
-    ...(result.error ? { error: result.error } : {}),
-  }
-  await recordDelivery(view.id, row)
-  return row
+  return deliver(view, 'test', view.alert.webhook, runs, payload(view, runs, more, runs, now), now)
 }
 
 /** Every enabled alert, one after the other (the engine answers one statement at a time anyway). */

@@ -224,14 +224,10 @@ export async function browserBench(
   const bigRunEvents = counts.bigRunEvents
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   try {
-    const runsPage = await timePage(
-      browser,
-      `${base}/`,
-      { rows: 'table[aria-label="Runs"] tbody tr' },
-      'rows',
-      loads,
-      async () => null,
-    )
+    // A page that is not scrolled: its path, what to wait for and which of those counts as visible.
+    const timeStill = (path: string, selectors: Record<string, string>, visibleKey: string) =>
+      timePage(browser, `${base}${path}`, selectors, visibleKey, loads, async () => null)
+    const runsPage = await timeStill('/', { rows: 'table[aria-label="Runs"] tbody tr' }, 'rows')
     // Does the run page have a timeline tab yet?
     const probeCtx = await browser.newContext()
     const probePage = await probeCtx.newPage()
@@ -249,33 +245,16 @@ export async function browserBench(
           loads,
           async () => '[role="listbox"][aria-label^="Timeline events"]',
         )
-      : await timePage(
-          browser,
-          `${base}${bigRunPath}`,
+      : await timeStill(
+          bigRunPath,
           { summary: 'section[aria-label="Run summary"]', panel: '[role="tabpanel"] > *' },
           'panel',
-          loads,
-          async () => null,
         )
     const runPage = paths.typicalRun
-      ? await timePage(
-          browser,
-          `${base}${paths.typicalRun}`,
-          { goal: 'section[aria-label="Run summary"] h1' },
-          'goal',
-          loads,
-          async () => null,
-        )
+      ? await timeStill(paths.typicalRun, { goal: 'section[aria-label="Run summary"] h1' }, 'goal')
       : null
     const comparePage = paths.compare
-      ? await timePage(
-          browser,
-          `${base}${paths.compare}`,
-          { facts: 'table[aria-label="The two runs side by side"]' },
-          'facts',
-          loads,
-          async () => null,
-        )
+      ? await timeStill(paths.compare, { facts: 'table[aria-label="The two runs side by side"]' }, 'facts')
       : null
     const click = await clickToRun(browser, base, loads)
     const turnsList = '[aria-label^="Turns, "]'

@@ -8,7 +8,6 @@
  * Median over --loads page loads (one warm-up load first). Written into bench/results.json under
  * `input` (other keys kept). Usage: npm run bench:input [-- --loads 7 --out FILE]
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -16,7 +15,7 @@ import { parseArgs } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium'
 import { quantile } from './routes'
-import { freePort, waitForHealth } from './server'
+import { freePort, spawnStartScript, waitForHealth } from './server'
 
 const SEARCH = 'form[aria-label="Filter runs"] input[type="search"]'
 const ROWS = 'table[aria-label="Runs"] tbody tr'
@@ -76,18 +75,7 @@ async function main() {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loom-runs-input-'))
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOOM_RUNS_DATA_DIR: dataDir,
-      LOOM_RUNS_DEMO: '1',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
-  })
+  const server = spawnStartScript(port, dataDir, { demo: true, detached: true })
   try {
     process.stderr.write('starting the server and seeding demo data…\n')
     await waitForHealth(base, 360)

@@ -69,94 +69,45 @@ export function runRoutes(name: string, s: Sample, checkpointOnly = false): Rout
     .map(([route, path]) => ({ route: `${route} (${name})`, kind: 'run', sample: name, path }))
 }
 
+/** A route of the runs list (or what its page reads beside it). */
+const list = (route: string, path: string): RouteSpec => ({ route, kind: 'list', sample: null, path })
+
 export function listRoutes(
   filters: { org: string; status: string; q: string },
   cursors: { deep: string | null; mid: string | null },
   pollSince: string,
 ): RouteSpec[] {
-  const out: RouteSpec[] = [{ route: 'runs page 1', kind: 'list', sample: null, path: '/api/runs?limit=50' }]
-  if (cursors.deep)
-    out.push({
-      route: 'runs deep page (cursor, page 21)',
-      kind: 'list',
-      sample: null,
-      path: `/api/runs?limit=50&cursor=${cursors.deep}`,
-    })
-  if (cursors.mid)
-    out.push({
-      route: 'runs mid-history (cursor)',
-      kind: 'list',
-      sample: null,
-      path: `/api/runs?limit=50&cursor=${cursors.mid}`,
-    })
+  const out: RouteSpec[] = [list('runs page 1', '/api/runs?limit=50')]
+  if (cursors.deep) out.push(list('runs deep page (cursor, page 21)', `/api/runs?limit=50&cursor=${cursors.deep}`))
+  if (cursors.mid) out.push(list('runs mid-history (cursor)', `/api/runs?limit=50&cursor=${cursors.mid}`))
   out.push(
-    {
-      route: `runs org=${filters.org}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs?limit=50&org=${enc(filters.org)}`,
-    },
-    {
-      route: `runs status=${filters.status}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs?limit=50&status=${enc(filters.status)}`,
-    },
-    { route: 'runs status=unknown', kind: 'list', sample: null, path: '/api/runs?limit=50&status=unknown' },
-    { route: `runs q=${filters.q}`, kind: 'list', sample: null, path: `/api/runs?limit=50&q=${enc(filters.q)}` },
+    list(`runs org=${filters.org}`, `/api/runs?limit=50&org=${enc(filters.org)}`),
+    list(`runs status=${filters.status}`, `/api/runs?limit=50&status=${enc(filters.status)}`),
+    list('runs status=unknown', '/api/runs?limit=50&status=unknown'),
+    list(`runs q=${filters.q}`, `/api/runs?limit=50&q=${enc(filters.q)}`),
     // What the runs page asks for next to the list: its charts and its live-refresh poll.
-    { route: 'runs analytics', kind: 'list', sample: null, path: '/api/runs/analytics' },
-    {
-      route: `runs analytics org=${filters.org}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs/analytics?org=${enc(filters.org)}`,
-    },
-    {
-      route: `runs analytics status=${filters.status}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs/analytics?status=${enc(filters.status)}`,
-    },
+    list('runs analytics', '/api/runs/analytics'),
+    list(`runs analytics org=${filters.org}`, `/api/runs/analytics?org=${enc(filters.org)}`),
+    list(`runs analytics status=${filters.status}`, `/api/runs/analytics?status=${enc(filters.status)}`),
     // Free text cannot use the rollup: the direct queries, for comparison.
-    {
-      route: `runs analytics q=${filters.q}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs/analytics?q=${enc(filters.q)}`,
-    },
-    { route: 'runs changes (poll)', kind: 'list', sample: null, path: `/api/runs/changes?since=${enc(pollSince)}` },
+    list(`runs analytics q=${filters.q}`, `/api/runs/analytics?q=${enc(filters.q)}`),
+    list('runs changes (poll)', `/api/runs/changes?since=${enc(pollSince)}`),
     // Triage: flag filters (target: at most twice the unfiltered list) and type-ahead suggestions.
-    { route: 'runs flag=near_miss', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=near_miss' },
-    {
-      route: 'runs flag=resumed&flag=stalled',
-      kind: 'list',
-      sample: null,
-      path: '/api/runs?limit=50&flag=resumed&flag=stalled',
-    },
-    { route: 'runs flag=crash_loop', kind: 'list', sample: null, path: '/api/runs?limit=50&flag=crash_loop' },
+    list('runs flag=near_miss', '/api/runs?limit=50&flag=near_miss'),
+    list('runs flag=resumed&flag=stalled', '/api/runs?limit=50&flag=resumed&flag=stalled'),
+    list('runs flag=crash_loop', '/api/runs?limit=50&flag=crash_loop'),
     // Every other flag alone, so no flag's cost goes unreported.
-    ...(['resumed', 'near_limit', 'tie', 'missing_blob', 'stalled'] as const).map((f): RouteSpec => ({
-      route: `runs flag=${f}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs?limit=50&flag=${f}`,
-    })),
+    ...(['resumed', 'near_limit', 'tie', 'missing_blob', 'stalled'] as const).map((f): RouteSpec =>
+      list(`runs flag=${f}`, `/api/runs?limit=50&flag=${f}`),
+    ),
     // Troubled runs grouped (the "Needs attention" cohorts; target: ≤ 100 ms of engine time at 1M runs) and what changed.
-    { route: 'runs cohorts', kind: 'list', sample: null, path: '/api/runs/cohorts' },
-    {
-      route: `runs cohorts org=${filters.org}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs/cohorts?org=${enc(filters.org)}`,
-    },
-    { route: 'events (what changed)', kind: 'list', sample: null, path: '/api/events' },
-    {
-      route: `facets org prefix=${filters.org.slice(0, 2)}`,
-      kind: 'list',
-      sample: null,
-      path: `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}`,
-    },
+    list('runs cohorts', '/api/runs/cohorts'),
+    list(`runs cohorts org=${filters.org}`, `/api/runs/cohorts?org=${enc(filters.org)}`),
+    list('events (what changed)', '/api/events'),
+    list(
+      `facets org prefix=${filters.org.slice(0, 2)}`,
+      `/api/runs/facets?field=org&prefix=${enc(filters.org.slice(0, 2))}`,
+    ),
   )
   return out
 }

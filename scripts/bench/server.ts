@@ -9,21 +9,13 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+// @ts-expect-error -- a plain ES module script without type declarations
+import { BUILD_INPUTS } from '../build-stamp.mjs'
 
 const ROOT = path.resolve(__dirname, '..', '..')
 export const BUILD_DIR = path.join(ROOT, '.data', 'bench-build')
-const SOURCES = [
-  'app',
-  'components',
-  'lib',
-  'public',
-  'proxy.ts',
-  'instrumentation.ts',
-  'next.config.mjs',
-  'package.json',
-  'tsconfig.json',
-  'next-env.d.ts',
-]
+// What a production build reads (scripts/build-stamp.mjs), less the lockfile, plus Next's type stub.
+const SOURCES: string[] = [...BUILD_INPUTS.filter((s: string) => s !== 'package-lock.json'), 'next-env.d.ts']
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next')
 
 function walk(p: string, out: string[]) {
@@ -108,6 +100,26 @@ export function freePort(): Promise<number> {
       const { port } = srv.address() as net.AddressInfo
       srv.close(() => resolve(port))
     })
+  })
+}
+
+/** Starts the server `npm start` runs (scripts/start.mjs, the standalone build) on `port` over `dataDir`. */
+export function spawnStartScript(
+  port: number,
+  dataDir: string,
+  options: { demo: boolean; detached?: boolean },
+): ChildProcess {
+  return spawn(process.execPath, ['scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOOM_RUNS_DATA_DIR: dataDir,
+      LOOM_RUNS_DEMO: options.demo ? '1' : '0',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    ...(options.detached ? { detached: true } : {}),
   })
 }
 

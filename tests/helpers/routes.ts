@@ -35,3 +35,8 @@ export function assertRefused(res: Awaited<ReturnType<typeof call>>, field: stri
   assert.equal(res.status, status, JSON.stringify(res.body))
   assert.equal(res.body.error.field, field)
 }
+
+/** The named fields of each row of a response body, as tuples in that order (what a deepEqual of a list compares). */
+export function columns(rows: readonly Record<string, unknown>[], ...keys: string[]): unknown[][] {
+  return rows.map((row) => keys.map((key) => row[key]))
+}

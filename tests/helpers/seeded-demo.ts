@@ -1,3 +1,4 @@
+import type { DemoRun } from '../../lib/demo/scenarios'
 import { seedDemo } from '../../lib/demo/seed'
 
 export const DAY = 86_400_000
@@ -13,16 +14,6 @@ export function seededDemo() {
 /** A ClickHouse `YYYY-MM-DD hh:mm:ss.sss` (UTC) time in milliseconds. */
 export const ms = (chTime: string) => Date.parse(chTime.replace(' ', 'T') + 'Z')
 
-export const checkpointOf = (run: {
-  org: string
-  namespace: string
-  agent: string
-  runId: string
-  userId: string
-  sessionId: string
-}) => ({
-  ...run,
-  blockKey: 'checkpoint',
-})
+export const checkpointOf = (run: DemoRun) => ({ ...run, blockKey: 'checkpoint' })
 
 export const words = (s: string) => s.split(' ').filter(Boolean)

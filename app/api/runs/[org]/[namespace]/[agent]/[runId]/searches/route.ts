@@ -1,15 +1,6 @@
-import { runPathSchema } from '@/lib/api/schemas'
-import { route } from '@/lib/http/handler'
-import { forExistingRun } from '@/lib/queries/run-scoped'
+import { runScopedGet } from '@/lib/http/run-scoped-route'
 import { runSearches } from '@/lib/queries/search-trace'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(runPathSchema, (req, run) =>
-  forExistingRun(
-    run,
-    req.signal,
-    () => runSearches(run, req.signal),
-    (v) => v.searches.length === 0,
-  ),
-)
+export const GET = runScopedGet(runSearches, (v) => v.searches.length === 0)
