@@ -6,7 +6,8 @@ import { runKeys } from '@/lib/api-client/keys'
 import type { BatchOutcome } from '@/lib/batch/types'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { ReasonField } from '../editor/write-dialog'
-import { BATCH_STATE_CLASS } from './batch-tables'
+import { Tag } from '../ui/badge'
+import { BATCH_STATE_TONE } from './batch-tables'
 import styles from './batch.module.css'
 
 const OUTCOMES: readonly BatchOutcome[] = ['done', 'conflict', 'skipped', 'error']
@@ -116,8 +117,7 @@ export function OutcomeCounts({ items, children }: { items: { outcome: BatchOutc
     <ul className={styles.counts} aria-label="Outcomes" role="status">
       {OUTCOMES.map((o) => (
         <li key={o}>
-          <span className={`${styles.tag} ${BATCH_STATE_CLASS[o]}`}>{o}</span>{' '}
-          {items.filter((i) => i.outcome === o).length}
+          <Tag tone={BATCH_STATE_TONE[o]}>{o}</Tag> {items.filter((i) => i.outcome === o).length}
         </li>
       ))}
       {children}

@@ -6,20 +6,20 @@ import { afterList } from '@/components/editor/replay-note'
 import { links } from '@/lib/links'
 import { absoluteTime, relativeTime } from '@/lib/format'
 import type { BatchItem, BatchResultItem } from '@/lib/batch/types'
-import { StatusBadge } from '../ui/badge'
+import { StatusBadge, Tag, type TagTone } from '../ui/badge'
 import styles from './batch.module.css'
 
 const v = (x: string | null | undefined) => (x ? `v${x}` : '—')
 
-// Whole class names per action and outcome (the shared tag tones), so each one's users can be found.
-export const BATCH_STATE_CLASS: Record<BatchItem['action'] | BatchResultItem['outcome'], string> = {
-  clear: 'tag-accent',
-  restore: 'tag-accent',
-  skip: 'tag-unknown',
-  done: 'tag-ok',
-  conflict: 'tag-warn',
-  skipped: 'tag-unknown',
-  error: 'tag-bad',
+/** The tag tone of each planned action and outcome. */
+export const BATCH_STATE_TONE: Record<BatchItem['action'] | BatchResultItem['outcome'], TagTone> = {
+  clear: 'accent',
+  restore: 'accent',
+  skip: 'unknown',
+  done: 'ok',
+  conflict: 'warning',
+  skipped: 'unknown',
+  error: 'bad',
 }
 
 /**
@@ -43,7 +43,7 @@ function BatchTable<T extends BatchItem>({
   stateHead: string
   items: T[]
   versions: (item: T) => ReactNode
-  state: (item: T) => keyof typeof BATCH_STATE_CLASS
+  state: (item: T) => keyof typeof BATCH_STATE_TONE
   note: (item: T) => string | null | undefined
   /** The preview's column: the run's status and the row the write replaces, with its warnings. */
   replaces?: (item: T) => ReactNode
@@ -84,7 +84,7 @@ function BatchTable<T extends BatchItem>({
                 {replaces ? <td>{replaces(i)}</td> : null}
                 <td className={styles.versions}>{versions(i)}</td>
                 <td>
-                  <span className={`${styles.tag} ${BATCH_STATE_CLASS[state(i)]}`}>{state(i)}</span>
+                  <Tag tone={BATCH_STATE_TONE[state(i)]}>{state(i)}</Tag>
                   {why ? <span className={styles.why}>{why}</span> : null}
                 </td>
               </tr>
