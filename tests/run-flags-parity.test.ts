@@ -1,9 +1,11 @@
 /**
  * The two forms of the run flags agree: the SQL conditions a flag filter selects with
  * (flagFilterSql) and the rules lib/triage/decide.ts applies to each run's merged columns (the
- * flags a list page or run header shows), for every run of the seeded demo and of a few hand-built
- * histories aimed at the edges (operator writes between agent writes, several blocks, a deleted
- * checkpoint that named a blob), at several moments.
+ * flags a list page or run header shows), both compiled from lib/triage/rules.ts, for every run of
+ * the seeded demo and of a few hand-built histories aimed at the edges (operator writes between agent
+ * writes, operator-only blocks, several blocks, writes at one moment, no run row, no writes yet, a
+ * deleted checkpoint that named a blob), at several moments. tests/triage-rules-parity.test.ts does
+ * the same over generated columns.
  */
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
@@ -114,6 +116,21 @@ before(async () => {
   await insertRows(tableNames().workingMemory, [twice('host-a/1')])
   await insertRows(tableNames().workingMemory, [twice('host-b/1')])
 
+  // Only an operator wrote its checkpoint, from two consoles, hours apart: no agent write, so no resume.
+  const o = id('edge-agent', 'run-operator-only')
+  await runBegin({ ...o, goal: 'operator only' }, () => new Date(base))
+  await wmSet(cp(o), '{"op": 1}', { ...operator(MIN), sourceTrace: 'console-1' })
+  await wmSet(cp(o), '{"op": 2}', { ...operator(150 * MIN), sourceTrace: 'console-2' })
+
+  // No run row; three agent writes at one moment (a median interval of 0), then one 61 s later: over the
+  // 60 s floor. In its second block, the same with 59 s: under it.
+  const m1 = id('edge-agent', 'run-same-moment', 'u1', 's1')
+  const m2 = id('edge-agent', 'run-same-moment', 'u2', 's2')
+  for (const [i, o] of [0, 0, 0, 61 / 60].entries()) await wmSet(cp(m1), `{"n": ${i}}`, agent('p8', o * MIN))
+  const m3 = id('edge-agent', 'run-same-moment-under')
+  for (const [i, o] of [0, 0, 0, 59 / 60].entries()) await wmSet(cp(m3), `{"n": ${i}}`, agent('p9', o * MIN))
+  await wmSet(cp(m2), '{"n": 0}', agent('p8', 0))
+
   // Running, checkpointing every 2 min until 2 min before NOW: stalled over 20 min (10 × 2 min) after its last write.
   const e = id('edge-agent', 'run-steady-running')
   const late = NOW.getTime() - base
@@ -160,6 +177,9 @@ test('the edge histories carry what the rules say', async () => {
     'run-operator-burst',
     'run-just-begun',
     'run-steady-running',
+    'run-operator-only',
+    'run-same-moment',
+    'run-same-moment-under',
   ]
   const keys = runIds.map((run_id) => ({ org: 'edge', namespace: 'ns', agent: 'edge-agent', run_id }))
   const at = async (offset: number) => {
@@ -182,6 +202,11 @@ test('the edge histories carry what the rules say', async () => {
     'run-just-begun': [],
     // 12 min since its last write: under 10 × its 2-min median.
     'run-steady-running': [],
+    // Operator writes only: stalled (running, long after its last write), never resumed.
+    'run-operator-only': ['stalled'],
+    // 61 s after writes at one moment; two sessions share the run_id.
+    'run-same-moment': ['resumed', 'near_miss'],
+    'run-same-moment-under': [],
   })
   const later = await at(21 * MIN)
   assert.deepEqual([later['run-steady-running'], later['run-just-begun']], [['stalled'], ['stalled']])

@@ -2,10 +2,11 @@
  * Run flags (lib/triage/flags.ts) from the run index's triage tables (lib/derived/ddl.ts),
  * for the badges of listed runs and for `flag=` filters.
  *
- * Two forms of the same rules: SQL conditions (lib/triage/sql.ts) where a flag filter selects among many
- * runs, and lib/triage/decide.ts over each run's merged columns where the flags of given runs are
- * looked up (a list page, a run header, a scan's window). The lookup's statement has one lambda
- * instead of a dozen, and on small data a statement's cost is mostly planning its expressions.
+ * The rules (lib/triage/rules.ts, each written once) in two compiled forms: SQL conditions
+ * (lib/triage/sql.ts) where a flag filter selects among many runs, and lib/triage/decide.ts over each
+ * run's merged columns where the flags of given runs are looked up (a list page, a run header, a
+ * scan's window). The lookup's statement has one lambda instead of a dozen, and on small data a
+ * statement's cost is mostly planning its expressions.
  */
 import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
@@ -19,6 +20,8 @@ import { source, tableNames } from '../loom/tables'
 import { CRASH_LOOP_ATTEMPTS, RUN_FLAGS, STALL_MIN_MS, type RunFlag } from '../triage/flags'
 import { CONDITIONS, MERGED, needsOf, nearMissSql as nearMissRunsSql, type Needs } from '../triage/sql'
 import { decideFlags, type RunTriage } from '../triage/decide'
+import { toSqlText } from '../triage/expr-sql'
+import { RULES } from '../triage/rules'
 import { CH_TIME_TYPE, identityConditions, inRunKeys, where } from './conditions'
 import type { IdentityFilter } from './filter'
 import { tableExists } from '../clickhouse/schema-presence'
@@ -236,9 +239,7 @@ export function flagRowCheck(
   at: { status: string; attempt: string; kind: string },
 ): Sql | null {
   if (!flags.includes('crash_loop')) return null
-  return trusted(
-    `(${at.kind} = 0 AND ${at.attempt} >= ${CRASH_LOOP_ATTEMPTS} AND ${at.status} NOT IN ('succeeded', ''))`,
-  )
+  return trusted(`(${at.kind} = 0 AND ${toSqlText(RULES.crash_loop, { status: at.status, attempt: at.attempt })})`)
 }
 
 /** The flags a list row cannot decide on its own (looked up per window). */
