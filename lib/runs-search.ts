@@ -3,9 +3,10 @@
  * every link to a filtered list, so the page, the query keys and the links always agree.
  * `flag` repeats in the URL (`?flag=a&flag=b`); every other field appears at most once.
  */
+import { RUN_STATUSES } from './endpoints/vocabulary'
 import { RUN_FLAGS, type RunFlag } from './triage/flags'
 
-export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const
+export { RUN_STATUSES }
 
 /** Runs per page of the runs list. */
 export const RUNS_PAGE_SIZE = 50

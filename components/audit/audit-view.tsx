@@ -5,8 +5,7 @@ import Link from 'next/link'
 import { parseAsString, parseAsStringLiteral, useQueryStates } from 'nuqs'
 import { useState, type FormEvent } from 'react'
 import type { ConsoleAuditPage } from '@/lib/api/types'
-import { fetchJson } from '@/lib/api-client/fetch-json'
-import { runKeys } from '@/lib/api-client/keys'
+import { consoleAuditQueryOptions } from '@/lib/api-client/runs'
 import { absoluteTime } from '@/lib/format'
 import { links } from '@/lib/links'
 import { Tag } from '../ui/badge'
@@ -62,11 +61,7 @@ export function AuditView() {
   const params = new URLSearchParams(
     Object.entries({ ...f, from: utc(f.from), to: utc(f.to) }).filter((e): e is [string, string] => !!e[1]),
   )
-  const query = useQuery({
-    queryKey: runKeys.consoleAudit(params.toString()),
-    queryFn: ({ signal }) => fetchJson<ConsoleAuditPage>(links.api.consoleAudit(params), { signal }),
-    placeholderData: keepPreviousData,
-  })
+  const query = useQuery({ ...consoleAuditQueryOptions(Object.fromEntries(params)), placeholderData: keepPreviousData })
   const entries = query.data?.entries ?? []
   const filtered = TEXT_FILTERS.some(([k]) => f[k]) || !!f.action || !!f.from || !!f.to
 

@@ -1,18 +1,18 @@
-import type { Me } from '../api/types'
-import { links } from '../links'
-import { fetchJson, sendJson } from './fetch-json'
-import { jsonQuery } from './json-query'
-import { authKeys } from './keys'
+import { endpoints } from '../endpoints/api'
+import { endpointQuery, sendEndpoint } from './endpoint'
 
 /** Who the browser is signed in as, and what the console lets them do. */
 export function meQueryOptions() {
-  return jsonQuery<Me>(authKeys.me(), () => links.api.me(), { staleTime: 60_000 })
+  return endpointQuery(endpoints.me, {})
 }
 
 export function loginRequest(body: { name: unknown; password: unknown }) {
-  return sendJson<unknown>(links.api.login(), 'POST', body)
+  // The form's values go as they are: the server names what is wrong with them.
+  return sendEndpoint<typeof endpoints.login, unknown>(endpoints.login, {
+    body: body as { name: string; password: string },
+  })
 }
 
 export function logoutRequest() {
-  return fetchJson<{ ok: boolean }>(links.api.logout(), { method: 'POST' })
+  return sendEndpoint<typeof endpoints.logout, { ok: boolean }>(endpoints.logout, {})
 }

@@ -1,9 +1,8 @@
-import type { BatchPreview, BatchRecord, BatchResult, UndoPreview, UndoResult } from '../batch/types'
-import { runKeys } from './keys'
+import type { BatchPreview, BatchResult, UndoPreview, UndoResult } from '../batch/types'
+import { endpoints } from '../endpoints/api'
+import type { SentBodyOf } from '../endpoints/define'
 import type { RunsFilters } from '../runs-search'
-import { links } from '../links'
-import { sendJson } from './fetch-json'
-import { jsonQuery } from './json-query'
+import { endpointQuery, sendEndpoint } from './endpoint'
 
 export type BatchAction = 'clear' | 'restore'
 export type BatchRunKey = { org: string; namespace: string; agent: string; runId: string }
@@ -31,8 +30,11 @@ function body(r: BatchRequest) {
   }
 }
 
+// The filter goes as the runs list holds it; the server checks each field.
+type SentBatch = SentBodyOf<typeof endpoints.batch>
+
 function post<T>(payload: unknown, signal?: AbortSignal) {
-  return sendJson<T>(links.api.batches(), 'POST', payload, signal)
+  return sendEndpoint<typeof endpoints.batch, T>(endpoints.batch, { body: payload as SentBatch }, signal)
 }
 
 export function previewBatchRequest(r: BatchRequest, signal?: AbortSignal) {
@@ -45,26 +47,22 @@ export function runBatchRequest(r: BatchRequest, token: string, reason: string) 
 
 /** The newest batches and undos (the runs page lists a few). */
 export function recentBatchesQueryOptions(limit = 5) {
-  return jsonQuery<{ batches: BatchRecord[] }>(
-    [...runKeys.batches(), limit],
-    () => `${links.api.batches()}?limit=${limit}`,
-  )
+  return endpointQuery(endpoints.batches, {
+    query: { limit: String(limit) },
+  })
 }
 
 export function previewUndoRequest(batchId: string, force: boolean, signal?: AbortSignal) {
-  return sendJson<UndoPreview>(
-    links.api.undoBatch(batchId),
-    'POST',
-    { dryRun: true, ...(force ? { force: true } : {}) },
+  return sendEndpoint<typeof endpoints.undoBatch, UndoPreview>(
+    endpoints.undoBatch,
+    { params: { batchId }, body: { dryRun: true, ...(force ? { force: true } : {}) } },
     signal,
   )
 }
 
 export function runUndoRequest(batchId: string, force: boolean, token: string, reason: string) {
-  return sendJson<UndoResult>(links.api.undoBatch(batchId), 'POST', {
-    dryRun: false,
-    token,
-    reason,
-    ...(force ? { force: true } : {}),
+  return sendEndpoint<typeof endpoints.undoBatch, UndoResult>(endpoints.undoBatch, {
+    params: { batchId },
+    body: { dryRun: false, token, reason, ...(force ? { force: true } : {}) },
   })
 }

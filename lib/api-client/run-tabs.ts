@@ -1,22 +1,16 @@
-import type {
-  AuditResponse,
-  BlobsResponse,
-  ConversationsResponse,
-  MemoriesResponse,
-  SearchesResponse,
-  TimelineResponse,
-} from '../api/types'
+import { endpoints } from '../endpoints/api'
 import type { RunRef } from '../loom/identity'
-import { links } from '../links'
-import { jsonQuery } from './json-query'
-import { runKeys } from './keys'
+import { endpointQuery } from './endpoint'
 import { runBlocksQueryOptions, runBlockSummariesQueryOptions } from './run-detail'
 import type { RunTab } from './tab-names'
 
 /* Run story tabs: each reads one run-scoped route. */
 
 export function runTimelineQueryOptions(run: RunRef, limit?: number) {
-  return jsonQuery<TimelineResponse>(runKeys.timeline(run, limit), () => links.api.timeline(run, limit))
+  return endpointQuery(endpoints.timeline, {
+    params: run,
+    query: limit ? { limit: String(limit) } : {},
+  })
 }
 
 /**
@@ -33,23 +27,23 @@ export function runTimelinePreviewQueryOptions(run: RunRef) {
 export const CONVERSATION_PREVIEW_TURNS = 300
 
 export function runConversationsQueryOptions(run: RunRef) {
-  return jsonQuery<ConversationsResponse>(runKeys.conversations(run), () => links.api.conversations(run))
+  return endpointQuery(endpoints.conversations, { params: run })
 }
 
 export function runMemoriesQueryOptions(run: RunRef) {
-  return jsonQuery<MemoriesResponse>(runKeys.memories(run), () => links.api.memories(run))
+  return endpointQuery(endpoints.memories, { params: run })
 }
 
 export function runSearchesQueryOptions(run: RunRef) {
-  return jsonQuery<SearchesResponse>(runKeys.searches(run), () => links.api.searches(run))
+  return endpointQuery(endpoints.searches, { params: run })
 }
 
 export function runBlobsQueryOptions(run: RunRef) {
-  return jsonQuery<BlobsResponse>(runKeys.blobs(run), () => links.api.blobs(run))
+  return endpointQuery(endpoints.blobs, { params: run })
 }
 
 export function runAuditQueryOptions(run: RunRef) {
-  return jsonQuery<AuditResponse>(runKeys.audit(run), () => links.api.audit(run))
+  return endpointQuery(endpoints.runAudit, { params: run })
 }
 
 /**

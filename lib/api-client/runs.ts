@@ -1,25 +1,18 @@
 import { queryOptions } from '@tanstack/react-query'
-import type { ConsoleEvent, FacetsParams, FacetsResponse, RunChanges, RunsAnalytics, RunsPage } from '../api/types'
-import { links } from '../links'
-import { runsSearch, type RunsFilters, type RunsListParams } from '../runs-search'
-import { fetchJson } from './fetch-json'
-import { jsonQuery } from './json-query'
-import { runKeys } from './keys'
+import type { FacetsParams, RunChanges, RunsPage } from '../api/types'
+import { endpoints } from '../endpoints/api'
+import { FACETS_LIMIT } from '../links'
+import type { RunsFilters, RunsListParams } from '../runs-search'
+import { endpointKey, endpointQuery, fetchEndpoint } from './endpoint'
 
 export function runsListQueryOptions(params: RunsListParams) {
-  return jsonQuery<RunsPage>(runKeys.list(params), () => links.api.runs(runsSearch(params)), {
-    // The live poll (use-live-runs) refetches a list as soon as a run in it changes, so a page
-    // rendered on the server stays good while a slow device hydrates it: no second fetch then.
-    staleTime: 30_000,
-  })
+  return endpointQuery<typeof endpoints.runs, RunsPage>(endpoints.runs, { query: params })
 }
 
 /* Runs page summary and live refresh: the list's filters without cursor or limit. */
 
 export function runsAnalyticsQueryOptions(filters: RunsFilters) {
-  return jsonQuery<RunsAnalytics>(runKeys.analytics(filters), () => links.api.runsAnalytics(filters), {
-    staleTime: 30_000,
-  })
+  return endpointQuery(endpoints.analytics, { query: filters })
 }
 
 /** Operator and setup changes in a time range, under the list's org, namespace and agent. */
@@ -30,7 +23,7 @@ export function eventsQueryOptions(q: {
   namespace?: string
   agent?: string
 }) {
-  return jsonQuery<{ events: ConsoleEvent[] }>(runKeys.events(q), () => links.api.events(q), { staleTime: 30_000 })
+  return endpointQuery(endpoints.events, { query: q })
 }
 
 /**
@@ -39,16 +32,23 @@ export function eventsQueryOptions(q: {
  */
 export function runChangesQueryOptions(filters: RunsFilters) {
   return queryOptions({
-    queryKey: runKeys.changes(filters),
+    queryKey: endpointKey(endpoints.changes, { query: filters }),
     queryFn: ({ signal, client, queryKey }) => {
       const since = client.getQueryData<RunChanges>(queryKey)?.since
-      return fetchJson<RunChanges>(links.api.runChanges(filters, since), { signal })
+      return fetchEndpoint(endpoints.changes, { query: { ...filters, since } }, signal)
     },
-    staleTime: 0,
+    staleTime: endpoints.changes.client?.staleTime ?? 0,
   })
 }
 
 /** Values of one filter field that start with what the operator typed, most runs first. */
 export function runFacetsQueryOptions(params: FacetsParams) {
-  return jsonQuery<FacetsResponse>(runKeys.facets(params), () => links.api.runFacets(params), { staleTime: 60_000 })
+  return endpointQuery(endpoints.facets, {
+    query: { ...params, limit: FACETS_LIMIT },
+  })
+}
+
+/** A page of the console-wide audit log under these filters (each page has its own cursor). */
+export function consoleAuditQueryOptions(query: Record<string, string>) {
+  return endpointQuery(endpoints.audit, { query })
 }

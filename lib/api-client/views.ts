@@ -1,21 +1,28 @@
-import type { AlertDelivery, SavedView } from '../views/types'
-import { links } from '../links'
-import { sendJson } from './fetch-json'
-import { jsonQuery } from './json-query'
-import { viewKeys } from './keys'
+import type { SavedView } from '../views/types'
+import { endpoints } from '../endpoints/api'
+import type { SentBodyOf } from '../endpoints/define'
+import { endpointQuery, sendEndpoint } from './endpoint'
 
 export function viewsQueryOptions() {
-  return jsonQuery<{ views: SavedView[] }>(viewKeys.all, () => links.api.views())
+  return endpointQuery(endpoints.views, {})
 }
 
 export function deliveriesQueryOptions(id: string) {
-  return jsonQuery<{ deliveries: AlertDelivery[] }>(viewKeys.deliveries(id), () => links.api.viewDeliveries(id))
+  return endpointQuery(endpoints.viewDeliveries, {
+    params: { id },
+  })
 }
 
 export type ViewInput = { name: string; filter: Record<string, unknown>; shared: boolean; alert: SavedView['alert'] }
 
-export const createViewRequest = (v: ViewInput) => sendJson<{ view: SavedView }>(links.api.views(), 'POST', v)
+// The filter goes as the runs list holds it; the server checks each field.
+type SentView = SentBodyOf<typeof endpoints.createView>
+
+export const createViewRequest = (v: ViewInput) => sendEndpoint(endpoints.createView, { body: v as SentView })
 export const updateViewRequest = (id: string, patch: Partial<ViewInput>) =>
-  sendJson<{ view: SavedView }>(links.api.view(id), 'PUT', patch)
-export const deleteViewRequest = (id: string) => sendJson<{ deleted: string }>(links.api.view(id), 'DELETE', {})
-export const testViewRequest = (id: string) => sendJson<{ delivery: AlertDelivery }>(links.api.viewTest(id), 'POST', {})
+  sendEndpoint(endpoints.updateView, {
+    params: { id },
+    body: patch as Partial<SentView>,
+  })
+export const deleteViewRequest = (id: string) => sendEndpoint(endpoints.deleteView, { params: { id } })
+export const testViewRequest = (id: string) => sendEndpoint(endpoints.testView, { params: { id } })

@@ -1,30 +1,32 @@
 import type { Block } from '../api/types'
+import { endpoints } from '../endpoints/api'
 import type { RunRef } from '../loom/identity'
-import { links } from '../links'
-import { sendJson } from './fetch-json'
+import { sendEndpoint } from './endpoint'
 
 export type WriteResponse = { block: Block; confirmed: boolean; warning?: string; current?: Block | null }
 
 export type BlockTarget = { run: RunRef; blockKey: string; userId: string; sessionId: string }
 
-function send(url: string, method: 'PUT' | 'DELETE' | 'POST', body: unknown) {
-  return sendJson<WriteResponse>(url, method, body)
-}
+/** The block's path parameters and writer identity (the identity travels in the query). */
+const target = (t: BlockTarget) => ({
+  params: { ...t.run, blockKey: t.blockKey },
+  query: { userId: t.userId, sessionId: t.sessionId },
+})
 
 export function editBlockRequest(
   t: BlockTarget,
   body: { content: string; expectedVersion: string; reason: string; force?: boolean },
 ) {
-  return send(links.api.block(t.run, t.blockKey, t.userId, t.sessionId), 'PUT', body)
+  return sendEndpoint<typeof endpoints.editBlock, WriteResponse>(endpoints.editBlock, { ...target(t), body })
 }
 
 export function clearBlockRequest(t: BlockTarget, body: { expectedVersion: string; reason: string; force?: boolean }) {
-  return send(links.api.block(t.run, t.blockKey, t.userId, t.sessionId), 'DELETE', body)
+  return sendEndpoint<typeof endpoints.clearBlock, WriteResponse>(endpoints.clearBlock, { ...target(t), body })
 }
 
 export function restoreBlockRequest(
   t: BlockTarget,
   body: { version: string; expectedVersion: string; reason: string; force?: boolean },
 ) {
-  return send(links.api.restore(t.run, t.blockKey, t.userId, t.sessionId), 'POST', body)
+  return sendEndpoint<typeof endpoints.restoreBlock, WriteResponse>(endpoints.restoreBlock, { ...target(t), body })
 }

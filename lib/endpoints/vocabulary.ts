@@ -8,6 +8,13 @@
 export const RUN_FLAGS = ['resumed', 'near_miss', 'near_limit', 'tie', 'missing_blob', 'crash_loop', 'stalled'] as const
 export type RunFlag = (typeof RUN_FLAGS)[number]
 
+export function isRunFlag(v: string): v is RunFlag {
+  return (RUN_FLAGS as readonly string[]).includes(v)
+}
+
+/** A run's status, as the runs filter takes it. */
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'unknown'] as const
+
 /** Event kinds of the run timeline, in lane order (the order a run usually does things in). */
 export const TIMELINE_KINDS = [
   'run.begin',

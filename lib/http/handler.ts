@@ -6,13 +6,14 @@ import { classifyClickHouseError, queryStatsHeaders, withQueryStats } from '../c
 import { JsonText } from '../clickhouse/json-bytes'
 import { ensureReady } from '../server/ready'
 import { deriveAfterWrites } from '../derived/derive'
-import { requestOrigin, requireViewer } from '../auth/current'
+import { requestOrigin, requireViewer, type Principal } from '../auth/current'
 import { withinReadBudget } from '../server/read-budget'
 import type { ApiErrorBody } from '../endpoints/blocks'
 
 type RouteContext<P> = { params: Promise<P> }
 
-export type Handler<P> = (req: NextRequest, params: P) => Promise<unknown>
+/** `viewer`: who is asking, as the route checked it (null on a public route). */
+export type Handler<P> = (req: NextRequest, params: P, viewer: Principal | null) => Promise<unknown>
 
 /** Field name of the first issue, for the error body. */
 function issueField(issue: z.core.$ZodIssue): string | undefined {
@@ -105,7 +106,7 @@ export function route<S extends z.ZodType>(
       if (options.database !== false) await ensureReady()
       // A write is derived before the answer, so the operator's next list read shows it; the batch's
       // own reads are not this request's and stay out of its figures.
-      const run = () => deriveAfterWrites(() => withQueryStats(() => handler(req, params)))
+      const run = () => deriveAfterWrites(() => withQueryStats(() => handler(req, params, viewer)))
       // A viewer's reads take turns within their own budget, so one viewer cannot hold the engine.
       const isRead = req.method === 'GET' || req.method === 'HEAD'
       const [result, stats] = viewer && isRead ? await withinReadBudget(viewer.name, req.signal, run) : await run()

@@ -1,35 +1,23 @@
 /**
- * The OpenAPI 3.1 document of the HTTP API (`GET /api/openapi.json`). Request parameters and
- * bodies come from the zod schemas the routes validate with (lib/api/schemas.ts), response bodies
- * from the shapes in lib/endpoints, from which the server's and the client's types are inferred;
- * both are turned into JSON Schema (draft 2020-12, which OpenAPI 3.1 uses).
+ * The OpenAPI 3.1 document of the HTTP API (`GET /api/openapi.json`), one operation per endpoint
+ * definition in lib/endpoints: its path, role, summary and errors, the zod schemas its route
+ * validates with (parameters and bodies) and its response shape, from which the server's and the
+ * client's types are inferred; the schemas are turned into JSON Schema (draft 2020-12, which
+ * OpenAPI 3.1 uses).
  */
 import { z } from 'zod'
+import { endpoints } from '../endpoints/api'
+import type { AnyEndpoint } from '../endpoints/define'
 import {
-  analyticsQuerySchema,
-  cohortsQuerySchema,
-  blockPathSchema,
-  blockSelectorSchema,
-  replayQuerySchema,
-  blocksQuerySchema,
-  changesQuerySchema,
+  batchBodySchema,
   clearBodySchema,
   editBodySchema,
-  facetsQuerySchema,
-  runsCsvQuerySchema,
-  auditQuerySchema,
-  loginBodySchema,
-  restoreBodySchema,
-  runPathSchema,
-  runsQuerySchema,
-  schemaQuerySchema,
-  timelineQuerySchema,
-  eventsQuerySchema,
-  compareQuerySchema,
   mcpMessageSchema,
-} from '../api/schemas'
-import { batchBodySchema, batchesQuerySchema, batchIdParamsSchema, undoBodySchema } from '../batch/schema'
-import { viewBodySchema, viewIdParamsSchema, viewPatchSchema } from '../views/schema'
+  restoreBodySchema,
+  undoBodySchema,
+  viewBodySchema,
+  viewPatchSchema,
+} from '../endpoints/inputs'
 import * as blocks from '../endpoints/blocks'
 import * as runs from '../endpoints/runs'
 import * as story from '../endpoints/story'
@@ -123,381 +111,41 @@ type Operation = {
   path: string
   summary: string
   tag: string
-  path_?: z.ZodObject
+  path_?: z.ZodType
   query?: z.ZodType
   body?: z.ZodType
-  /** null: this document itself. */
+  /** null: this document itself, or a download. */
   response: ResponseName | null
-  errors: number[]
+  errors: readonly number[]
   public?: boolean
   /** A download in this media type instead of JSON (its body a string). */
   media?: 'text/csv' | 'text/markdown'
 }
 
-const RUN = '/api/runs/{org}/{namespace}/{agent}/{runId}'
-const BLOCK = `${RUN}/blocks/{blockKey}`
-const READ = [400, 401, 403, 421, 429, 503, 504]
-const RUN_READ = [...READ, 404]
-const WRITE = [...RUN_READ, 409, 413]
+/** The name the document gives an endpoint's response shape. */
+function responseName(ep: AnyEndpoint): ResponseName | null {
+  if (!ep.response) return null
+  const found = (Object.keys(RESPONSES) as ResponseName[]).find((name) => RESPONSES[name] === ep.response)
+  if (!found) throw new Error(`${ep.method} ${ep.path}: its response shape has no name in the document`)
+  return found
+}
 
-const runRead = (sub: string, summary: string, response: ResponseName | null, query?: z.ZodType): Operation => ({
-  method: 'get',
-  path: `${RUN}${sub}`,
-  summary,
-  tag: 'runs',
-  path_: runPathSchema,
-  query,
-  response,
-  errors: RUN_READ,
-})
-
-export const OPERATIONS: Operation[] = [
-  {
-    method: 'get',
-    path: '/api/health',
-    summary: 'Mode, ClickHouse version, tables found, setup state',
-    tag: 'console',
-    response: 'Health',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/schema',
-    summary: "The schema doctor's report (cached; refresh=1 reads again)",
-    tag: 'console',
-    query: schemaQuerySchema,
-    response: 'SchemaReport',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/openapi.json',
-    summary: 'This document',
-    tag: 'console',
-    response: null,
-    errors: [421],
-    public: true,
-  },
-  {
-    method: 'get',
-    path: '/api/auth/me',
-    summary: 'Who the caller is and what they may do',
-    tag: 'auth',
-    response: 'Me',
-    errors: [421, 503],
-    public: true,
-  },
-  {
-    method: 'post',
-    path: '/api/auth/login',
-    summary: 'Log in: sets the session cookie',
-    tag: 'auth',
-    body: loginBodySchema,
-    response: 'Login',
-    errors: [400, 401, 403, 421, 429, 503],
-    public: true,
-  },
-  {
-    method: 'post',
-    path: '/api/auth/logout',
-    summary: 'End the session on the server',
-    tag: 'auth',
-    response: 'Logout',
-    errors: [403, 421, 503],
-    public: true,
-  },
-  {
-    method: 'get',
-    path: '/api/runs',
-    summary: 'Runs, newest first, in keyset pages',
-    tag: 'runs',
-    query: runsQuerySchema,
-    response: 'RunsPage',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/runs/analytics',
-    summary: "Summary charts of the runs page, over the list's filters",
-    tag: 'runs',
-    query: analyticsQuerySchema,
-    response: 'Analytics',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/runs/cohorts',
-    summary:
-      'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list',
-    tag: 'runs',
-    query: cohortsQuerySchema,
-    response: 'Cohorts',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/events',
-    summary: 'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)',
-    tag: 'runs',
-    query: eventsQuerySchema,
-    response: 'Events',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/compare',
-    summary:
-      "Two runs side by side: checkpoint versions over time, resume points, counts, flags and current checkpoints; without b, the same agent's last succeeded run that started before a",
-    tag: 'runs',
-    query: compareQuerySchema,
-    response: 'Compare',
-    errors: [...READ, 404],
-  },
-  {
-    method: 'get',
-    path: '/api/views',
-    summary: "Saved views: the caller's own and the shared ones",
-    tag: 'views',
-    response: 'Views',
-    errors: READ,
-  },
-  {
-    method: 'post',
-    path: '/api/views',
-    summary:
-      'Save a filter of the runs list (shared views and alerts need the operator role; webhooks only to LOOM_RUNS_WEBHOOK_HOSTS)',
-    tag: 'views',
-    body: viewBodySchema,
-    response: 'View',
-    errors: [400, 401, 403, 421, 429, 503],
-  },
-  {
-    method: 'get',
-    path: '/api/views/{id}',
-    summary: "One saved view (another user's private view is a 404)",
-    tag: 'views',
-    path_: viewIdParamsSchema,
-    response: 'View',
-    errors: [...READ, 404],
-  },
-  {
-    method: 'put',
-    path: '/api/views/{id}',
-    summary: 'Rename, refilter, share or set the alert of a view: its owner while private, an operator once shared',
-    tag: 'views',
-    path_: viewIdParamsSchema,
-    body: viewPatchSchema,
-    response: 'View',
-    errors: [400, 401, 403, 404, 421, 429, 503],
-  },
-  {
-    method: 'delete',
-    path: '/api/views/{id}',
-    summary: 'Delete a view',
-    tag: 'views',
-    path_: viewIdParamsSchema,
-    response: 'ViewDeleted',
-    errors: [400, 401, 403, 404, 421, 429, 503],
-  },
-  {
-    method: 'get',
-    path: '/api/views/{id}/deliveries',
-    summary: "The view's alert deliveries and test sends, newest first",
-    tag: 'views',
-    path_: viewIdParamsSchema,
-    response: 'Deliveries',
-    errors: [...READ, 404],
-  },
-  {
-    method: 'post',
-    path: '/api/views/{id}/test',
-    summary: "Send the view's alert payload to its webhook at once",
-    tag: 'views',
-    path_: viewIdParamsSchema,
-    response: 'TestDelivery',
-    errors: [400, 401, 403, 404, 421, 429, 503],
-  },
-  {
-    method: 'post',
-    path: '/api/mcp',
-    summary:
-      'The Model Context Protocol over Streamable HTTP (stateless, JSON answers): read-only tools list_runs, get_run, explain_resume, list_checkpoint_versions, diff_versions, get_timeline, for any signed-in viewer',
-    tag: 'console',
-    body: mcpMessageSchema,
-    response: 'McpResponse',
-    errors: [400, 401, 403, 413, 421, 429, 503],
-  },
-  {
-    method: 'get',
-    path: '/api/mcp',
-    summary: 'Not served: the endpoint is stateless (no server-to-client stream)',
-    tag: 'console',
-    response: null,
-    errors: [401, 403, 405, 421],
-  },
-  {
-    method: 'delete',
-    path: '/api/mcp',
-    summary: 'Not served: there is no session to end',
-    tag: 'console',
-    response: null,
-    errors: [401, 403, 405, 421],
-  },
-  {
-    method: 'get',
-    path: '/api/audit',
-    summary:
-      'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time',
-    tag: 'runs',
-    query: auditQuerySchema,
-    response: 'ConsoleAudit',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/runs/csv',
-    summary:
-      "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched",
-    tag: 'runs',
-    query: runsCsvQuerySchema,
-    response: null,
-    media: 'text/csv',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/runs/facets',
-    summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first',
-    tag: 'runs',
-    query: facetsQuerySchema,
-    response: 'Facets',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/runs/changes',
-    summary: 'Runs written since a watermark',
-    tag: 'runs',
-    query: changesQuerySchema,
-    response: 'Changes',
-    errors: READ,
-  },
-  {
-    method: 'post',
-    path: '/api/batches',
-    summary:
-      'Batch clear or restore of one block across the runs a filter matches: a dry run (preview and token), then the writes',
-    tag: 'runs',
-    body: batchBodySchema,
-    response: 'Batch',
-    errors: [400, 401, 403, 409, 413, 421, 429, 503, 504],
-  },
-  {
-    method: 'get',
-    path: '/api/batches',
-    summary: 'Recent batches and undos, newest first, with counts and what undid each',
-    tag: 'runs',
-    query: batchesQuerySchema,
-    response: 'Batches',
-    errors: READ,
-  },
-  {
-    method: 'get',
-    path: '/api/batches/{batchId}',
-    summary: 'One kept batch with its items: the versions each read and wrote, and a hash of the content written',
-    tag: 'runs',
-    path_: batchIdParamsSchema,
-    response: 'BatchDetail',
-    errors: [...READ, 404],
-  },
-  {
-    method: 'post',
-    path: '/api/batches/{batchId}/undo',
-    summary:
-      'Take a batch back: a dry run (preview and token), then each block the batch wrote and nobody moved since gets its pre-batch content as a new version',
-    tag: 'runs',
-    path_: batchIdParamsSchema,
-    body: undoBodySchema,
-    response: 'Undo',
-    errors: [400, 401, 403, 404, 409, 421, 429, 503, 504],
-  },
-  runRead('', 'The run, with counts', 'RunDetail'),
-  runRead('/blocks', 'Every block of the run, latest version each', 'Blocks', blocksQuerySchema),
-  {
-    method: 'get',
-    path: BLOCK,
-    summary: 'The block, its physical versions, captured history, resume explanation, flags',
-    tag: 'checkpoint',
-    path_: blockPathSchema,
-    query: blockSelectorSchema,
-    response: 'BlockDetail',
-    errors: RUN_READ,
-  },
-  {
-    method: 'put',
-    path: BLOCK,
-    summary: 'Edit: write new content as the next version',
-    tag: 'checkpoint',
-    path_: blockPathSchema,
-    query: blockSelectorSchema,
-    body: editBodySchema,
-    response: 'WriteResult',
-    errors: WRITE,
-  },
-  {
-    method: 'delete',
-    path: BLOCK,
-    summary: 'Clear: write a tombstone',
-    tag: 'checkpoint',
-    path_: blockPathSchema,
-    query: blockSelectorSchema,
-    body: clearBodySchema,
-    response: 'WriteResult',
-    errors: WRITE,
-  },
-  {
-    method: 'get',
-    path: `${BLOCK}/replay`,
-    summary:
-      'Replay preview: what going back to toVersion (omitted: a clear) makes the agent redo, and what the run wrote after it',
-    tag: 'checkpoint',
-    path_: blockPathSchema,
-    query: replayQuerySchema,
-    response: 'Replay',
-    errors: RUN_READ,
-  },
-  {
-    method: 'post',
-    path: `${BLOCK}/restore`,
-    summary: 'Restore: put an earlier version back as the next version',
-    tag: 'checkpoint',
-    path_: blockPathSchema,
-    query: blockSelectorSchema,
-    body: restoreBodySchema,
-    response: 'WriteResult',
-    errors: WRITE,
-  },
-  runRead(
-    '/timeline',
-    'Everything the run did, in time order, with its resume points',
-    'Timeline',
-    timelineQuerySchema,
-  ),
-  runRead('/conversations', 'Transcripts bound to the run', 'Conversations'),
-  runRead('/memories', 'Memories the run wrote, and those it used', 'Memories'),
-  runRead('/searches', 'Logged searches with their hits', 'Searches'),
-  runRead('/blobs', 'Context offloads of the run', 'Blobs'),
-  runRead('/audit', 'Operator actions on the run', 'Audit'),
-  runRead('/export', 'One JSON document with all of the above (a download)', 'Export'),
-  {
-    ...runRead(
-      '/incident.md',
-      "The run's incident summary as markdown: identity, status and attempts, flags and what each means for this run, why it resumed where it did, the last resume's checkpoint diff, operator actions, links back",
-      null,
-    ),
-    media: 'text/markdown',
-  },
-]
+/** An endpoint definition as the document's operation. */
+function operationOf(ep: AnyEndpoint): Operation {
+  return {
+    method: ep.method.toLowerCase() as Operation['method'],
+    path: ep.path,
+    summary: ep.doc.summary,
+    tag: ep.doc.tag,
+    path_: ep.params,
+    query: ep.query,
+    body: ep.body,
+    response: responseName(ep),
+    errors: ep.doc.errors,
+    ...(ep.role === 'public' ? { public: true } : {}),
+    ...(ep.doc.media ? { media: ep.doc.media } : {}),
+  }
+}
 
 function parameters(op: Operation) {
   const out: Record<string, unknown>[] = []
@@ -604,7 +252,7 @@ export function closedResponseSchemas(): Record<string, JsonSchema> {
 export function openApiDocument(): Record<string, unknown> {
   if (cached) return cached
   const paths: Record<string, Record<string, unknown>> = {}
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op)
+  for (const op of Object.values(endpoints).map(operationOf)) (paths[op.path] ??= {})[op.method] = operation(op)
   cached = {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

@@ -1,15 +1,14 @@
 /**
  * What can be unusual about a run (the `flags` of every RunSummary). The names are part of the
- * API contract: add more, rename none. Definitions live in the spec ("Triage"); they are computed
- * from the run index in lib/run-set/run-flags.ts (SQL) and lib/triage/decide.ts (per run).
+ * API contract: add more, rename none. Definitions live in the spec ("Triage") and, as rules, in
+ * lib/triage/rules.ts; they are computed from the run index in lib/run-set/run-flags.ts (compiled to
+ * SQL) and lib/triage/decide.ts (compiled to TypeScript, per run).
  */
 import { RUN_FLAGS, type RunFlag } from '../endpoints/vocabulary'
 
 export { RUN_FLAGS, type RunFlag }
 
-export function isRunFlag(v: string): v is RunFlag {
-  return (RUN_FLAGS as readonly string[]).includes(v)
-}
+export { isRunFlag } from '../endpoints/vocabulary'
 
 /** A checkpoint at or above this share of its char_limit is near its limit (defined with the resume rules, which explain it too). */
 export { NEAR_LIMIT_RATIO } from '../resume/rows'

@@ -1,6 +1,7 @@
-import { route } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { getHealth } from '@/lib/queries/health'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(null, (req) => getHealth(req.signal), { crossSite: true })
+export const GET = serve(endpoints.health, (_, req) => getHealth(req.signal))

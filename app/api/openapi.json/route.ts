@@ -1,5 +1,6 @@
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { openApiDocument } from '@/lib/openapi/document'
-import { route } from '@/lib/http/handler'
 
 export const dynamic = 'force-dynamic'
 
@@ -9,4 +10,4 @@ export const dynamic = 'force-dynamic'
  * allow-list and the loopback-only rule still apply. It needs no database, so it answers while
  * ClickHouse is down.
  */
-export const GET = route(null, async () => openApiDocument(), { public: true, database: false, crossSite: true })
+export const GET = serve(endpoints.openapi, () => openApiDocument())

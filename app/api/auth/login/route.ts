@@ -1,21 +1,16 @@
 import { NextResponse } from 'next/server'
-import { loginBodySchema } from '@/lib/api/schemas'
 import { getConfig } from '@/lib/config'
 import { AppError } from '@/lib/errors'
-import { checkCredentials, requestOrigin, requireSameOrigin, sessionCookieFor } from '@/lib/auth/current'
+import { checkCredentials, requestOrigin, sessionCookieFor } from '@/lib/auth/current'
 import { createSessionToken, SESSION_TTL_MS } from '@/lib/auth/session'
-import { readJsonBody } from '@/lib/http/body'
-import { route } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 
 export const dynamic = 'force-dynamic'
 
-export const POST = route(
-  null,
-  async (req) => {
-    requireSameOrigin(req)
-    if (getConfig().users.length === 0)
-      throw new AppError('invalid', 'No users are configured: this console needs no login')
-    const { name, password } = await readJsonBody(req, loginBodySchema)
+export const POST = serve(
+  endpoints.login,
+  async ({ body: { name, password } }, req) => {
     const origin = requestOrigin(req)
     const user = await checkCredentials(name, password, origin.client)
     const cookie = sessionCookieFor(origin)
@@ -29,5 +24,10 @@ export const POST = route(
     })
     return res
   },
-  { public: true },
+  {
+    before: () => {
+      if (getConfig().users.length === 0)
+        throw new AppError('invalid', 'No users are configured: this console needs no login')
+    },
+  },
 )

@@ -1,7 +1,8 @@
 import { meOf } from '@/lib/auth/me'
-import { route } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 
 export const dynamic = 'force-dynamic'
 
 /** Who the browser is, and what the console lets them do (the UI hides what they cannot). */
-export const GET = route(null, (req) => meOf(req), { public: true })
+export const GET = serve(endpoints.me, (_, req) => meOf(req))

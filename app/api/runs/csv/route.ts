@@ -1,12 +1,11 @@
-import { runsCsvQuerySchema } from '@/lib/api/schemas'
-import { parseWith, route, searchParamsObject } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { runsCsv } from '@/lib/queries/runs-csv'
 
 export const dynamic = 'force-dynamic'
 
 /** The runs the list's filters select, as one CSV download (newest first, up to `limit`). */
-export const GET = route(null, async (req) => {
-  const { limit, ...filter } = parseWith(runsCsvQuerySchema, searchParamsObject(req), 'query')
+export const GET = serve(endpoints.runsCsv, async ({ query: { limit, ...filter } }, req) => {
   const max = limit ?? 10_000
   const csv = await runsCsv(filter, max, req.signal)
   return new Response(csv.text, {

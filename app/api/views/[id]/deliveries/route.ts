@@ -1,13 +1,12 @@
-import { requireViewer } from '@/lib/auth/current'
-import { route } from '@/lib/http/handler'
-import { viewIdParamsSchema } from '@/lib/views/schema'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { deliveriesOf, getView } from '@/lib/views/store'
 
 export const dynamic = 'force-dynamic'
 
 /** The view's alert deliveries (and test sends), newest first. */
-export const GET = route(viewIdParamsSchema, async (req, { id }) => {
-  const view = await getView(id.toLowerCase(), await requireViewer(req), req.signal)
+export const GET = serve(endpoints.viewDeliveries, async ({ params, who }, req) => {
+  const view = await getView(params.id.toLowerCase(), who, req.signal)
   const rows = await deliveriesOf(view.id, 50, req.signal)
   return {
     deliveries: rows.map((d) => ({

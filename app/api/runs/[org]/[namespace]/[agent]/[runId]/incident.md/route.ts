@@ -1,6 +1,6 @@
-import { runPathSchema } from '@/lib/api/schemas'
 import { requestOrigin } from '@/lib/auth/current'
-import { route } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { incidentMarkdown } from '@/lib/queries/incident'
 
 export const dynamic = 'force-dynamic'
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic'
  * The run's incident summary as markdown, ready to paste into a ticket. Links back use the host
  * this request came to: the route answers only the console's own host names, so it is one of them.
  */
-export const GET = route(runPathSchema, async (req, run) => {
+export const GET = serve(endpoints.incident, async ({ params: run }, req) => {
   const scheme = requestOrigin(req).secure ? 'https' : 'http'
   const base = `${scheme}://${req.headers.get('host') ?? 'localhost'}`
   const text = await incidentMarkdown(run, base, req.signal)

@@ -1,35 +1,20 @@
-import { blockPathSchema, blockSelectorSchema, clearBodySchema, editBodySchema } from '@/lib/api/schemas'
-import { requireOperatorWrite } from '@/lib/auth/current'
-import { readJsonBody } from '@/lib/http/body'
-import { parseWith, route, searchParamsObject } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { clearBlock, editBlock } from '@/lib/operator/writes'
 import { getBlockDetail } from '@/lib/queries/block-detail'
-import type { NextRequest } from 'next/server'
 
 export const dynamic = 'force-dynamic'
 
-function blockRef(
-  req: NextRequest,
-  path: { org: string; namespace: string; agent: string; runId: string; blockKey: string },
-) {
-  const { userId, sessionId } = parseWith(blockSelectorSchema, searchParamsObject(req), 'query')
-  return { ...path, userId, sessionId }
-}
-
-export const GET = route(blockPathSchema, (req, path) => getBlockDetail(blockRef(req, path), req.signal))
+export const GET = serve(endpoints.block, ({ params, query: { userId, sessionId } }, req) =>
+  getBlockDetail({ ...params, userId, sessionId }, req.signal),
+)
 
 /** Edit: `{content, expectedVersion, reason, force?}` → the new version. */
-export const PUT = route(blockPathSchema, async (req, path) => {
-  const who = await requireOperatorWrite(req)
-  const ref = blockRef(req, path)
-  const body = await readJsonBody(req, editBodySchema)
-  return editBlock({ ref, operator: who.name, ...body })
-})
+export const PUT = serve(endpoints.editBlock, ({ params, query: { userId, sessionId }, body, who }) =>
+  editBlock({ ref: { ...params, userId, sessionId }, operator: who.name, ...body }),
+)
 
 /** Clear: `{expectedVersion, reason, force?}` → the tombstone. */
-export const DELETE = route(blockPathSchema, async (req, path) => {
-  const who = await requireOperatorWrite(req)
-  const ref = blockRef(req, path)
-  const body = await readJsonBody(req, clearBodySchema)
-  return clearBlock({ ref, operator: who.name, ...body })
-})
+export const DELETE = serve(endpoints.clearBlock, ({ params, query: { userId, sessionId }, body, who }) =>
+  clearBlock({ ref: { ...params, userId, sessionId }, operator: who.name, ...body }),
+)

@@ -1,11 +1,10 @@
-import { blockPathSchema, replayQuerySchema } from '@/lib/api/schemas'
-import { parseWith, route, searchParamsObject } from '@/lib/http/handler'
+import { endpoints } from '@/lib/endpoints/api'
+import { serve } from '@/lib/http/serve'
 import { replayPreview } from '@/lib/queries/replay'
 
 export const dynamic = 'force-dynamic'
 
 /** What going back to `toVersion` (omitted: a clear) makes the agent redo, and what the run did after it. */
-export const GET = route(blockPathSchema, (req, path) => {
-  const { userId, sessionId, toVersion } = parseWith(replayQuerySchema, searchParamsObject(req), 'query')
-  return replayPreview({ ...path, userId, sessionId }, toVersion ?? null, req.signal)
-})
+export const GET = serve(endpoints.replay, ({ params, query: { userId, sessionId, toVersion } }, req) =>
+  replayPreview({ ...params, userId, sessionId }, toVersion ?? null, req.signal),
+)
