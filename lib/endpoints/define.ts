@@ -99,3 +99,13 @@ export type ClientInputOf<E> = E extends Endpoint<infer P, infer Q, any, any> ? 
 export type SentBodyOf<E> =
   E extends Endpoint<any, any, infer B, any> ? (B extends Schema ? z.input<B> : undefined) : never
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** One of an endpoint's input schemas, for code that checks the same input outside a route (the MCP tools). */
+export function inputSchema<E extends AnyEndpoint, K extends 'params' | 'query' | 'body'>(
+  ep: E,
+  part: K,
+): NonNullable<E[K]> {
+  const schema = ep[part]
+  if (!schema) throw new Error(`${ep.method} ${ep.path} takes no ${part}`)
+  return schema as NonNullable<E[K]>
+}

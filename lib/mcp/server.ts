@@ -1,13 +1,14 @@
 /**
  * The console's MCP server (Model Context Protocol): read-only tools over the same queries as the
- * HTTP API, for operators' own agents. Each tool's arguments are checked by the API route's own
- * schema (the same fields, limits and messages naming the field), each call runs within the
- * caller's read budget like an API read, and nothing here writes.
+ * HTTP API, for operators' own agents. Each tool's arguments are checked by the schemas of the
+ * endpoint it mirrors (lib/endpoints/api.ts: the same fields, limits and messages naming the field),
+ * each call runs within the caller's read budget like an API read, and nothing here writes.
  */
 import 'server-only'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { blockSelectorSchema, runPathSchema, runsQuerySchema, timelineQuerySchema } from '../api/schemas'
+import { endpoints } from '../endpoints/api'
+import { inputSchema } from '../endpoints/define'
 import type { Principal } from '../auth/current'
 import { describeDiff, diffContents } from '../diff'
 import { AppError } from '../errors'
@@ -17,8 +18,13 @@ import { getRunDetail, requireRun } from '../queries/run-detail'
 import { listRuns } from '../queries/runs'
 import { runTimeline } from '../queries/timeline'
 import { withinReadBudget } from '../server/read-budget'
-import { RUN_FLAGS } from '../triage/flags'
-import { RUN_STATUSES } from '../runs-search'
+import { RUN_FLAGS, RUN_STATUSES } from '../endpoints/vocabulary'
+
+/** The input schemas of the endpoints the tools mirror. */
+const RUN_PATH = inputSchema(endpoints.run, 'params')
+const BLOCK_SELECTOR = inputSchema(endpoints.block, 'query')
+const RUNS_QUERY = inputSchema(endpoints.runs, 'query')
+const TIMELINE_QUERY = inputSchema(endpoints.timeline, 'query')
 
 export const MCP_TOOLS = [
   'list_runs',
@@ -56,8 +62,8 @@ const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSO
 
 /** The block a tool reads: the run's checkpoint under its own identity unless the arguments name another. */
 async function blockOf(args: Record<string, unknown>, signal?: AbortSignal) {
-  const run = parseWith(runPathSchema, args, 'arguments')
-  const sel = parseWith(blockSelectorSchema, asQuery({ userId: args.userId, sessionId: args.sessionId }), 'arguments')
+  const run = parseWith(RUN_PATH, args, 'arguments')
+  const sel = parseWith(BLOCK_SELECTOR, asQuery({ userId: args.userId, sessionId: args.sessionId }), 'arguments')
   let { userId, sessionId } = sel
   if (args.userId === undefined && args.sessionId === undefined) {
     // No identity named: the one the run's checkpoint was written under.
@@ -119,7 +125,7 @@ function toolDefs(): ToolDef[] {
       cursor: text('nextCursor of the previous page').optional(),
     },
     async (args) => {
-      const { cursor, limit, ...filter } = parseWith(runsQuerySchema, asQuery(args), 'arguments')
+      const { cursor, limit, ...filter } = parseWith(RUNS_QUERY, asQuery(args), 'arguments')
       return listRuns({ filter, cursor, limit: limit ?? 50 })
     },
   )
@@ -127,7 +133,7 @@ function toolDefs(): ToolDef[] {
     'get_run',
     'One run: status, attempts, timings, cost, flags, its checkpoint and counts (GET /api/runs/{org}/{namespace}/{agent}/{runId}).',
     runShape,
-    async (args) => getRunDetail(parseWith(runPathSchema, args, 'arguments')),
+    async (args) => getRunDetail(parseWith(RUN_PATH, args, 'arguments')),
   )
   blockTool(
     'explain_resume',
@@ -187,8 +193,8 @@ function toolDefs(): ToolDef[] {
     'Everything the run did in time order (working-memory writes, operator actions, turns, memories, searches, blobs) with its resume points; limit 1-50,000 events (default 2,000 here).',
     { ...runShape, limit: z.number().int().optional().describe('events, 1-50000; default 2000') },
     async (args) => {
-      const run = parseWith(runPathSchema, args, 'arguments')
-      const { limit } = parseWith(timelineQuerySchema, asQuery({ limit: args.limit }), 'arguments')
+      const run = parseWith(RUN_PATH, args, 'arguments')
+      const { limit } = parseWith(TIMELINE_QUERY, asQuery({ limit: args.limit }), 'arguments')
       const t = await runTimeline(run, limit ?? 2_000)
       if (t.events.length === 0) await requireRun(run)
       return t
