@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { iso, listCuts, obj, runOwnerFields, version } from './parts'
 import { attemptNote, resumePoint } from './resume'
 import { TIMELINE_KINDS } from './vocabulary'
-import { block } from './blocks'
+import { block, blockDetail } from './blocks'
 import { runDetail } from './runs'
 
 export const timelineEvent = obj({
@@ -220,20 +220,31 @@ export const consoleAuditPage = obj({
 })
 export type ConsoleAuditPage = z.infer<typeof consoleAuditPage>
 
+const blockKeyFields = { userId: z.string(), sessionId: z.string(), blockKey: z.string() }
+
+/** A checkpoint block in the export: what its Checkpoint tab shows (versions, history, the resume explanation, flags). */
+const checkpointBlockExport = obj({
+  ...blockKeyFields,
+  versions: blockDetail.shape.versions,
+  history: blockDetail.shape.history,
+  resume: blockDetail.shape.resume.pick({ value: true, fromVersion: true, points: true, explanation: true }),
+  flags: blockDetail.shape.flags,
+})
+
+/** Any other block in the export: its physical rows (with their part), its captured history, ties and size. */
+const otherBlockExport = obj({
+  ...blockKeyFields,
+  versions: z.array(block.extend({ part: z.string() })),
+  history: z.array(block).nullable(),
+  flags: obj({ ties: z.array(version), nearLimit: z.boolean() }),
+})
+
 /** `GET R/export`: one document with the run and everything the tabs show (streamed as a download). */
 export const exportDocument = runDetail.extend({
   exportedAt: iso,
   blocks: z.array(block),
   blockDetails: z
-    .array(
-      z.looseObject({
-        userId: z.string(),
-        sessionId: z.string(),
-        blockKey: z.string(),
-        versions: z.array(z.looseObject(block.shape)),
-        flags: z.looseObject({}),
-      }),
-    )
+    .array(z.union([checkpointBlockExport, otherBlockExport]))
     .describe("each block's versions, captured history and flags; the checkpoint also its resume explanation"),
   timeline,
   conversations: conversationsResponse.shape.conversations,
