@@ -1,12 +1,21 @@
-import { expect, test, type APIRequestContext } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page as BrowserPage } from '@playwright/test'
+import { hydrated } from './hydrated'
 import { screensAtWidths } from './screens'
 
 type Run = { runId: string; org: string; flags: string[] }
 type Page = { runs: Run[]; nextCursor: string | null }
 
-/** Waits for the page's scripts: before them a filter change is a plain form submission, not an in-place update. */
-async function hydrated(page: import('@playwright/test').Page) {
-  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
+/**
+ * The page's own runs-list requests from now on. The "Needs attention" panel reads its own
+ * per-flag lists; the page's list is the one without a flag.
+ */
+function listRequestsOf(page: BrowserPage): string[] {
+  const seen: string[] = []
+  page.on('request', (r) => {
+    const url = new URL(r.url())
+    if (url.pathname === '/api/runs' && !url.searchParams.has('flag')) seen.push(url.search)
+  })
+  return seen
 }
 
 async function api<T>(request: APIRequestContext, url: string): Promise<T> {
@@ -24,12 +33,8 @@ test('the HTML of /?status=failed already holds the first page of failed runs, a
   // Fetched as plain HTTP: no script runs.
   const html = await (await request.get('/?status=failed')).text()
   for (const run of failed.runs.slice(0, 5)) expect(html).toContain(`data-run-id="${run.runId}"`)
-  const listRequests: string[] = []
-  page.on('request', (r) => {
-    const url = new URL(r.url())
-    // The Needs attention counts are flag-filtered lists of their own; the page itself is not fetched again.
-    if (url.pathname === '/api/runs' && !url.searchParams.has('flag')) listRequests.push(url.search)
-  })
+  // The page itself is not fetched again.
+  const listRequests = listRequestsOf(page)
   await page.goto('/?status=failed')
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
   await expect(rows).toHaveCount(failed.runs.length)
@@ -59,12 +64,7 @@ test("the rows do not wait for their flags: the HTML streams them after the rows
   expect(html.indexOf(`data-run-id="${first.runs[0].runId}"`)).toBeLessThan(pending)
   // The same response goes on with the flags once read.
   expect(html.lastIndexOf(`data-flag="${flagged[0].flags[0]}"`)).toBeGreaterThan(pending)
-  const listRequests: string[] = []
-  page.on('request', (r) => {
-    // The "Needs attention" panel reads its own per-flag lists; the page's list is the one without a flag.
-    const url = new URL(r.url())
-    if (url.pathname === '/api/runs' && !url.searchParams.has('flag')) listRequests.push(r.url())
-  })
+  const listRequests = listRequestsOf(page)
   await page.goto('/')
   await expect(page.locator('[data-flags-pending]')).toHaveCount(0)
   // Flags arriving do not make a row "changed": nothing flashes as if the live refresh found a write.

@@ -177,39 +177,38 @@ describe('hostile input never gets a 5xx and never changes data', () => {
 })
 
 describe('a checkpoint that would freeze a diff', () => {
+  /** The checkpoint block of a run of RUN's agent, written without a writer identity. */
+  const checkpointOf = (runId: string) => ({ ...RUN, runId, userId: '', sessionId: '', blockKey: 'checkpoint' })
+
+  /** Block detail, timeline and export of the run, each with its name. */
+  async function readsOf(ref: typeof RUN) {
+    const path = { org: ref.org, namespace: ref.namespace, agent: ref.agent, runId: ref.runId }
+    const base = `/api/runs/${ref.org}/${ref.namespace}/${ref.agent}/${ref.runId}`
+    const detail = await call(routes.block.GET, `${base}/blocks/checkpoint`, { ...path, blockKey: 'checkpoint' })
+    const timeline = await call(routes.timeline, `${base}/timeline`, path)
+    const exported = await call(exportRoute, `${base}/export`, path)
+    return [
+      ['block detail', detail],
+      ['timeline', timeline],
+      ['export', exported],
+    ] as const
+  }
+
   test('two 4 KB checkpoints that share no line: block detail, timeline and export answer, the diff says it gave up and shows both sides', async () => {
-    const ref = {
-      org: 'acme',
-      namespace: 'prod',
-      agent: 'batch',
-      runId: 'run-alternating',
-      userId: '',
-      sessionId: '',
-      blockKey: 'checkpoint',
-    }
+    const ref = checkpointOf('run-alternating')
     const who = { actor: 'batch', sourceTrace: 'h/1' }
     await wm.wmSet(ref, 'a\n'.repeat(2047), who)
     // Another process writes the second one: a resume point, whose step the explanation describes.
     await wm.wmSet(ref, 'b\n'.repeat(2047), { ...who, sourceTrace: 'h/2' })
-    const path = { org: ref.org, namespace: ref.namespace, agent: ref.agent, runId: ref.runId }
-    const base = `/api/runs/${ref.org}/${ref.namespace}/${ref.agent}/${ref.runId}`
     const loop = monitorEventLoopDelay({ resolution: 5 })
     loop.enable()
     const started = performance.now()
-    const detail = await call(routes.block.GET, `${base}/blocks/checkpoint`, { ...path, blockKey: 'checkpoint' })
-    const timeline = await call(routes.timeline, `${base}/timeline`, path)
-    const exported = await call(exportRoute, `${base}/export`, path)
+    const reads = await readsOf(ref)
     const elapsed = performance.now() - started
     loop.disable()
-    assert.equal(detail.status, 200)
-    assert.equal(timeline.status, 200)
-    assert.equal(exported.status, 200)
     // The resume's step between the two versions is described as a rewrite the diff did not compare line by line.
-    for (const [name, res] of [
-      ['block detail', detail],
-      ['timeline', timeline],
-      ['export', exported],
-    ] as const) {
+    for (const [name, res] of reads) {
+      assert.equal(res.status, 200, name)
       assert.match(JSON.stringify(res.body), /too different to compare line by line/, name)
     }
     // Reported, not asserted as a limit: before the budget these three took 34 s on a 2-core machine.
@@ -219,31 +218,14 @@ describe('a checkpoint that would freeze a diff', () => {
   })
 
   test('a real change of 468 line edits within a 4 KB char_limit: past the inline budget, the worker diffs it and block detail, timeline and export name it', async () => {
-    const ref = {
-      org: 'acme',
-      namespace: 'prod',
-      agent: 'batch',
-      runId: 'run-many-edits',
-      userId: '',
-      sessionId: '',
-      blockKey: 'checkpoint',
-    }
+    const ref = checkpointOf('run-many-edits')
     const lines = Array.from({ length: 700 }, (_, i) => `s${String(i).padStart(3, '0')}`)
     const first = lines.join('\n')
     const second = lines.map((l, i) => (i % 3 === 0 ? `${l}x` : l)).join('\n')
     assert.ok(first.length <= 4096 && second.length <= 4096)
     await wm.wmSet(ref, first, { actor: 'batch', sourceTrace: 'h/1' })
     await wm.wmSet(ref, second, { actor: 'batch', sourceTrace: 'h/2' })
-    const path = { org: ref.org, namespace: ref.namespace, agent: ref.agent, runId: ref.runId }
-    const base = `/api/runs/${ref.org}/${ref.namespace}/${ref.agent}/${ref.runId}`
-    const detail = await call(routes.block.GET, `${base}/blocks/checkpoint`, { ...path, blockKey: 'checkpoint' })
-    const timeline = await call(routes.timeline, `${base}/timeline`, path)
-    const exported = await call(exportRoute, `${base}/export`, path)
-    for (const [name, res] of [
-      ['block detail', detail],
-      ['timeline', timeline],
-      ['export', exported],
-    ] as const) {
+    for (const [name, res] of await readsOf(ref)) {
       assert.equal(res.status, 200, name)
       assert.match(JSON.stringify(res.body), /\+234 −234 lines/, name)
       assert.doesNotMatch(JSON.stringify(res.body), /too different to compare/, name)

@@ -22,6 +22,9 @@ const COLUMNS: readonly Column[] = [
   'change',
 ]
 
+/** Column widths in px, in COLUMNS' order; the last column, the change, takes the rest. */
+const COLUMN_WIDTHS = [30, 30, 190, 112, 124, 140, 110, 76, 60]
+
 const ROW_HEIGHT = 38
 const MAX_HEIGHT = 460
 const HEADER_HEIGHT = 36
@@ -185,9 +188,9 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
         aria-label={`Versions, ${entries.length} rows, newest first (scrollable)`}
       >
         <table className={`data ${ck.versions}`} aria-label="Versions" aria-rowcount={entries.length + 1}>
-          <colgroup className={ck.columns}>
+          <colgroup>
             {COLUMNS.map((_, i) => (
-              <col key={i} />
+              <col key={i} style={{ width: COLUMN_WIDTHS[i] }} />
             ))}
           </colgroup>
           <TableHead columns={COLUMNS} style={{ height: HEADER_HEIGHT }} />

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { classifyClickHouseError } from '../clickhouse/query'
 import { AppError } from '../errors'
 import { auditHasBatchColumn } from '../loom/audit'
+import { pick } from '../object'
 import { clearBlock, restoreBlock, type OperatorWriteResult } from '../operator/writes'
 import { withForesight } from './foresight'
 import { planBatch, RUNNING, RUNNING_NOTE } from './plan'
@@ -11,14 +12,7 @@ import { keepBatch, keptItem, requireBatchTable, type KeptItem, type KeptRequest
 import type { BatchItem, BatchPreview, BatchResult, BatchResultItem } from './types'
 
 function shapeOf(body: BatchBody): BatchRequestShape {
-  return {
-    filter: body.filter,
-    blockKey: body.blockKey,
-    action: body.action,
-    before: body.before,
-    runs: body.runs,
-    force: body.force,
-  }
+  return pick(body, ['filter', 'blockKey', 'action', 'before', 'runs', 'force'])
 }
 
 /** Dry run: what each matched run's block would become, and a token that proves this preview. */

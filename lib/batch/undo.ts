@@ -5,6 +5,7 @@ import { selectRows } from '../clickhouse/query'
 import { sql, trusted } from '../clickhouse/sql'
 import { source, tableNames } from '../loom/tables'
 import { isActive } from '../operator/active-run'
+import { omit } from '../object'
 import { isOperatorActor } from '../resume/rows'
 import { ownerColumns } from '../tables/values'
 import { keep, writeItem } from './batch'
@@ -114,21 +115,7 @@ async function planUndo(batch: BatchDetail, force: boolean, signal?: AbortSignal
 }
 
 /** The batch without its items. */
-function recordOf(b: BatchDetail): BatchRecord {
-  return {
-    batchId: b.batchId,
-    at: b.at,
-    actor: b.actor,
-    action: b.action,
-    blockKey: b.blockKey,
-    filter: b.filter,
-    request: b.request,
-    reason: b.reason,
-    counts: b.counts,
-    undoneBy: b.undoneBy,
-    undoes: b.undoes,
-  }
-}
+const recordOf = (b: BatchDetail): BatchRecord => omit(b, ['items'])
 
 const shapeOf = (batchId: string, body: UndoBody): UndoRequestShape => ({ undo: batchId, force: body.force === true })
 

@@ -14,6 +14,7 @@ import { ROLLUP_KIND, ROLLUP_LEVEL } from '../derived/rollup-state'
 import { runRollupNames, type RunRollupNames } from '../derived/names'
 import { inRunKeys } from '../run-set/conditions'
 import type { RunsFilter } from '../run-set/filter'
+import { runKeyColumns } from '../run-set/list-row'
 import { derivedReady } from '../derived/derive'
 import { rowRunKey } from '../loom/identity'
 
@@ -72,11 +73,7 @@ export function rollupSums(f: RunsFilter, level: number, signal?: AbortSignal): 
 export const isKind = (kind: keyof typeof ROLLUP_KIND) => (r: RollupSumRow) => r.kind === ROLLUP_KIND[kind]
 
 /** A top run's columns, as the rollup's `top` table and the direct queries give them. */
-export const rollupTopRowSchema = z.object({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  run_id: z.string(),
+export const rollupTopRowSchema = runKeyColumns.extend({
   goal: z.string(),
   status: z.string(),
   started_text: z.string(),

@@ -149,23 +149,22 @@ export async function exportRunStream(run: RunRef, signal?: AbortSignal): Promis
     yield `],"timeline":${JSON.stringify(await runTimeline(run, MAX_TIMELINE_LIMIT, signal))}`
     // Capped lists say so here too: `cuts` names each list that was cut and its cap.
     const cuts: ListCut[] = []
-    const cutsOf = (section: string, list: ListCut[]) =>
-      cuts.push(...list.map((c) => ({ list: `${section}.${c.list}`, limit: c.limit })))
+    /** One section as written: its value under its name, its cut lists (named within it) added to `cuts`. */
+    const section = (name: string, value: unknown, cutLists: ListCut[]) => {
+      cuts.push(...cutLists.map((c) => ({ list: `${name}.${c.list}`, limit: c.limit })))
+      return `,"${name}":${JSON.stringify(value)}`
+    }
     const conversations = await runConversations(run, signal)
-    cutsOf('conversations', conversations.cuts)
-    yield `,"conversations":${JSON.stringify(conversations.conversations)}`
+    yield section('conversations', conversations.conversations, conversations.cuts)
     const { cuts: memoryCuts, ...memories } = await runMemories(run, signal)
-    cutsOf('memories', memoryCuts)
-    yield `,"memories":${JSON.stringify(memories)}`
+    yield section('memories', memories, memoryCuts)
     const searches = await runSearches(run, signal)
-    cutsOf('searches', searches.cuts)
-    yield `,"searches":${JSON.stringify(searches.searches)}`
+    yield section('searches', searches.searches, searches.cuts)
     const { cuts: blobCuts, ...blobs } = await runBlobs(run, signal)
-    cutsOf('blobs', blobCuts)
-    yield `,"blobs":${JSON.stringify(blobs)}`
+    yield section('blobs', blobs, blobCuts)
     const audit = await runAudit(run, signal)
-    cutsOf('audit', audit.cuts)
-    yield `,"audit":${JSON.stringify(audit.entries)},"cuts":${JSON.stringify(cuts)}}`
+    // The audit section first: its cuts are among those listed after it.
+    yield `${section('audit', audit.entries, audit.cuts)},"cuts":${JSON.stringify(cuts)}}`
   }
   const parts = document()
   return new ReadableStream<Uint8Array>({

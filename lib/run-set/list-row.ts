@@ -1,11 +1,16 @@
 import { z } from 'zod'
 
-/** A run's key and the writer identity (user_id, session_id) a row of it was read under. */
-export const runIdentityColumns = z.object({
+/** A run's key columns, as every run-set query names them. */
+export const runKeyColumns = z.object({
   org: z.string(),
   namespace: z.string(),
   agent: z.string(),
   run_id: z.string(),
+})
+export type RunKeyRow = z.infer<typeof runKeyColumns>
+
+/** A run's key and the writer identity (user_id, session_id) a row of it was read under. */
+export const runIdentityColumns = runKeyColumns.extend({
   user_id: z.string(),
   session_id: z.string(),
 })
@@ -23,6 +28,3 @@ export const listRowSchema = runIdentityColumns.extend({
 })
 
 export type ListRow = z.infer<typeof listRowSchema>
-
-/** A run's key columns, as every run-set query names them. */
-export type RunKeyRow = { org: string; namespace: string; agent: string; run_id: string }

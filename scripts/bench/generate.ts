@@ -272,6 +272,11 @@ export type TableJob = {
   perRun: number
 }
 
+/** A job that inserts into `table`: `rest` writes what follows `INSERT INTO <table> ` for a chunk. */
+function insertJob(table: string, perRun: number, rest: (start: number, count: number) => string): TableJob {
+  return { table, perRun, sql: (start, count) => `INSERT INTO ${table} ${rest(start, count)}` }
+}
+
 export function tableJobs(
   o: BulkOptions,
   c: Calibration,
@@ -280,13 +285,10 @@ export function tableJobs(
 ): TableJob[] {
   const s = o.salt
   const L = db.loom
-  const runs: TableJob = {
-    table: `${L}.runs`,
-    perRun: 1,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${L}.runs (org, namespace, agent, user_id, session_id, run_id, goal, user_request, model, environment,
+  const runs = insertJob(
+    `${L}.runs`,
+    1,
+    (start, count) => `(org, namespace, agent, user_id, session_id, run_id, goal, user_request, model, environment,
         metadata, status, outcome, final_response, memories_used, recalled_keys, reflection, confidence, attempt, turns,
         input_tokens, output_tokens, cost_usd, started_at, last_begin_at, completed_at, duration_ms, version)
       SELECT r_org, r_ns, r_agent, r_user, r_session, r_run, r_goal,
@@ -306,14 +308,11 @@ export function tableJobs(
         if(is_running, NULL, ${ms('start_ms + dur_ms')}), if(is_running, NULL, toUInt64(dur_ms)),
         toUInt64(if(is_running, r_attempt, r_attempt + 1))
       FROM ${runsFrom(o, c, start, count, 'NOT cp_only')}`,
-  }
-  const wm: TableJob = {
-    table: `${L}.working_memory`,
-    perRun: scale.versions / scale.runs,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${L}.working_memory (org, namespace, agent, user_id, session_id, run_id, block_key, content,
+  )
+  const wm = insertJob(
+    `${L}.working_memory`,
+    scale.versions / scale.runs,
+    (start, count) => `(org, namespace, agent, user_id, session_id, run_id, block_key, content,
         char_limit, version, is_deleted, actor, source_trace, updated_at)
       SELECT r_org, r_ns, r_agent,
         if(near_miss AND b = 1, if(r_user = '', 'user-shared', r_user), r_user) AS w_user,
@@ -332,25 +331,19 @@ export function tableJobs(
         ${ms(`least(toInt64(${o.anchorMs}), start_ms + if(w_block = 'checkpoint', intDiv(dur_ms * (90 + hb % 10), 100), intDiv(dur_ms * (b + 1), n_wm + 1)))`)}
       FROM (SELECT *, b, cityHash64(${s}, j, b, 70) AS hb, toUInt64(if(b = 0 OR (near_miss AND b = 1), 1 + hb % 40, 1 + hb % 4)) AS w_version
             FROM ${runsFrom(o, c, start, count)} ARRAY JOIN range(n_wm) AS b)`,
-  }
-  const conversations: TableJob = {
-    table: `${L}.conversations`,
-    perRun: 0.25,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${L}.conversations (org, namespace, agent, user_id, session_id, conversation_id, run_id, title, created_at)
+  )
+  const conversations = insertJob(
+    `${L}.conversations`,
+    0.25,
+    (start, count) => `(org, namespace, agent, user_id, session_id, conversation_id, run_id, title, created_at)
       SELECT r_org, r_ns, r_agent, r_user, r_session, concat('conv_', lower(hex(cityHash64(${s}, j, cv, 80)))), r_run,
         concat('Conversation ', toString(cv + 1), ': ', r_goal), ${ms('start_ms + intDiv(dur_ms * cv, n_conv)')}
       FROM ${runsFrom(o, c, start, count, 'n_turns > 0')} ARRAY JOIN range(n_conv) AS cv`,
-  }
-  const turns: TableJob = {
-    table: `${L}.conversation_turns`,
-    perRun: scale.turns / scale.runs,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${L}.conversation_turns (org, namespace, agent, user_id, session_id, conversation_id, run_id, turn_index,
+  )
+  const turns = insertJob(
+    `${L}.conversation_turns`,
+    scale.turns / scale.runs,
+    (start, count) => `(org, namespace, agent, user_id, session_id, conversation_id, run_id, turn_index,
         role, content, tool_name, input_tokens, output_tokens, cost_usd, created_at)
       SELECT r_org, r_ns, r_agent, r_user, r_session, concat('conv_', lower(hex(cityHash64(${s}, j, b % n_conv, 80)))), r_run,
         toUInt32(intDiv(b, n_conv)) AS ti,
@@ -362,14 +355,11 @@ export function tableJobs(
         if(role = 'assistant', round((ht % 1000) / 100000., 6), 0),
         ${ms('start_ms + intDiv(dur_ms * b, n_turns)')}
       FROM (SELECT *, b, cityHash64(${s}, j, b, 81) AS ht FROM ${runsFrom(o, c, start, count, 'n_turns > 0')} ARRAY JOIN range(n_turns) AS b)`,
-  }
-  const memory: TableJob = {
-    table: `${L}.memory`,
-    perRun: scale.memories / scale.runs,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${L}.memory (org, namespace, agent, user_id, session_id, memory_key, memory_id, memory_type, value, run_id,
+  )
+  const memory = insertJob(
+    `${L}.memory`,
+    scale.memories / scale.runs,
+    (start, count) => `(org, namespace, agent, user_id, session_id, memory_key, memory_id, memory_type, value, run_id,
         version, status, confidence, pinned, tags, actor, created_at, updated_at)
       SELECT r_org, r_ns, r_agent, if(hm % 2 = 0, r_user, ''), if(hm % 2 = 0, r_session, ''), ${memKey(o, 'j', 'b')},
         concat('mem_', lower(hex(cityHash64(${s}, j, b, 92)))), ['preference', 'fact', 'procedure', 'episode'][1 + hm % 4],
@@ -378,14 +368,11 @@ export function tableJobs(
         round(0.5 + (hm % 50) / 100., 2), toUInt8(hm % 50 = 0), [${arr(TOPICS)}[1 + hm % ${TOPICS.length}], r_ns], r_agent,
         ${ms('start_ms + intDiv(dur_ms * b, n_mem + 1)')}, ${ms('start_ms + intDiv(dur_ms * (b + 1), n_mem + 1)')}
       FROM (SELECT *, b, cityHash64(${s}, j, b, 93) AS hm FROM ${runsFrom(o, c, start, count, 'n_mem > 0')} ARRAY JOIN range(n_mem) AS b)`,
-  }
-  const searches: TableJob = {
-    table: `${db.telemetry}.search_trace_log`,
-    perRun: scale.searches / scale.runs,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${db.telemetry}.search_trace_log (org, namespace, agent, user_id, session_id, run_id, search_id, query, mode,
+  )
+  const searches = insertJob(
+    `${db.telemetry}.search_trace_log`,
+    scale.searches / scale.runs,
+    (start, count) => `(org, namespace, agent, user_id, session_id, run_id, search_id, query, mode,
         filters, top_k, result_keys, result_scores, latency_ms, event_time)
       SELECT r_org, r_ns, r_agent, r_user, r_session, r_run, concat('srch_', lower(hex(cityHash64(${s}, j, b, 94)))),
         concat(${arr(QUERIES)}[1 + hs % ${QUERIES.length}], ' ', ${arr(ORGS)}[1 + intDiv(hs, 16) % ${ORGS.length}]),
@@ -395,21 +382,18 @@ export function tableJobs(
         arrayMap(i -> round(0.95 - i * 0.07 - (hs % 10) / 100., 3), range(k)),
         round(5 + (hs % 4000) / 100., 2), ${ms('start_ms + intDiv(dur_ms * b, n_search + 1)')}
       FROM (SELECT *, b, cityHash64(${s}, j, b, 95) AS hs FROM ${runsFrom(o, c, start, count, 'n_search > 0')} ARRAY JOIN range(n_search) AS b)`,
-  }
-  const blobs: TableJob = {
-    table: `${L}.context_blobs`,
-    perRun: o.blobRatio,
-    sql: (
-      start,
-      count,
-    ) => `INSERT INTO ${L}.context_blobs (org, namespace, agent, user_id, session_id, blob_key, run_id, summary, content, size_bytes,
+  )
+  const blobs = insertJob(
+    `${L}.context_blobs`,
+    o.blobRatio,
+    (start, count) => `(org, namespace, agent, user_id, session_id, blob_key, run_id, summary, content, size_bytes,
         created_at, expires_at)
       SELECT r_org, r_ns, r_agent, r_user, r_session, blob_key, r_run, concat('Offloaded tool output for ', lower(r_goal)),
         rightPad('', toUInt64(2000 + cityHash64(${s}, j, 62) % 20000) AS size, 'offloaded context bytes '), size,
         ${ms('start_ms + intDiv(dur_ms, 2)')},
         ${ms(`start_ms + intDiv(dur_ms, 2) + if(cityHash64(${s}, j, 63) % 10 = 0, 86400000, 30 * 86400000)`)}
       FROM ${runsFrom(o, c, start, count, 'has_blob')}`,
-  }
+  )
   return [runs, wm, conversations, turns, memory, searches, blobs]
 }
 
