@@ -30,6 +30,14 @@ export function inRunKeys(name: string, runs: readonly RunKeyColumns[]): Sql {
   return sql`(org, namespace, agent, run_id) IN ${param(name, 'Array(Tuple(String, String, String, String))', [...keys.values()])}`
 }
 
+/** The (org, namespace, agent) of the given runs: a key-prefix condition on a table sorted by those first. */
+export function inAgentKeys(name: string, runs: readonly RunKeyColumns[]): Sql {
+  const keys = new Map(
+    runs.map((r) => [JSON.stringify([r.org, r.namespace, r.agent]), new TupleParam([r.org, r.namespace, r.agent])]),
+  )
+  return sql`(org, namespace, agent) IN ${param(name, 'Array(Tuple(String, String, String))', [...keys.values()])}`
+}
+
 /** The filter's time range on a column or expression (the list filters on when a run started). */
 export function timeConditions(f: RunsFilter, column: Sql = trusted('started_at')): Sql[] {
   const c: Sql[] = []

@@ -22,7 +22,7 @@ import { CONDITIONS, MERGED, needsOf, nearMissSql as nearMissRunsSql, type Needs
 import { decideFlags, type RunTriage } from '../triage/decide'
 import { toSqlText } from '../triage/expr-sql'
 import { RULES } from '../triage/rules'
-import { CH_TIME_TYPE, identityConditions, inRunKeys, where } from './conditions'
+import { CH_TIME_TYPE, identityConditions, inAgentKeys, inRunKeys, where } from './conditions'
 import type { IdentityFilter } from './filter'
 import { tableExists } from '../clickhouse/schema-presence'
 import { rowRunKey } from '../loom/identity'
@@ -45,12 +45,15 @@ function nowParam(now: Date): Sql {
   return param('now', CH_TIME_TYPE, toChTime(now))
 }
 
-/** The (org, namespace, agent, blob_key) of every blob there now (none when Loom has no blob table). */
-export async function presentBlobsSql(): Promise<Sql> {
+/**
+ * The (org, namespace, agent, blob_key) of every blob there now (none when Loom has no blob table);
+ * `narrow` (a condition on the blob table's sorting-key prefix) keeps it to the agents a lookup asks about.
+ */
+export async function presentBlobsSql(narrow?: Sql): Promise<Sql> {
   const blobs = tableNames().contextBlobs
-  return (await tableExists(blobs))
-    ? sql`SELECT org, namespace, agent, blob_key FROM ${trusted(source(blobs))}`
-    : trusted("SELECT '' AS org, '' AS namespace, '' AS agent, '' AS blob_key WHERE 0")
+  if (!(await tableExists(blobs)))
+    return trusted("SELECT '' AS org, '' AS namespace, '' AS agent, '' AS blob_key WHERE 0")
+  return sql`SELECT org, namespace, agent, blob_key FROM ${trusted(source(blobs))}${narrow ? sql` WHERE ${narrow}` : trusted('')}`
 }
 
 /** One row per run `conditions` select, with the merged columns `needs` names (both forms of the rules read these). */
@@ -71,11 +74,15 @@ export const WRITES_DECIDED_IN_NODE = 1_000
  * Per run: the merged triage columns lib/triage/decide.ts decides `flags` from (near_miss
  * excluded), over the runs `conditions` select. Columns no wanted flag needs come back empty.
  */
-async function triageColumnsSql(flags: Exclude<RunFlag, 'near_miss'>[], conditions: Sql[]): Promise<Sql> {
+async function triageColumnsSql(
+  flags: Exclude<RunFlag, 'near_miss'>[],
+  conditions: Sql[],
+  blobScope?: Sql,
+): Promise<Sql> {
   const needs = needsOf(flags)
   const pick = (need: Needs, columns: string, empty: string) => (needs.has(need) ? columns : empty)
   const blob = flags.includes('missing_blob')
-    ? sql`(org, namespace, agent, cp.4) NOT IN (${await presentBlobsSql()})`
+    ? sql`(org, namespace, agent, cp.4) NOT IN (${await presentBlobsSql(blobScope)})`
     : trusted('0')
   return sql`SELECT org, namespace, agent, run_id,
       ${trusted(pick('rs', 'rs.1 AS status, rs.2 AS attempt, toUnixTimestamp64Milli(rs.5) AS started_ms', "'' AS status, 0 AS attempt, 0 AS started_ms"))},
@@ -265,10 +272,14 @@ async function flagsAmong(
   const others = notNearMiss(wanted)
   const [rows, near] = await Promise.all([
     others.length
-      ? selectRows(await triageColumnsSql(others, [inRunKeys('keys', runs)]), triageRowSchema, {
-          signal,
-          settings: FLAG_QUERY_SETTINGS,
-        })
+      ? selectRows(
+          await triageColumnsSql(others, [inRunKeys('keys', runs)], inAgentKeys('blob_agents', runs)),
+          triageRowSchema,
+          {
+            signal,
+            settings: FLAG_QUERY_SETTINGS,
+          },
+        )
       : [],
     wanted.includes('near_miss') ? nearMissAmong(ids, signal) : [],
   ])
@@ -335,7 +346,11 @@ export function keptRunFlags(run: FlaggedRun): RunFlag[] | undefined {
  */
 export async function runFlagsQueries(run: FlaggedRun): Promise<{ rows: Sql; candidates: Sql }> {
   return {
-    rows: await triageColumnsSql(notNearMiss(RUN_FLAGS), [inRunKeys('flag_keys', [run])]),
+    rows: await triageColumnsSql(
+      notNearMiss(RUN_FLAGS),
+      [inRunKeys('flag_keys', [run])],
+      inAgentKeys('flag_blob_agents', [run]),
+    ),
     candidates: nearMissCandidatesSql(inIds([idOf(run)])),
   }
 }
