@@ -151,6 +151,13 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   // Whole: the same starts, samples (newest first) and links as grouping the whole list gives.
   const { groupCohorts } = await import('../lib/cohorts/group')
   assert.deepEqual(cohorts, groupCohorts(runs))
+  // A flag filter keeps the runs carrying every named flag, resumed included (not a problem flag itself).
+  for (const flag of [['resumed'], ['near_miss'], ['resumed', 'crash_loop']]) {
+    const qs = flag.map((f) => `flag=${f}`).join('&')
+    const filtered = await call(GET, `/api/runs/cohorts?${qs}`)
+    const carrying = runs.filter((r) => flag.every((f) => r.flags.includes(f as never)))
+    assert.deepEqual(filtered.body.cohorts, groupCohorts(carrying, { flag }), qs)
+  }
   // A search (which the triage table cannot judge) groups flag-filtered list pages: the same cohorts for the runs it matches.
   const q = runs.find((r) => r.flags.includes('near_limit'))!.runId
   const searched = await call(GET, `/api/runs/cohorts?q=${encodeURIComponent(q)}`)
