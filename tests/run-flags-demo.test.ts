@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
-import type { RunSummary } from '../lib/api/types'
+import type { RunFlag, RunSummary } from '../lib/api/types'
 import { getBlockDetail } from '../lib/queries/block-detail'
 import { runKeyText } from '../lib/loom/identity'
 import { getRunDetail } from '../lib/queries/run-detail'
@@ -29,8 +29,8 @@ before(async () => {
 })
 
 test('the demo has a run for most flags, and most runs have none', () => {
-  const count = (f: string) => runs.filter((r) => r.flags.includes(f as never)).length
-  for (const f of ['resumed', 'near_miss', 'near_limit', 'missing_blob', 'stalled'])
+  const count = (f: RunFlag) => runs.filter((r) => r.flags.includes(f)).length
+  for (const f of ['resumed', 'near_miss', 'near_limit', 'missing_blob', 'stalled'] as const)
     assert.ok(count(f) >= 1, `some demo run is ${f}`)
   assert.ok(runs.filter((r) => r.flags.length === 0).length > runs.length / 2)
 })
@@ -152,10 +152,11 @@ test('cohorts: every run with a problem flag, once, grouped by agent, status and
   const { groupCohorts } = await import('../lib/cohorts/group')
   assert.deepEqual(cohorts, groupCohorts(runs))
   // A flag filter keeps the runs carrying every named flag, resumed included (not a problem flag itself).
-  for (const flag of [['resumed'], ['near_miss'], ['resumed', 'crash_loop']]) {
+  const flagSets: RunFlag[][] = [['resumed'], ['near_miss'], ['resumed', 'crash_loop']]
+  for (const flag of flagSets) {
     const qs = flag.map((f) => `flag=${f}`).join('&')
     const filtered = await call(GET, `/api/runs/cohorts?${qs}`)
-    const carrying = runs.filter((r) => flag.every((f) => r.flags.includes(f as never)))
+    const carrying = runs.filter((r) => flag.every((f) => r.flags.includes(f)))
     assert.deepEqual(filtered.body.cohorts, groupCohorts(carrying, { flag }), qs)
   }
   // A search (which the triage table cannot judge) groups flag-filtered list pages: the same cohorts for the runs it matches.
