@@ -7,7 +7,7 @@ import type { ZodType } from 'zod'
 import * as batchShapes from './batches'
 import * as blocks from './blocks'
 import * as consoleShapes from './console'
-import { endpoint } from './define'
+import { endpoint, type ApiTag, type Endpoint, type Method } from './define'
 import * as input from './inputs'
 import { authKeys, healthKeys, runKeys, schemaKeys, viewKeys } from './keys'
 import * as runs from './runs'
@@ -48,6 +48,64 @@ function runRead<R extends ZodType | undefined>(
     response,
     doc: { summary, tag: 'runs', errors: RUN_READ, ...(media ? { media } : {}) },
     client: key ? { key: (i) => key(i.params) } : undefined,
+  })
+}
+
+/**
+ * A read under the runs tag that takes a query string: `GET {path}` for any viewer; `more` holds
+ * its repeatable keys, its download type and, for a read the browser caches, its query key.
+ */
+function queryRead<Q extends ZodType, R extends ZodType | undefined>(
+  path: `/api/${string}`,
+  query: Q,
+  response: R,
+  summary: string,
+  more: Pick<Endpoint<undefined, Q, undefined, R, 'viewer'>, 'repeatable' | 'client'> & { media?: 'text/csv' } = {},
+) {
+  const { media, ...rest } = more
+  return endpoint({
+    method: 'GET',
+    path,
+    role: 'viewer',
+    query,
+    ...rest,
+    response,
+    doc: { summary, tag: 'runs', errors: READ, ...(media ? { media } : {}) },
+  })
+}
+
+/** A read of one run's or one block's rows that takes a query string; its query key is made from both. */
+function scopedRead<P extends ZodType, Q extends ZodType, R extends ZodType>(
+  path: `${typeof RUN}${string}`,
+  params: P,
+  query: Q,
+  response: R,
+  doc: { summary: string; tag: ApiTag },
+  key: NonNullable<Endpoint<P, Q, undefined, R, 'viewer'>['client']>['key'],
+) {
+  return endpoint({
+    method: 'GET',
+    path,
+    role: 'viewer',
+    params,
+    query,
+    response,
+    doc: { ...doc, errors: RUN_READ },
+    client: { key },
+  })
+}
+
+/** An operator's write to one block (edit, clear, restore): answers the block as written. */
+function blockWrite<B extends ZodType>(method: Method, path: `${typeof BLOCK}${string}`, body: B, summary: string) {
+  return endpoint({
+    method,
+    path,
+    role: 'operator',
+    params: input.blockPathSchema,
+    query: input.blockSelectorSchema,
+    body,
+    response: blocks.writeResult,
+    doc: { summary, tag: 'checkpoint', errors: WRITE },
   })
 }
 
@@ -103,53 +161,31 @@ export const endpoints = {
     response: consoleShapes.logout,
     doc: { summary: 'End the session on the server', tag: 'auth', errors: [403, 421, 503] },
   }),
-  runs: endpoint({
-    method: 'GET',
-    path: '/api/runs',
-    role: 'viewer',
-    query: input.runsQuerySchema,
-    response: runs.runsPage,
-    doc: { summary: 'Runs, newest first, in keyset pages', tag: 'runs', errors: READ },
+  runs: queryRead('/api/runs', input.runsQuerySchema, runs.runsPage, 'Runs, newest first, in keyset pages', {
     // The live poll refetches a list as soon as a run in it changes, so a page rendered on the
     // server stays good while a slow device hydrates it: no second fetch then.
     client: { key: (i) => runKeys.list(i.query ?? {}), staleTime: 30_000 },
   }),
-  analytics: endpoint({
-    method: 'GET',
-    path: '/api/runs/analytics',
-    role: 'viewer',
-    query: input.analyticsQuerySchema,
-    response: runs.runsAnalytics,
-    doc: { summary: "Summary charts of the runs page, over the list's filters", tag: 'runs', errors: READ },
-    client: { key: (i) => runKeys.analytics(i.query ?? {}), staleTime: 30_000 },
-  }),
-  cohorts: endpoint({
-    method: 'GET',
-    path: '/api/runs/cohorts',
-    role: 'viewer',
-    query: input.cohortsQuerySchema,
-    response: runs.cohortsResponse,
-    doc: {
-      summary:
-        'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list',
-      tag: 'runs',
-      errors: READ,
-    },
-  }),
-  events: endpoint({
-    method: 'GET',
-    path: '/api/events',
-    role: 'viewer',
-    query: input.eventsQuerySchema,
-    repeatable: [],
-    response: runs.eventsResponse,
-    doc: {
-      summary: 'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)',
-      tag: 'runs',
-      errors: READ,
-    },
-    client: { key: (i) => runKeys.events(i.query ?? {}), staleTime: 30_000 },
-  }),
+  analytics: queryRead(
+    '/api/runs/analytics',
+    input.analyticsQuerySchema,
+    runs.runsAnalytics,
+    "Summary charts of the runs page, over the list's filters",
+    { client: { key: (i) => runKeys.analytics(i.query ?? {}), staleTime: 30_000 } },
+  ),
+  cohorts: queryRead(
+    '/api/runs/cohorts',
+    input.cohortsQuerySchema,
+    runs.cohortsResponse,
+    'Troubled runs (any problem flag) under the list filters, grouped by agent, status and flags, largest first; each links to its filtered list',
+  ),
+  events: queryRead(
+    '/api/events',
+    input.eventsQuerySchema,
+    runs.eventsResponse,
+    'What operators and setup changed, newest first: single writes, batches, undos and setup runs (db:init)',
+    { repeatable: [], client: { key: (i) => runKeys.events(i.query ?? {}), staleTime: 30_000 } },
+  ),
   compare: endpoint({
     method: 'GET',
     path: '/api/compare',
@@ -263,56 +299,33 @@ export const endpoints = {
     role: 'viewer',
     doc: { summary: 'Not served: there is no session to end', tag: 'console', errors: [401, 403, 405, 421] },
   }),
-  audit: endpoint({
-    method: 'GET',
-    path: '/api/audit',
-    role: 'viewer',
-    query: input.auditQuerySchema,
-    response: story.consoleAuditPage,
-    doc: {
-      summary:
-        'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time',
-      tag: 'runs',
-      errors: READ,
-    },
+  audit: queryRead(
+    '/api/audit',
+    input.auditQuerySchema,
+    story.consoleAuditPage,
+    'Every operator write and batch the console recorded, newest first, in keyset pages; filter by operator, run, batch, action and time',
     // The key names the query string as sent, cursor included (each page is its own answer).
-    client: { key: (i) => runKeys.consoleAudit(searchOf(i.query).toString()) },
-  }),
-  runsCsv: endpoint({
-    method: 'GET',
-    path: '/api/runs/csv',
-    role: 'viewer',
-    query: input.runsCsvQuerySchema,
-    doc: {
-      summary:
-        "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched",
-      tag: 'runs',
-      errors: READ,
-      media: 'text/csv',
+    { client: { key: (i) => runKeys.consoleAudit(searchOf(i.query).toString()) } },
+  ),
+  runsCsv: queryRead(
+    '/api/runs/csv',
+    input.runsCsvQuerySchema,
+    undefined,
+    "The runs the list's filters select as CSV, newest first, up to limit (default 10,000); X-Loom-Runs-Truncated says whether more matched",
+    { media: 'text/csv' },
+  ),
+  facets: queryRead(
+    '/api/runs/facets',
+    input.facetsQuerySchema,
+    runs.facetsResponse,
+    'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first',
+    {
+      repeatable: [],
+      // The key names what was typed; the number of suggestions is the client's constant.
+      client: { key: (i) => runKeys.facets(without(i.query, 'limit')), staleTime: 60_000 },
     },
-  }),
-  facets: endpoint({
-    method: 'GET',
-    path: '/api/runs/facets',
-    role: 'viewer',
-    query: input.facetsQuerySchema,
-    repeatable: [],
-    response: runs.facetsResponse,
-    doc: {
-      summary: 'Suggestions for the org, namespace or agent filter: values starting with prefix, most runs first',
-      tag: 'runs',
-      errors: READ,
-    },
-    // The key names what was typed; the number of suggestions is the client's constant.
-    client: { key: (i) => runKeys.facets(without(i.query, 'limit')), staleTime: 60_000 },
-  }),
-  changes: endpoint({
-    method: 'GET',
-    path: '/api/runs/changes',
-    role: 'viewer',
-    query: input.changesQuerySchema,
-    response: runs.runChanges,
-    doc: { summary: 'Runs written since a watermark', tag: 'runs', errors: READ },
+  ),
+  changes: queryRead('/api/runs/changes', input.changesQuerySchema, runs.runChanges, 'Runs written since a watermark', {
     // One key per filter set: the watermark (`since`) travels in the query's own cached data.
     client: { key: (i) => runKeys.changes(without(i.query, 'since')), staleTime: 0 },
   }),
@@ -329,22 +342,16 @@ export const endpoints = {
       errors: [400, 401, 403, 409, 413, 421, 429, 503, 504],
     },
   }),
-  batches: endpoint({
-    method: 'GET',
-    path: '/api/batches',
-    role: 'viewer',
-    query: input.batchesQuerySchema,
-    repeatable: [],
-    response: batchShapes.batchesResponse,
-    doc: {
-      summary: 'Recent batches and undos, newest first, with counts and what undid each',
-      tag: 'runs',
-      errors: READ,
+  batches: queryRead(
+    '/api/batches',
+    input.batchesQuerySchema,
+    batchShapes.batchesResponse,
+    'Recent batches and undos, newest first, with counts and what undid each',
+    {
+      repeatable: [],
+      client: { key: (i) => [...runKeys.batches(), i.query?.limit == null ? undefined : Number(i.query.limit)] },
     },
-    client: {
-      key: (i) => [...runKeys.batches(), i.query?.limit == null ? undefined : Number(i.query.limit)],
-    },
-  }),
+  ),
   keptBatch: endpoint({
     method: 'GET',
     path: '/api/batches/{batchId}',
@@ -372,102 +379,59 @@ export const endpoints = {
     },
   }),
   run: runRead('', 'The run, with counts', runs.runDetail, runKeys.detail),
-  blocks: endpoint({
-    method: 'GET',
-    path: `${RUN}/blocks`,
-    role: 'viewer',
-    params: input.runPathSchema,
-    query: input.blocksQuerySchema,
-    response: blocks.blocksAnswer,
-    doc: { summary: 'Every block of the run, latest version each', tag: 'runs', errors: RUN_READ },
+  blocks: scopedRead(
+    `${RUN}/blocks`,
+    input.runPathSchema,
+    input.blocksQuerySchema,
+    blocks.blocksAnswer,
+    { summary: 'Every block of the run, latest version each', tag: 'runs' },
     // The content-free list sits under the blocks' key, so every invalidation of the blocks reaches it.
-    client: {
-      key: (i) => (i.query?.content === 'none' ? runKeys.blockSummaries(i.params) : runKeys.blocks(i.params)),
-    },
-  }),
-  block: endpoint({
-    method: 'GET',
-    path: BLOCK,
-    role: 'viewer',
-    params: input.blockPathSchema,
-    query: input.blockSelectorSchema,
-    response: blocks.blockDetail,
-    doc: {
-      summary: 'The block, its physical versions, captured history, resume explanation, flags',
-      tag: 'checkpoint',
-      errors: RUN_READ,
-    },
-    client: {
-      key: (i) => runKeys.block(i.params, i.params.blockKey, i.query?.userId ?? '', i.query?.sessionId ?? ''),
-    },
-  }),
-  editBlock: endpoint({
-    method: 'PUT',
-    path: BLOCK,
-    role: 'operator',
-    params: input.blockPathSchema,
-    query: input.blockSelectorSchema,
-    body: input.editBodySchema,
-    response: blocks.writeResult,
-    doc: { summary: 'Edit: write new content as the next version', tag: 'checkpoint', errors: WRITE },
-  }),
-  clearBlock: endpoint({
-    method: 'DELETE',
-    path: BLOCK,
-    role: 'operator',
-    params: input.blockPathSchema,
-    query: input.blockSelectorSchema,
-    body: input.clearBodySchema,
-    response: blocks.writeResult,
-    doc: { summary: 'Clear: write a tombstone', tag: 'checkpoint', errors: WRITE },
-  }),
-  replay: endpoint({
-    method: 'GET',
-    path: `${BLOCK}/replay`,
-    role: 'viewer',
-    params: input.blockPathSchema,
-    query: input.replayQuerySchema,
-    response: blocks.replayPreview,
-    doc: {
+    (i) => (i.query?.content === 'none' ? runKeys.blockSummaries(i.params) : runKeys.blocks(i.params)),
+  ),
+  block: scopedRead(
+    BLOCK,
+    input.blockPathSchema,
+    input.blockSelectorSchema,
+    blocks.blockDetail,
+    { summary: 'The block, its physical versions, captured history, resume explanation, flags', tag: 'checkpoint' },
+    (i) => runKeys.block(i.params, i.params.blockKey, i.query?.userId ?? '', i.query?.sessionId ?? ''),
+  ),
+  editBlock: blockWrite('PUT', BLOCK, input.editBodySchema, 'Edit: write new content as the next version'),
+  clearBlock: blockWrite('DELETE', BLOCK, input.clearBodySchema, 'Clear: write a tombstone'),
+  replay: scopedRead(
+    `${BLOCK}/replay`,
+    input.blockPathSchema,
+    input.replayQuerySchema,
+    blocks.replayPreview,
+    {
       summary:
         'Replay preview: what going back to toVersion (omitted: a clear) makes the agent redo, and what the run wrote after it',
       tag: 'checkpoint',
-      errors: RUN_READ,
     },
     // Under the block's key: a write to the block invalidates its previews too.
-    client: {
-      key: (i) =>
-        runKeys.replay(
-          i.params,
-          i.params.blockKey,
-          i.query?.userId ?? '',
-          i.query?.sessionId ?? '',
-          i.query?.toVersion == null ? null : String(i.query.toVersion),
-        ),
-    },
-  }),
-  restoreBlock: endpoint({
-    method: 'POST',
-    path: `${BLOCK}/restore`,
-    role: 'operator',
-    params: input.blockPathSchema,
-    query: input.blockSelectorSchema,
-    body: input.restoreBodySchema,
-    response: blocks.writeResult,
-    doc: { summary: 'Restore: put an earlier version back as the next version', tag: 'checkpoint', errors: WRITE },
-  }),
-  timeline: endpoint({
-    method: 'GET',
-    path: `${RUN}/timeline`,
-    role: 'viewer',
-    params: input.runPathSchema,
-    query: input.timelineQuerySchema,
-    response: story.timeline,
-    doc: { summary: 'Everything the run did, in time order, with its resume points', tag: 'runs', errors: RUN_READ },
-    client: {
-      key: (i) => runKeys.timeline(i.params, i.query?.limit == null ? undefined : Number(i.query.limit)),
-    },
-  }),
+    (i) =>
+      runKeys.replay(
+        i.params,
+        i.params.blockKey,
+        i.query?.userId ?? '',
+        i.query?.sessionId ?? '',
+        i.query?.toVersion == null ? null : String(i.query.toVersion),
+      ),
+  ),
+  restoreBlock: blockWrite(
+    'POST',
+    `${BLOCK}/restore`,
+    input.restoreBodySchema,
+    'Restore: put an earlier version back as the next version',
+  ),
+  timeline: scopedRead(
+    `${RUN}/timeline`,
+    input.runPathSchema,
+    input.timelineQuerySchema,
+    story.timeline,
+    { summary: 'Everything the run did, in time order, with its resume points', tag: 'runs' },
+    (i) => runKeys.timeline(i.params, i.query?.limit == null ? undefined : Number(i.query.limit)),
+  ),
   conversations: runRead(
     '/conversations',
     'Transcripts bound to the run',

@@ -1,6 +1,6 @@
 /** Batch clear or restore across runs, kept batches and their undo (`/api/batches`). */
 import { z } from 'zod'
-import { iso, obj, runOwnerFields, version } from './parts'
+import { iso, obj, runKey, runOwnerFields, version } from './parts'
 import { replayCounts, replayUnits } from './blocks'
 
 const BATCH_ACTIONS = ['clear', 'restore', 'skip'] as const
@@ -88,7 +88,7 @@ export const keptRequest = obj({
   blockKey: z.string(),
   action: z.enum(['clear', 'restore']),
   before: z.string().optional(),
-  runs: z.array(obj({ org: z.string(), namespace: z.string(), agent: z.string(), runId: z.string() })).optional(),
+  runs: z.array(runKey).optional(),
   force: z.boolean().optional(),
 })
 export type KeptRequest = z.infer<typeof keptRequest>

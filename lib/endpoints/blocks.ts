@@ -1,12 +1,10 @@
 /** A run's blocks: a block's versions and resume story, operator writes, the replay preview, errors. */
 import { z } from 'zod'
-import { identityFields, iso, nullableIso, obj, version } from './parts'
+import { blockKeyFields, identityFields, iso, nullableIso, obj, version } from './parts'
 import { attemptNote, resumePoint, segment } from './resume'
 
 export const block = obj({
-  userId: z.string(),
-  sessionId: z.string(),
-  blockKey: z.string(),
+  ...blockKeyFields,
   version,
   content: z.string(),
   isDeleted: z.boolean(),

@@ -1,6 +1,6 @@
 /** The console's own endpoints: health, the session, MCP. */
 import { z } from 'zod'
-import { iso, obj } from './parts'
+import { clickhouseFields, iso, obj } from './parts'
 
 export const derivedFreshness = obj({
   lagMs: z
@@ -18,8 +18,7 @@ export const derivedFreshness = obj({
 export type DerivedFreshness = z.infer<typeof derivedFreshness>
 
 export const healthResponse = obj({
-  mode: z.enum(['embedded', 'remote']),
-  clickhouseVersion: z.string().nullable(),
+  ...clickhouseFields,
   readOnly: z.boolean(),
   schema: obj({
     phase: z.string(),

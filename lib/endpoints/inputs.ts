@@ -5,27 +5,39 @@
  */
 import { z } from 'zod'
 import { decodeAuditCursor, decodeCursor } from './cursor'
-import { isRunFlag, RUN_FLAGS, RUN_STATUSES } from './vocabulary'
+import { isRunFlag, OPERATOR_ACTIONS, RUN_FLAGS, RUN_STATUSES } from './vocabulary'
 
-const segment = (name: string) =>
+/** A part of a run's or block's key: text of 1 to 1024 characters; `typeMessage` when it is no text. */
+const keyPart = (field: string, typeMessage: string) =>
   z
-    .string({ message: `${name} is required` })
-    .min(1, `${name} must not be empty`)
-    .max(1024, `${name} is longer than 1024 characters`)
+    .string({ message: typeMessage })
+    .min(1, `${field} must not be empty`)
+    .max(1024, `${field} is longer than 1024 characters`)
 
-export const runPathSchema = z.object({
-  org: segment('org'),
-  namespace: segment('namespace'),
-  agent: segment('agent'),
-  runId: segment('runId'),
+const segment = (name: string) => keyPart(name, `${name} is required`)
+
+/** The four parts that name a run, each checked by `part`. */
+const runKeyShape = <S extends z.ZodType>(part: (name: 'org' | 'namespace' | 'agent' | 'runId') => S) => ({
+  org: part('org'),
+  namespace: part('namespace'),
+  agent: part('agent'),
+  runId: part('runId'),
 })
+
+/** An object that refuses fields it does not name, with the error every route gives for it. */
+const strictBody = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape, { message: 'body has a field this route does not take' })
+const strictQuery = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape, { message: 'query has a parameter this route does not take' })
+
+export const runPathSchema = z.object(runKeyShape(segment))
 export type RunPath = z.infer<typeof runPathSchema>
 
 export const blockPathSchema = runPathSchema.extend({ blockKey: segment('blockKey') })
 
-const isoDate = (field: string) =>
-  z
-    .string()
+/** An ISO 8601 date or date-time, as a Date; `text` is the string schema it starts from (its type message). */
+const isoDate = (field: string, text = z.string()) =>
+  text
     .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
       message: `${field} must be an ISO 8601 date or date-time`,
     })
@@ -76,21 +88,23 @@ function cursorParam<C>(decode: (text: string) => C | null) {
     return c
   })
 }
-const fromNotAfterTo = (v: { from?: Date; to?: Date }) => !v.from || !v.to || v.from <= v.to
+/** Refuses a time range whose `from` is after its `to` (the error names `from`). */
+const fromNotAfterTo = <T extends z.ZodType<{ from?: Date; to?: Date }>>(schema: T) =>
+  schema.refine((v) => !v.from || !v.to || v.from <= v.to, { message: 'from must not be after to', path: ['from'] })
 
-export const runsQuerySchema = z
-  .object({
+export const runsQuerySchema = fromNotAfterTo(
+  z.object({
     ...runFilterFields,
     limit: wholeNumberParam('limit', 1, 200).optional(),
     cursor: cursorParam(decodeCursor).optional(),
-  })
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+  }),
+)
 export type RunsQuery = z.infer<typeof runsQuerySchema>
 
 /** The runs list's filters, as CSV: `limit` caps the rows (default 10,000). */
-export const runsCsvQuerySchema = z
-  .object({ ...runFilterFields, limit: wholeNumberParam('limit', 1, 50_000).optional() })
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+export const runsCsvQuerySchema = fromNotAfterTo(
+  z.object({ ...runFilterFields, limit: wholeNumberParam('limit', 1, 50_000).optional() }),
+)
 
 export const blockSelectorSchema = z.object({
   userId: z.string().max(1024, 'userId is longer than 1024 characters').default(''),
@@ -121,25 +135,21 @@ const reason = z
 
 const force = z.boolean({ message: 'force must be true or false' }).optional()
 
-export const editBodySchema = z.strictObject(
-  {
-    content: z.string({ message: 'content must be a string' }).max(1_000_000, 'content is too long'),
-    expectedVersion: versionInput('expectedVersion'),
-    reason,
-    force,
-  },
-  { message: 'body has a field this route does not take' },
-)
+export const editBodySchema = strictBody({
+  content: z.string({ message: 'content must be a string' }).max(1_000_000, 'content is too long'),
+  expectedVersion: versionInput('expectedVersion'),
+  reason,
+  force,
+})
 
-export const clearBodySchema = z.strictObject(
-  { expectedVersion: versionInput('expectedVersion'), reason, force },
-  { message: 'body has a field this route does not take' },
-)
+export const clearBodySchema = strictBody({ expectedVersion: versionInput('expectedVersion'), reason, force })
 
-export const restoreBodySchema = z.strictObject(
-  { version: versionInput('version'), expectedVersion: versionInput('expectedVersion'), reason, force },
-  { message: 'body has a field this route does not take' },
-)
+export const restoreBodySchema = strictBody({
+  version: versionInput('version'),
+  expectedVersion: versionInput('expectedVersion'),
+  reason,
+  force,
+})
 
 export const timelineQuerySchema = z.object({
   limit: wholeNumberParam('limit', 1, 50_000).optional(),
@@ -153,24 +163,20 @@ export const blocksQuerySchema = z.object({
     .describe('full (default): each block with its content; none: the same list without content'),
 })
 
-export const analyticsQuerySchema = z
-  .object(runFilterFields)
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+export const analyticsQuerySchema = fromNotAfterTo(z.object(runFilterFields))
 export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>
 
 /** `GET /api/runs/cohorts`: the runs filters, and how many cohorts to return (largest first). */
-export const cohortsQuerySchema = z
-  .object({
+export const cohortsQuerySchema = fromNotAfterTo(
+  z.object({
     ...runFilterFields,
     limit: wholeNumberParam('limit', 1, 500)
       .optional()
       .describe('cohorts returned, largest first (default 50, at most 500)'),
-  })
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+  }),
+)
 
-export const changesQuerySchema = z
-  .object({ ...runFilterFields, since: isoDate('since').optional() })
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+export const changesQuerySchema = fromNotAfterTo(z.object({ ...runFilterFields, since: isoDate('since').optional() }))
 export type ChangesQuery = z.infer<typeof changesQuerySchema>
 
 export const schemaQuerySchema = z.strictObject({
@@ -199,36 +205,30 @@ export const facetsQuerySchema = z.object({
 export type FacetsQuerySchema = z.infer<typeof facetsQuerySchema>
 
 /** The console-wide audit page's filters (GET /api/audit). */
-export const auditQuerySchema = z
-  .object({
+export const auditQuerySchema = fromNotAfterTo(
+  z.object({
     operator: optionalText('operator'),
-    org: optionalText('org', 1024),
-    namespace: optionalText('namespace', 1024),
-    agent: optionalText('agent', 1024),
-    runId: optionalText('runId', 1024),
+    ...runKeyShape((name) => optionalText(name, 1024)),
     batchId: optionalText('batchId'),
-    action: z.enum(['edit', 'clear', 'restore'], { message: 'action must be one of edit, clear, restore' }).optional(),
+    action: z.enum(OPERATOR_ACTIONS, { message: `action must be one of ${OPERATOR_ACTIONS.join(', ')}` }).optional(),
     from: isoDate('from').optional(),
     to: isoDate('to').optional(),
     limit: wholeNumberParam('limit', 1, 200).optional(),
     cursor: cursorParam(decodeAuditCursor).optional(),
-  })
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+  }),
+)
 
 /** GET /api/events: what operators and setup changed, newest first. */
-export const eventsQuerySchema = z
-  .strictObject(
-    {
-      from: isoDate('from').optional(),
-      to: isoDate('to').optional(),
-      org: optionalText('org', 1024),
-      namespace: optionalText('namespace', 1024),
-      agent: optionalText('agent', 1024),
-      limit: wholeNumberParam('limit', 1, 1000).optional(),
-    },
-    { message: 'query has a parameter this route does not take' },
-  )
-  .refine(fromNotAfterTo, { message: 'from must not be after to', path: ['from'] })
+export const eventsQuerySchema = fromNotAfterTo(
+  strictQuery({
+    from: isoDate('from').optional(),
+    to: isoDate('to').optional(),
+    org: optionalText('org', 1024),
+    namespace: optionalText('namespace', 1024),
+    agent: optionalText('agent', 1024),
+    limit: wholeNumberParam('limit', 1, 1000).optional(),
+  }),
+)
 
 /** A run named in one query value: `org/namespace/agent/runId`, each segment URL-encoded. */
 const runKeyParam = (field: string) =>
@@ -256,10 +256,7 @@ const runKeyParam = (field: string) =>
     })
 
 /** GET /api/compare: two runs, or one and the same agent's last succeeded run before it. */
-export const compareQuerySchema = z.strictObject(
-  { a: runKeyParam('a'), b: runKeyParam('b').optional() },
-  { message: 'query has a parameter this route does not take' },
-)
+export const compareQuerySchema = strictQuery({ a: runKeyParam('a'), b: runKeyParam('b').optional() })
 
 /** `POST /api/mcp`: a JSON-RPC message or a batch of them; the MCP SDK checks each message itself. */
 export const mcpMessageSchema = z.union(
@@ -270,146 +267,117 @@ export const mcpMessageSchema = z.union(
 /** Most runs one batch may touch; a filter matching more is refused with the count. */
 export const BATCH_MAX_RUNS = 1000
 
-const batchKey = (field: string) =>
-  z
-    .string({ message: `${field} must be a string` })
-    .min(1, `${field} must not be empty`)
-    .max(1024, `${field} is longer than 1024 characters`)
+const batchKey = (field: string) => keyPart(field, `${field} must be a string`)
 
 /**
  * The runs list's filter, as JSON: the same fields and checks as `GET /api/runs` (one definition
  * above), with `flag` as an array. Unknown fields are refused by name.
  */
-export const batchFilterSchema = z
-  .strictObject(analyticsQuerySchema.shape, { message: 'filter has a field the runs filter does not take' })
-  .refine((v) => !v.from || !v.to || v.from <= v.to, { message: 'from must not be after to', path: ['from'] })
+export const batchFilterSchema = fromNotAfterTo(
+  z.strictObject(analyticsQuerySchema.shape, { message: 'filter has a field the runs filter does not take' }),
+)
 
 const runKeySchema = z.strictObject(
-  {
-    org: batchKey('runs.org'),
-    namespace: batchKey('runs.namespace'),
-    agent: batchKey('runs.agent'),
-    runId: batchKey('runs.runId'),
-  },
+  runKeyShape((name) => batchKey(`runs.${name}`)),
   { message: 'runs entries take org, namespace, agent and runId only' },
 )
 
-const isoTime = z
-  .string({ message: 'before must be an ISO 8601 time' })
-  .refine((v) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
-    message: 'before must be an ISO 8601 date or date-time',
-  })
-  .transform((v) => new Date(v))
+/** A batch's and an undo's dry run and token, and the reason a write needs. */
+const dryRun = z.boolean({ message: 'dryRun must be true or false' })
+const token = z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional()
+const batchReason = z
+  .string({ message: 'reason must be a string' })
+  .trim()
+  .max(2000, 'reason is longer than 2000 characters')
+  .optional()
+
+/** A write (not a dry run) needs the dry run's token; the error says to send it. */
+function requireToken(v: { dryRun: boolean; token?: string }, ctx: z.RefinementCtx) {
+  if (!v.dryRun && !v.token) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['token'],
+      message: 'token is required to write: send the token of the dry run you reviewed',
+    })
+  }
+}
 
 /** `POST /api/batches`: clear or restore one block across the runs a filter matches. */
-export const batchBodySchema = z
-  .strictObject(
-    {
-      filter: batchFilterSchema,
-      blockKey: batchKey('blockKey').default('checkpoint'),
-      action: z.enum(['clear', 'restore'], { message: 'action must be clear or restore' }),
-      before: isoTime.optional(),
-      reason: z
-        .string({ message: 'reason must be a string' })
-        .trim()
-        .max(2000, 'reason is longer than 2000 characters')
-        .optional(),
-      dryRun: z.boolean({ message: 'dryRun must be true or false' }),
-      token: z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional(),
-      /** Narrows the filter to these runs (e.g. retrying the conflicted ones of a batch). */
-      /** Writes into runs still running with a recent checkpoint too (skipped otherwise, as single writes refuse them). */
-      force: z.boolean({ message: 'force must be true or false' }).optional(),
-      runs: z
-        .array(runKeySchema)
-        .min(1, 'runs must not be empty')
-        .max(BATCH_MAX_RUNS, `runs lists more than ${BATCH_MAX_RUNS} runs`)
-        .optional(),
-    },
-    { message: 'body has a field this route does not take' },
-  )
-  .superRefine((v, ctx) => {
-    if (v.action === 'restore' && !v.before) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['before'],
-        message: 'before is required for restore: the time to restore each block as of',
-      })
-    }
-    if (v.action === 'clear' && v.before) {
-      ctx.addIssue({ code: 'custom', path: ['before'], message: 'before applies to restore only' })
-    }
-    if (!v.dryRun && !v.reason) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['reason'],
-        message: 'reason is required to write: say why these runs are changed',
-      })
-    }
-    if (!v.dryRun && !v.token) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['token'],
-        message: 'token is required to write: send the token of the dry run you reviewed',
-      })
-    }
-  })
+export const batchBodySchema = strictBody({
+  filter: batchFilterSchema,
+  blockKey: batchKey('blockKey').default('checkpoint'),
+  action: z.enum(['clear', 'restore'], { message: 'action must be clear or restore' }),
+  before: isoDate('before', z.string({ message: 'before must be an ISO 8601 time' })).optional(),
+  reason: batchReason,
+  dryRun,
+  token,
+  /** Writes into runs still running with a recent checkpoint too (skipped otherwise, as single writes refuse them). */
+  force,
+  /** Narrows the filter to these runs (e.g. retrying the conflicted ones of a batch). */
+  runs: z
+    .array(runKeySchema)
+    .min(1, 'runs must not be empty')
+    .max(BATCH_MAX_RUNS, `runs lists more than ${BATCH_MAX_RUNS} runs`)
+    .optional(),
+}).superRefine((v, ctx) => {
+  if (v.action === 'restore' && !v.before) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['before'],
+      message: 'before is required for restore: the time to restore each block as of',
+    })
+  }
+  if (v.action === 'clear' && v.before) {
+    ctx.addIssue({ code: 'custom', path: ['before'], message: 'before applies to restore only' })
+  }
+  if (!v.dryRun && !v.reason) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reason'],
+      message: 'reason is required to write: say why these runs are changed',
+    })
+  }
+  requireToken(v, ctx)
+})
 
 export type BatchBody = z.infer<typeof batchBodySchema>
 export type BatchFilter = z.infer<typeof batchFilterSchema>
 export type BatchRunKey = z.infer<typeof runKeySchema>
 
 /** `POST /api/batches/{batchId}/undo`: the same dry-run, token and reason rules as a batch. */
-export const undoBodySchema = z
-  .strictObject(
-    {
-      dryRun: z.boolean({ message: 'dryRun must be true or false' }),
-      token: z.string({ message: 'token must be a string' }).max(200_000, 'token is too long').optional(),
-      reason: z
-        .string({ message: 'reason must be a string' })
-        .trim()
-        .max(2000, 'reason is longer than 2000 characters')
-        .optional(),
-      /** Writes into runs still running with a recent checkpoint too (skipped otherwise). */
-      force: z.boolean({ message: 'force must be true or false' }).optional(),
-    },
-    { message: 'body has a field this route does not take' },
-  )
-  .superRefine((v, ctx) => {
-    if (!v.dryRun && !v.reason)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['reason'],
-        message: 'reason is required to write: say why the batch is taken back',
-      })
-    if (!v.dryRun && !v.token)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['token'],
-        message: 'token is required to write: send the token of the dry run you reviewed',
-      })
-  })
+export const undoBodySchema = strictBody({
+  dryRun,
+  token,
+  reason: batchReason,
+  /** Writes into runs still running with a recent checkpoint too (skipped otherwise). */
+  force,
+}).superRefine((v, ctx) => {
+  if (!v.dryRun && !v.reason)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reason'],
+      message: 'reason is required to write: say why the batch is taken back',
+    })
+  requireToken(v, ctx)
+})
 
 export type UndoBody = z.infer<typeof undoBodySchema>
 
+/** The ids the console issues: a kept batch's, a saved view's. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** A kept batch's id, as the console issues them (a UUID). */
-export const batchIdParamsSchema = z.object({
-  batchId: z
-    .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'batchId must be a batch id (a UUID)'),
-})
+export const batchIdParamsSchema = z.object({ batchId: z.string().regex(UUID, 'batchId must be a batch id (a UUID)') })
 
 /** `GET /api/batches`: how many of the newest batches. */
-export const batchesQuerySchema = z.strictObject(
-  {
-    limit: z.coerce
-      .number({ message: 'limit must be a number' })
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(200, 'limit must be at most 200')
-      .optional(),
-  },
-  { message: 'query has a parameter this route does not take' },
-)
+export const batchesQuerySchema = strictQuery({
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(200, 'limit must be at most 200')
+    .optional(),
+})
 
 export const VIEW_NAME_MAX = 80
 
@@ -435,36 +403,24 @@ const alertSchema = z.strictObject(
   { message: 'alert takes webhook, threshold and enabled only' },
 )
 
-export const viewBodySchema = z.strictObject(
-  {
-    name: viewName,
-    filter: batchFilterSchema,
-    shared: z.boolean({ message: 'shared must be true or false' }).default(false),
-    alert: alertSchema.nullable().optional(),
-  },
-  { message: 'body has a field this route does not take' },
-)
-
-export const viewPatchSchema = z
-  .strictObject(
-    {
-      name: viewName.optional(),
-      filter: batchFilterSchema.optional(),
-      shared: z.boolean({ message: 'shared must be true or false' }).optional(),
-      alert: alertSchema.nullable().optional(),
-    },
-    { message: 'body has a field this route does not take' },
-  )
-  .refine((v) => Object.keys(v).length > 0, {
-    message: 'body must change at least one of name, filter, shared, alert',
-    path: ['name'],
-  })
-
-export const viewIdParamsSchema = z.object({
-  id: z
-    .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a view id (a UUID)'),
+export const viewBodySchema = strictBody({
+  name: viewName,
+  filter: batchFilterSchema,
+  shared: z.boolean({ message: 'shared must be true or false' }).default(false),
+  alert: alertSchema.nullable().optional(),
 })
+
+export const viewPatchSchema = strictBody({
+  name: viewName.optional(),
+  filter: batchFilterSchema.optional(),
+  shared: z.boolean({ message: 'shared must be true or false' }).optional(),
+  alert: alertSchema.nullable().optional(),
+}).refine((v) => Object.keys(v).length > 0, {
+  message: 'body must change at least one of name, filter, shared, alert',
+  path: ['name'],
+})
+
+export const viewIdParamsSchema = z.object({ id: z.string().regex(UUID, 'id must be a view id (a UUID)') })
 
 export type ViewBody = z.infer<typeof viewBodySchema>
 export type ViewPatch = z.infer<typeof viewPatchSchema>

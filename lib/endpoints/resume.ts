@@ -1,7 +1,7 @@
 /** Why a run resumed where it did: resume points, the segments between them, and each attempt. */
 import { z } from 'zod'
 import { identity, identityFields, iso, nullableIso, obj, version } from './parts'
-import { RESUME_REASONS, SEGMENT_ENDS } from './vocabulary'
+import { OPERATOR_ACTIONS, RESUME_REASONS, SEGMENT_ENDS } from './vocabulary'
 
 const resumeReason = z.enum(RESUME_REASONS)
 
@@ -67,7 +67,7 @@ export const resumePoint = obj({
 export type ResumePoint = z.infer<typeof resumePoint>
 
 export const operatorStep = obj({
-  kind: z.enum(['edit', 'clear', 'restore']),
+  kind: z.enum(OPERATOR_ACTIONS),
   version,
   actor: z.string(),
   at: iso,

@@ -1,10 +1,10 @@
 /** Runs: the list and its live poll, a run's header, suggestions, cohorts, analytics, compare, events. */
 import { z } from 'zod'
-import { iso, nullableIso, obj, runOwnerFields, version } from './parts'
+import { iso, nullableIso, obj, runKeyFields, runOwnerFields, sessionFields, tokenFields, version } from './parts'
 import { resumePoint } from './resume'
-import { EVENT_KINDS, RUN_FLAGS } from './vocabulary'
+import { EVENT_KINDS, RUN_FLAGS, RUN_STATUSES } from './vocabulary'
 
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown'
+export type RunStatus = (typeof RUN_STATUSES)[number]
 
 export const checkpointSummary = obj({
   version,
@@ -12,8 +12,7 @@ export const checkpointSummary = obj({
   chars: z.number(),
   charLimit: z.number(),
   isDeleted: z.boolean(),
-  userId: z.string(),
-  sessionId: z.string(),
+  ...sessionFields,
 })
 export type CheckpointSummary = z.infer<typeof checkpointSummary>
 
@@ -66,8 +65,7 @@ export const runDetail = obj({
   }),
   memoriesUsed: z.array(z.string()),
   recalledKeys: z.array(z.string()),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
+  ...tokenFields,
   model: z.string(),
   counts: runCounts,
 })
@@ -75,10 +73,7 @@ export type RunDetail = z.infer<typeof runDetail>
 
 /** The runs page's live poll (`GET /api/runs/changes`). */
 export const runChange = obj({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  runId: z.string(),
+  ...runKeyFields,
   status: z.string().describe("the run's status now (`unknown` for a checkpoint-only run)"),
   changedAt: iso.describe('its latest write'),
   inFilter: z
@@ -170,10 +165,7 @@ export type SizeBucket = z.infer<typeof sizeBucket>
 export const IDLE_KNOWN = ['all', 'partial', 'none'] as const
 
 export const topRun = obj({
-  org: z.string(),
-  namespace: z.string(),
-  agent: z.string(),
-  runId: z.string(),
+  ...runKeyFields,
   goal: z.string(),
   status: z.string(),
   startedAt: iso,
@@ -237,7 +229,7 @@ export const compareSide = obj({
     .array(compareCheckpoint)
     .describe("every captured version of the run's checkpoint block, oldest first ([] without one)"),
   resumes: z.array(resumePoint).describe('where a new process (or a long pause) picked the run up'),
-  counts: runCounts.extend({ inputTokens: z.number(), outputTokens: z.number() }),
+  counts: runCounts.extend(tokenFields),
   model: z.string(),
   current: obj({ version, content: z.string(), isDeleted: z.boolean(), chars: z.number(), charLimit: z.number() })
     .nullable()

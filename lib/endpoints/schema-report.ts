@@ -1,6 +1,6 @@
 /** `GET /api/schema`: the schema doctor's report (camelCase; add fields, rename none). */
 import { z } from 'zod'
-import { iso, obj } from './parts'
+import { clickhouseFields, iso, obj } from './parts'
 
 export const SEVERITIES = ['problem', 'warning', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]
@@ -153,8 +153,7 @@ export const schemaReport = obj({
     .describe(
       'GET /api/schema: true when the report is one read earlier (checkedAt says when); refresh=1 reads it again',
     ),
-  mode: z.enum(['embedded', 'remote']),
-  clickhouseVersion: z.string().nullable(),
+  ...clickhouseFields,
   summary: obj({
     problems: z.number(),
     warnings: z.number(),

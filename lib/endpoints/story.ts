@@ -1,6 +1,6 @@
 /** A run's story: timeline, conversations, memories, searches, blobs, operator actions, the export. */
 import { z } from 'zod'
-import { iso, listCuts, obj, runOwnerFields, version } from './parts'
+import { blockKeyFields, iso, listCuts, obj, runOwnerFields, sessionFields, tokenFields, version } from './parts'
 import { attemptNote, resumePoint } from './resume'
 import { TIMELINE_KINDS } from './vocabulary'
 import { block, blockDetail } from './blocks'
@@ -13,8 +13,7 @@ export const timelineEvent = obj({
   label: z.string(),
   version: version.nullable(),
   blockKey: z.string().nullable(),
-  userId: z.string(),
-  sessionId: z.string(),
+  ...sessionFields,
   actor: z.string(),
   detail: z.string().describe('the payload, cut to a number of characters that depends on the kind'),
   ref: z.string().describe('points into another tab: a memory key, search id, blob key, conversation id'),
@@ -39,8 +38,7 @@ export const turn = obj({
   role: z.string(),
   content: z.string(),
   toolName: z.string(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
+  ...tokenFields,
   costUsd: z.number(),
   createdAt: iso,
 })
@@ -50,8 +48,7 @@ export const conversation = obj({
   conversationId: z.string(),
   title: z.string(),
   createdAt: iso,
-  userId: z.string(),
-  sessionId: z.string(),
+  ...sessionFields,
   turns: z.array(turn),
 })
 export type Conversation = z.infer<typeof conversation>
@@ -65,8 +62,7 @@ export const writtenMemory = obj({
   status: z.string(),
   confidence: z.number(),
   memoryType: z.string(),
-  userId: z.string(),
-  sessionId: z.string(),
+  ...sessionFields,
   updatedAt: iso,
   versionCount: z
     .number()
@@ -132,8 +128,7 @@ export const loggedSearch = obj({
   filters: z.string(),
   topK: z.number(),
   latencyMs: z.number(),
-  userId: z.string(),
-  sessionId: z.string(),
+  ...sessionFields,
   hits: z.array(searchHit),
 })
 export type LoggedSearch = z.infer<typeof loggedSearch>
@@ -146,7 +141,7 @@ export const searchesResponse = obj({
 export type SearchesResponse = z.infer<typeof searchesResponse>
 
 /** A block version that names a blob in its content. */
-export const blobReference = obj({ version, userId: z.string(), sessionId: z.string(), blockKey: z.string() })
+export const blobReference = obj({ version, ...blockKeyFields })
 export type BlobReference = z.infer<typeof blobReference>
 
 export const runBlob = obj({
@@ -169,16 +164,21 @@ export const blobsResponse = obj({
 })
 export type BlobsResponse = z.infer<typeof blobsResponse>
 
-export const auditEntry = obj({
+/** What an operator write's audit row says, in a run's Audit tab and on the console's audit page. */
+const auditWriteFields = {
   at: iso,
   operator: z.string(),
   action: z.string(),
   reason: z.string(),
   blockKey: z.string(),
-  userId: z.string(),
-  sessionId: z.string(),
-  beforeVersion: z.string(),
-  afterVersion: z.string(),
+}
+const auditVersionFields = { beforeVersion: z.string(), afterVersion: z.string() }
+const auditUndoes = z.string().nullable().describe('the write belonged to an undo: the batch it took back')
+
+export const auditEntry = obj({
+  ...auditWriteFields,
+  ...sessionFields,
+  ...auditVersionFields,
   beforeContent: z.string(),
   afterContent: z.string(),
   batchId: z
@@ -190,7 +190,7 @@ export const auditEntry = obj({
     .describe(
       'a restore: the version whose content it put back as afterVersion (null otherwise, or for a restore recorded before the column existed)',
     ),
-  undoes: z.string().nullable().describe('the write belonged to an undo: the batch it took back'),
+  undoes: auditUndoes,
 })
 export type AuditEntry = z.infer<typeof auditEntry>
 
@@ -200,16 +200,11 @@ export type AuditResponse = z.infer<typeof auditResponse>
 /** `GET /api/audit`: operator writes across runs (no contents: each links to its run's Audit tab). */
 export const consoleAuditEntry = obj({
   ...runOwnerFields,
-  at: iso,
-  operator: z.string(),
-  action: z.string(),
-  reason: z.string(),
-  blockKey: z.string(),
-  beforeVersion: z.string(),
-  afterVersion: z.string(),
+  ...auditWriteFields,
+  ...auditVersionFields,
   batchId: z.string().nullable(),
   restoredVersion: version.nullable(),
-  undoes: z.string().nullable().describe('the write belonged to an undo: the batch it took back'),
+  undoes: auditUndoes,
   href: z.string().describe("the run's Audit tab"),
 })
 export type ConsoleAuditEntry = z.infer<typeof consoleAuditEntry>
@@ -219,8 +214,6 @@ export const consoleAuditPage = obj({
   nextCursor: z.string().nullable().describe('the next (older) page; null on the last'),
 })
 export type ConsoleAuditPage = z.infer<typeof consoleAuditPage>
-
-const blockKeyFields = { userId: z.string(), sessionId: z.string(), blockKey: z.string() }
 
 /** A checkpoint block in the export: what its Checkpoint tab shows (versions, history, the resume explanation, flags). */
 const checkpointBlockExport = obj({

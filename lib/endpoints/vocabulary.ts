@@ -65,6 +65,10 @@ export const SEGMENT_ENDS = [
 ] as const
 export type SegmentEnd = (typeof SEGMENT_ENDS)[number]
 
+/** What an operator's single write does to a block (edit, clear, restore). */
+export const OPERATOR_ACTIONS = ['edit', 'clear', 'restore'] as const
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number]
+
 /** Kinds of the console's own events (`GET /api/events`). */
 export const EVENT_KINDS = ['write', 'batch', 'undo', 'setup'] as const
 export type EventKind = (typeof EVENT_KINDS)[number]

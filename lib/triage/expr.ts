@@ -296,25 +296,20 @@ export function walk(n: Node, visit: (n: Node) => void): void {
   for (const c of children(n)) walk(c, visit)
 }
 
+/** A lambda node: a body over the elements of a list, with the variables it binds. */
+type LambdaNode = Extract<Node, { list: Node; body: Node }>
+const isLambda = (n: Node): n is LambdaNode => 'list' in n && 'body' in n
+
 /** The variables a lambda node binds for its body. */
 export function boundBy(n: Node): Var[] {
-  switch (n.k) {
-    case 'filter':
-    case 'map':
-    case 'flatMap':
-    case 'exists':
-    case 'firstIndex':
-      return [n.v]
-    case 'existsAt':
-      return [n.v, n.i]
-    case 'existsPairs':
-      return [n.a, n.b]
-    default:
-      return []
-  }
+  if (!isLambda(n)) return []
+  if (n.k === 'existsAt') return [n.v, n.i]
+  if (n.k === 'existsPairs') return [n.a, n.b]
+  return [n.v]
 }
 
 export function children(n: Node): Node[] {
+  if (isLambda(n)) return [n.list, n.body]
   switch (n.k) {
     case 'lit':
     case 'col':
@@ -332,14 +327,6 @@ export function children(n: Node): Node[] {
     case 'not':
     case 'in':
       return [n.x]
-    case 'filter':
-    case 'map':
-    case 'flatMap':
-    case 'exists':
-    case 'firstIndex':
-    case 'existsPairs':
-    case 'existsAt':
-      return [n.list, n.body]
     case 'item':
       return [n.list, n.index]
     case 'splitBy':
