@@ -25,7 +25,7 @@ export function UserMenu() {
         {logout.isPending ? 'Logging out…' : 'Log out'}
       </Button>
       {logout.isError ? (
-        <span role="alert" className="small error-text">
+        <span role="alert" className="small text-bad">
           Logout failed: {logout.error.message}
         </span>
       ) : null}

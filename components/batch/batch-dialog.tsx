@@ -187,7 +187,7 @@ export function BatchDialog({
             {warned ? (
               <>
                 {' '}
-                <strong className={styles.warnText}>
+                <strong className="text-warn">
                   {warned} of those to write carr{warned === 1 ? 'ies' : 'y'} a warning
                 </strong>
                 : check them below.

@@ -9,6 +9,7 @@ import { VersionContent } from './version-content'
 import type { VersionEntry } from './version-rows'
 import ck from './diff.module.css'
 import { buttonClass } from '../ui/button'
+import { bindText } from '../ui/bind-text'
 
 type Props = {
   entries: VersionEntry[]
@@ -43,7 +44,7 @@ function VersionSelect({
   return (
     <label className="field">
       {label}
-      <select value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+      <select {...bindText(value ?? '', onChange)}>
         {value === null ? <option value="">—</option> : null}
         {entries.map((e) => (
           <option key={e.id} value={e.id}>

@@ -105,7 +105,7 @@ function FlowSvg({ text }: { text: string }) {
   const current = rendered?.key === key ? rendered : null
   if (current?.error) {
     return (
-      <p className={`${styles.bad} small`} role="alert">
+      <p className="text-bad small" role="alert">
         Could not draw the diagram: {current.error}
       </p>
     )

@@ -10,6 +10,7 @@ import ck from './versions.module.css'
 import { buttonClass } from '../ui/button'
 import { TableHead, type Column } from '../ui/table-head'
 import { useVirtualRows } from '../ui/use-virtual-rows'
+import { bindText } from '../ui/bind-text'
 
 const SOURCE_TONE: Record<VersionSource, TagTone> = { history: 'accent', physical: 'warning', both: 'ok' }
 
@@ -98,7 +99,7 @@ function Row({ e, a, b, onCompare }: { e: VersionEntry } & Omit<Props, 'entries'
         </Tag>
       </td>
       <td
-        className={pct >= 100 ? `num ${ck.bad}` : pct >= 90 ? `num ${ck.warn}` : 'num'}
+        className={pct >= 100 ? 'num text-bad' : pct >= 90 ? 'num text-warn' : 'num'}
         title={`${count(e.block.chars)} of ${count(e.block.charLimit)} characters`}
       >
         {count(e.block.chars)}
@@ -158,8 +159,7 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
           <label className="row gap-6">
             <span className="small muted">Jump to version</span>
             <input
-              value={jump}
-              onChange={(e) => setJump(e.target.value)}
+              {...bindText(jump, setJump)}
               inputMode="numeric"
               placeholder="e.g. 121"
               size={8}
@@ -170,7 +170,7 @@ export function VersionTable({ entries, a, b, onCompare }: Props) {
             Show
           </button>
           {jumpError ? (
-            <span className={`small ${ck.bad}`} role="status">
+            <span className="small text-bad" role="status">
               {jumpError}
             </span>
           ) : null}

@@ -22,6 +22,7 @@ import { useWriteForm, type WriteRefusal } from './use-block-write'
 import { contentOf, useMergeDraft } from './use-merge-draft'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
+import { bindText } from '../ui/bind-text'
 
 function jsonState(text: string): { isJson: boolean; error: string | null } {
   const t = text.trim()
@@ -192,8 +193,7 @@ export function CheckpointEditor({
         <textarea
           id={contentId}
           className="mono editor-text"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
+          {...bindText(draft, setDraft)}
           rows={8}
           spellCheck={false}
           readOnly={edit.locked}

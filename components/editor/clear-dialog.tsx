@@ -8,6 +8,7 @@ import { ReplayNote } from './replay-note'
 import { useWriteForm } from './use-block-write'
 import { WriteDialog } from './write-dialog'
 import styles from './write-dialog.module.css'
+import { bindText } from '../ui/bind-text'
 
 /** Clear: a tombstone so the next resume() returns None; the operator types the run_id to confirm. */
 export function ClearDialog({ target, block, onClose }: { target: BlockTarget; block: Block; onClose: () => void }) {
@@ -49,7 +50,7 @@ export function ClearDialog({ target, block, onClose }: { target: BlockTarget; b
     >
       <label className="field">
         Type the run_id to confirm: <code>{target.run.runId}</code>
-        <input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
+        <input {...bindText(typed, setTyped)} autoComplete="off" spellCheck={false} />
       </label>
     </WriteDialog>
   )

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import styles from './id-list-editor.module.css'
 import { Button } from '../ui/button'
+import { bindText } from '../ui/bind-text'
 
 const SHOWN = 400
 
@@ -110,8 +111,7 @@ export function IdListEditor({ ids, onChange }: { ids: string[]; onChange: (ids:
         <input
           aria-label="Item to add"
           placeholder="item-121"
-          value={item}
-          onChange={(e) => setItem(e.target.value)}
+          {...bindText(item, setItem)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault()

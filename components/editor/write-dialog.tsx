@@ -4,6 +4,7 @@ import type { ReactNode } from 'react'
 import { Button, type ButtonVariant } from '../ui/button'
 import { Dialog } from '../ui/dialog'
 import styles from './write-dialog.module.css'
+import { bindText } from '../ui/bind-text'
 
 const REASON_LABEL = 'Reason (recorded in the audit log)'
 
@@ -23,8 +24,7 @@ export function ReasonField({
     <label className="field">
       {label}
       <textarea
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
+        {...bindText(value, onChange)}
         rows={2}
         placeholder={placeholder}
         required={placeholder !== undefined}

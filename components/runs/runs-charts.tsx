@@ -353,19 +353,19 @@ export function SizesChart({ data, filters = {} }: { data: RunsAnalytics; filter
             <strong>{count(s.runs)}</strong> checkpoints
           </li>
           {s.nearLimit > 0 ? (
-            <li className={styles.warn}>
+            <li>
               <CountLink href={links.runsList(withFlag(filters, 'near_limit'))}>
-                <strong>{count(s.nearLimit)}</strong> ≥ 90%
+                <strong className="text-warn">{count(s.nearLimit)}</strong> ≥ 90%
               </CountLink>
             </li>
           ) : null}
           {s.overLimit > 0 ? (
-            <li className={styles.bad}>
+            <li>
               <CountLink
                 href={links.runsList(withFlag(filters, 'near_limit'))}
                 title="Listed with the runs near their limit (90% or more)"
               >
-                <strong>{count(s.overLimit)}</strong> over
+                <strong className="text-bad">{count(s.overLimit)}</strong> over
               </CountLink>
             </li>
           ) : null}

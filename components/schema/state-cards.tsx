@@ -26,7 +26,7 @@ export function WorkingMemoryCard({ wm }: { wm: WorkingMemoryState | null }) {
             <Stat
               term="Unmerged versions"
               data-testid="wm-unmerged"
-              className={wm.unmergedVersions ? styles.accent : undefined}
+              className={wm.unmergedVersions ? 'text-warn' : undefined}
             >
               {count(wm.unmergedVersions)}
             </Stat>

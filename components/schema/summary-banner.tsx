@@ -1,5 +1,4 @@
 import type { SchemaReport } from '@/lib/schema/types'
-import styles from './schema.module.css'
 import banner from './summary-banner.module.css'
 import { REPORT_CLASS } from './schema-tone'
 
@@ -45,7 +44,7 @@ export function SummaryBanner({ report }: { report: SchemaReport }) {
           <div key={d.role}>
             <dt>{d.role === 'loom' ? 'Loom' : d.role === 'telemetry' ? 'Telemetry' : 'Console'}</dt>
             <dd className="mono">
-              {d.name} <span className={d.present ? styles.tick : styles.cross}>{d.present ? '✓' : 'missing'}</span>
+              {d.name} <span className={d.present ? 'text-ok' : 'text-bad'}>{d.present ? '✓' : 'missing'}</span>
             </dd>
             {d.otherTables.length ? (
               <dd className="small muted" title="Tables in this database that the contract does not name">

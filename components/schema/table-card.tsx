@@ -26,7 +26,7 @@ function Compare({
         <th scope="row">{label}</th>
         <td className="mono" colSpan={2}>
           {found}{' '}
-          <span className={styles.tick} aria-label="matches the contract">
+          <span className="text-ok" aria-label="matches the contract">
             ✓
           </span>
         </td>
@@ -43,7 +43,7 @@ function Compare({
       <td className="mono">
         <span className={styles.side}>found</span>
         {found ?? '—'}{' '}
-        <span className={styles.cross} aria-label="differs from the contract">
+        <span className="text-bad" aria-label="differs from the contract">
           ✗
         </span>
       </td>
@@ -61,7 +61,7 @@ function IndexLine({ ix }: { ix: SkipIndexState }) {
         : ix.state === 'differs'
           ? `differs: ${ix.found?.expr} TYPE ${ix.found?.type} GRANULARITY ${ix.found?.granularity}`
           : 'missing'
-  const tone = ix.state === 'ok' || ix.state === 'equivalent' ? styles.tick : styles.cross
+  const tone = ix.state === 'ok' || ix.state === 'equivalent' ? 'text-ok' : 'text-bad'
   return (
     <li>
       <code>INDEX {def}</code>{' '}

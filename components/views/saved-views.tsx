@@ -25,6 +25,7 @@ import { Tag } from '../ui/badge'
 import { Button } from '../ui/button'
 import { Dialog } from '../ui/dialog'
 import styles from './saved-views.module.css'
+import { bindText } from '../ui/bind-text'
 
 const NAME_MAX = 80
 
@@ -170,7 +171,7 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
         <RefusalBanner refusal={refusal} />
         <label className="field">
           Name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={NAME_MAX + 20} autoComplete="off" />
+          <input {...bindText(name, setName)} maxLength={NAME_MAX + 20} autoComplete="off" />
         </label>
         {canWrite ? (
           <>
@@ -187,8 +188,7 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
                 <label className="field">
                   Webhook URL (its host must be in LOOM_RUNS_WEBHOOK_HOSTS)
                   <input
-                    value={webhook}
-                    onChange={(e) => setWebhook(e.target.value)}
+                    {...bindText(webhook, setWebhook)}
                     inputMode="url"
                     placeholder="https://hooks.example.com/…"
                     autoComplete="off"
@@ -196,13 +196,7 @@ function ViewDialog({ editing, canWrite, onClose }: { editing: Editing; canWrite
                 </label>
                 <label className="field">
                   Alert when at least this many runs match
-                  <input
-                    value={threshold}
-                    onChange={(e) => setThreshold(e.target.value)}
-                    inputMode="numeric"
-                    type="number"
-                    min={1}
-                  />
+                  <input {...bindText(threshold, setThreshold)} inputMode="numeric" type="number" min={1} />
                 </label>
                 <label className="small">
                   <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
