@@ -203,12 +203,7 @@ export function BatchDialog({
             />
           ) : null}
           {items.length ? <PreviewTable items={items} caption="Dry run: nothing has been written yet." /> : null}
-          <ConfirmByCount
-            toWrite={toWrite}
-            verb={action}
-            confirm={confirm}
-            nothing="Nothing to write: every matched run is skipped."
-          />
+          <ConfirmByCount toWrite={toWrite} verb={action} confirm={confirm} />
         </>
       ) : null}
 

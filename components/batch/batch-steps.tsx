@@ -3,12 +3,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import { runKeys } from '@/lib/api-client/keys'
+import type { BatchAction } from '@/lib/api-client/batches'
 import type { BatchOutcome } from '@/lib/batch/types'
 import { refusalOf, type WriteRefusal } from '../editor/use-block-write'
 import { ReasonField } from '../editor/write-dialog'
 import { Tag } from '../ui/badge'
 import { BATCH_STATE_TONE } from './batch-tables'
 import styles from './batch.module.css'
+import { bindText } from '../ui/bind-text'
 
 const OUTCOMES: readonly BatchOutcome[] = ['done', 'conflict', 'skipped', 'error']
 
@@ -78,19 +80,24 @@ export function useCountConfirm(toWrite: number, { sayMismatch = false } = {}) {
 
 export type CountConfirm = ReturnType<typeof useCountConfirm>
 
-/** The fields of a count confirmation for a write of `toWrite` runs; `nothing` when there are none. */
+/** What a dry run that leaves nothing to write says, by what was asked. */
+const NOTHING_TO_WRITE: Record<BatchAction | 'undo', string> = {
+  restore: 'Nothing to write: every matched run is skipped.',
+  clear: 'Nothing to write: every matched run is skipped.',
+  undo: 'Nothing to take back: every block this batch wrote has moved on, or it wrote none.',
+}
+
+/** The fields of a count confirmation for a write of `toWrite` runs, or why there is nothing to confirm. */
 export function ConfirmByCount({
   toWrite,
   verb,
   confirm,
-  nothing,
 }: {
   toWrite: number
-  verb: string
+  verb: BatchAction | 'undo'
   confirm: CountConfirm
-  nothing: string
 }) {
-  if (toWrite === 0) return <p className="small muted">{nothing}</p>
+  if (toWrite === 0) return <p className="small muted">{NOTHING_TO_WRITE[verb]}</p>
   return (
     <>
       <ReasonField
@@ -100,12 +107,7 @@ export function ConfirmByCount({
       />
       <label className="field">
         Type the number of runs to {verb} to confirm: <strong>{String(toWrite)}</strong>
-        <input
-          value={confirm.typed}
-          onChange={(e) => confirm.setTyped(e.target.value)}
-          inputMode="numeric"
-          autoComplete="off"
-        />
+        <input {...bindText(confirm.typed, confirm.setTyped)} inputMode="numeric" autoComplete="off" />
       </label>
     </>
   )

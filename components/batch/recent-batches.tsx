@@ -162,12 +162,7 @@ function UndoDialog({ batch, onClose }: { batch: BatchRecord; onClose: () => voi
           {items.length ? (
             <PreviewTable items={items} caption="Dry run of the undo: nothing has been written yet." />
           ) : null}
-          <ConfirmByCount
-            toWrite={toWrite}
-            verb="undo"
-            confirm={confirm}
-            nothing="Nothing to take back: every block this batch wrote has moved on, or it wrote none."
-          />
+          <ConfirmByCount toWrite={toWrite} verb="undo" confirm={confirm} />
         </>
       ) : null}
       {run.isPending && !result ? (
