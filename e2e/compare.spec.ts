@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { links } from '../lib/links'
-import { hydrated } from './hydrated'
+import { gotoHydrated } from './hydrated'
 
 type Side = {
   run: { org: string; namespace: string; agent: string; runId: string; attempt: number; goal: string }
@@ -30,8 +30,7 @@ test("compare a failed run with its agent's last success: reached from the run p
   const data = await failedWithEarlierSuccess(request)
   const { a, b } = data as { a: Side; b: Side }
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.goto(links.run(a.run))
-  await hydrated(page)
+  await gotoHydrated(page, links.run(a.run))
   // The incident summary, copied as markdown for a ticket: the same text the API gives.
   await page.getByRole('button', { name: 'Copy incident summary' }).click()
   await expect(page.getByText('Copied as markdown.')).toBeVisible()

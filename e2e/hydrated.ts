@@ -19,3 +19,9 @@ export async function hydrated(page: Page, target?: Locator) {
   )
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
 }
+
+/** Opens `url` and waits until React has hydrated it: the first step of most tests that click or type. */
+export async function gotoHydrated(page: Page, url: string) {
+  await page.goto(url)
+  await hydrated(page)
+}

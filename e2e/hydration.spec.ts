@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
-import { hydrated } from './hydrated'
+import { gotoHydrated, hydrated } from './hydrated'
 
 /**
  * Server-rendered pages must hydrate without a mismatch: when the HTML and the first client
@@ -27,8 +27,7 @@ for (const [name, url] of [
   test(`the ${name} hydrates its server HTML without a mismatch on a slow CPU`, async ({ page }) => {
     const errors = pageErrors(page)
     await slowCpu(page)
-    await page.goto(url)
-    await hydrated(page)
+    await gotoHydrated(page, url)
     // Write controls come from who the viewer is; the server knows that and renders them.
     await expect(page.getByRole('button', { name: /Clear checkpoints…|Edit/ }).first()).toBeVisible()
     await page.waitForLoadState('networkidle')
@@ -43,8 +42,7 @@ test('the runs page HTML already holds the operator’s batch actions', async ({
 
 test('a click on Older right after load, on a slow CPU, pages the list', async ({ page }) => {
   await slowCpu(page)
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
   const first = await rows.first().getAttribute('data-run-id')
   await page.getByRole('button', { name: 'Older →' }).click()

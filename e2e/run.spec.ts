@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test'
 import { DEMO_RUNS, EDGE_CASE, NEAR_MISS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
-import { hydrated } from './hydrated'
+import { gotoHydrated } from './hydrated'
 
 test('from the list to the resumed batch run: header and its cleared checkpoint', async ({ page }) => {
-  await page.goto(`/?agent=${DEMO_RUNS.batch.agent}&org=${DEMO_RUNS.batch.org}`)
-  await hydrated(page)
+  await gotoHydrated(page, `/?agent=${DEMO_RUNS.batch.agent}&org=${DEMO_RUNS.batch.org}`)
   await page.locator(`tr[data-run-id="${DEMO_RUNS.batch.runId}"] a`).first().click()
   await expect(page).toHaveURL(new RegExp(`/runs/acme/prod/batch-indexer/${DEMO_RUNS.batch.runId}`))
   await expect(page).toHaveTitle(`${DEMO_RUNS.batch.runId} · batch-indexer · Loom Runs`)
@@ -46,8 +45,7 @@ test('a run id with awkward characters opens from its link and from the list', a
   await page.goto(links.run(EDGE_CASE))
   await expect(runIdLine).toBeVisible()
   await expect(page).toHaveTitle(`${EDGE_CASE.runId} · ${EDGE_CASE.agent} · Loom Runs`)
-  await page.goto(`/?agent=${EDGE_CASE.agent}`)
-  await hydrated(page)
+  await gotoHydrated(page, `/?agent=${EDGE_CASE.agent}`)
   await page
     .locator(`tr[data-run-id="${EDGE_CASE.runId.replace(/"/g, '\\"')}"] a`)
     .first()
@@ -100,8 +98,7 @@ test('neither the runs page nor a run page renders other pages in the background
     if (r.headers()['rsc'] === '1' || new URL(r.url()).searchParams.has('_rsc')) background.push(r.url())
   })
   for (const path of ['/', links.run(DEMO_RUNS.batch), links.run(DEMO_RUNS.batch, { tab: 'memories' })]) {
-    await page.goto(path)
-    await hydrated(page)
+    await gotoHydrated(page, path)
     await page.waitForLoadState('networkidle')
     await page.waitForTimeout(500)
   }

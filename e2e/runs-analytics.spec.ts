@@ -1,14 +1,13 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { hydrated } from './hydrated'
+import { gotoHydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { encodeSegment } from '../lib/links'
 
 const summary = (page: Page) => page.getByRole('region', { name: 'Summary' })
 
 async function openRuns(page: Page, url = '/') {
-  await page.goto(url)
-  await hydrated(page)
+  await gotoHydrated(page, url)
   await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
   await expect(summary(page).getByTestId('summary-grid').and(page.locator('[aria-busy="false"]'))).toBeVisible()
 }

@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test'
-import { hydrated } from './hydrated'
+import { gotoHydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 
 test('the runs page lists demo runs with status, agent and checkpoint size', async ({ page }) => {
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   await expect(page).toHaveTitle('Runs · Loom Runs')
   const table = page.getByRole('table', { name: 'Runs' })
   await expect(table).toBeVisible()
@@ -18,8 +17,7 @@ test('the runs page lists demo runs with status, agent and checkpoint size', asy
 })
 
 test('filters live in the URL and narrow the table', async ({ page }) => {
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   await page.getByLabel('Status').selectOption('failed')
   await expect(page).toHaveURL(/status=failed/)
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
@@ -27,13 +25,11 @@ test('filters live in the URL and narrow the table', async ({ page }) => {
   await expect.poll(async () => [...new Set(await rows.locator('.badge').allTextContents())]).toEqual(['failed'])
 
   // A shared link opens the same view.
-  await page.goto(`/?agent=${DEMO_RUNS.nearMiss.agent}`)
-  await hydrated(page)
+  await gotoHydrated(page, `/?agent=${DEMO_RUNS.nearMiss.agent}`)
   await expect(page.getByLabel('Agent', { exact: true })).toHaveValue(DEMO_RUNS.nearMiss.agent)
   await expect(page.locator(`tr[data-run-id="${DEMO_RUNS.nearMiss.runId}"]`)).toBeVisible()
 
-  await page.goto('/?q=no-such-goal-anywhere')
-  await hydrated(page)
+  await gotoHydrated(page, '/?q=no-such-goal-anywhere')
   await expect(page.getByText('No runs match search "no-such-goal-anywhere".')).toBeVisible()
   // No time range is set, so none is suggested.
   await expect(page.getByTestId('no-runs-match')).not.toContainText('time range')
@@ -42,8 +38,7 @@ test('filters live in the URL and narrow the table', async ({ page }) => {
 test('a partial org matches nothing: the empty state names the filter, offers the org it may mean, and clears with a button', async ({
   page,
 }) => {
-  await page.goto('/?org=ac')
-  await hydrated(page)
+  await gotoHydrated(page, '/?org=ac')
   const empty = page.getByTestId('no-runs-match')
   await expect(empty).toContainText('No runs match org = ac.')
   await expect(empty).toContainText('org matches a whole value, not part of one. Did you mean acme')
@@ -52,8 +47,7 @@ test('a partial org matches nothing: the empty state names the filter, offers th
   await expect(page).toHaveURL(/[?&]org=acme(&|$)/)
   await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
 
-  await page.goto('/?org=ac&status=failed')
-  await hydrated(page)
+  await gotoHydrated(page, '/?org=ac&status=failed')
   await expect(page.getByTestId('no-runs-match')).toContainText('No runs match org = ac, status failed.')
   await page.getByTestId('no-runs-match').getByRole('button', { name: 'Clear filters' }).click()
   await expect(page).toHaveURL(/\/$/)
@@ -61,8 +55,7 @@ test('a partial org matches nothing: the empty state names the filter, offers th
 })
 
 test('keyset pages: older runs, then back to the newest', async ({ page }) => {
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr')
   await expect(rows).toHaveCount(50)
   const first = await rows.first().getAttribute('data-run-id')
@@ -76,8 +69,7 @@ test('keyset pages: older runs, then back to the newest', async ({ page }) => {
 })
 
 test('dark mode toggles and is remembered', async ({ page }) => {
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   const html = page.locator('html')
   const before = await html.getAttribute('data-theme')
   await page.getByRole('button', { name: /Switch to (dark|light) mode/ }).click()

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { hydrated } from './hydrated'
+import { gotoHydrated, hydrated } from './hydrated'
 import { DEMO_RUNS } from '../lib/demo/scenarios'
 import { links } from '../lib/links'
 import { BIG_RUN } from './fixtures'
@@ -148,8 +148,7 @@ test.describe('timeline', () => {
 
 test('a request the server refuses shows an error banner with retry, not a blank page', async ({ page }) => {
   // A run id over the 1,024-character limit: the real API answers 400 naming the field.
-  await page.goto(links.run({ ...DEMO_RUNS.batch, runId: 'r'.repeat(1100) }))
-  await hydrated(page)
+  await gotoHydrated(page, links.run({ ...DEMO_RUNS.batch, runId: 'r'.repeat(1100) }))
   const alert = page.getByRole('alert').filter({ hasText: /runId/ })
   await expect(alert).toBeVisible()
   await alert.getByRole('button', { name: 'Retry' }).click()
@@ -159,8 +158,7 @@ test('a request the server refuses shows an error banner with retry, not a blank
 test('a page whose scripts fail to load says so, with a reload link; a page that hydrates shows nothing of it', async ({
   page,
 }) => {
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   await expect(page.locator('.scripts-failed')).toBeHidden()
 
   await page.route('**/_next/static/chunks/**', (route) => route.abort())
@@ -177,8 +175,7 @@ test('a page whose scripts fail to load says so, with a reload link; a page that
 })
 
 test('conversation: turns in order, role-styled, searchable', async ({ page }) => {
-  await page.goto(tabUrl(DEMO_RUNS.researchReader, 'conversation'))
-  await hydrated(page)
+  await gotoHydrated(page, tabUrl(DEMO_RUNS.researchReader, 'conversation'))
   const turns = page.locator('li[data-turn-index]')
   await expect(turns).toHaveCount(5)
   expect(await turns.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-turn-index'))))).toEqual([
@@ -206,8 +203,7 @@ test('conversation: turns in order, role-styled, searchable', async ({ page }) =
 test('memories: written and relied-on, the writer run linked, a memory highlighted from the URL', async ({ page }) => {
   const reader = DEMO_RUNS.researchReader
   const writer = DEMO_RUNS.researchWriter
-  await page.goto(tabUrl(reader, 'memories', { memory: 'procurement.q3.budget-cap' }))
-  await hydrated(page)
+  await gotoHydrated(page, tabUrl(reader, 'memories', { memory: 'procurement.q3.budget-cap' }))
   const written = page.getByRole('table', { name: 'Memories written by this run' })
   await expect(written.getByRole('row')).toHaveCount(3)
   const relied = page.getByRole('table', { name: 'Memories this run relied on' })
@@ -226,8 +222,7 @@ test('memories: written and relied-on, the writer run linked, a memory highlight
 
 test('searches: each search with ranked, scored hits; used hits and writers marked', async ({ page }) => {
   const reader = DEMO_RUNS.researchReader
-  await page.goto(tabUrl(reader, 'searches'))
-  await hydrated(page)
+  await gotoHydrated(page, tabUrl(reader, 'searches'))
   const cards = page.locator('article[data-search-id]')
   await expect(cards).toHaveCount(2)
   const first = cards.first()
@@ -244,22 +239,19 @@ test('searches: each search with ranked, scored hits; used hits and writers mark
   await expect(first.getByRole('img', { name: /Scores of 4 hits/ }).locator('.recharts-bar-rectangle')).toHaveCount(4)
   await screens(page, 'searches')
 
-  await page.goto(tabUrl(DEMO_RUNS.blob, 'searches'))
-  await hydrated(page)
+  await gotoHydrated(page, tabUrl(DEMO_RUNS.blob, 'searches'))
   await expect(page.getByText('The search trace log has no rows for this run')).toBeVisible()
   await expect(page.getByText('LOOM_SEARCH_TRACE_LOG_ENABLED=true')).toBeVisible()
 })
 
 test('blobs: offloads with the versions that point at them; a missing blob warned about', async ({ page }) => {
-  await page.goto(tabUrl(DEMO_RUNS.blob, 'blobs'))
-  await hydrated(page)
+  await gotoHydrated(page, tabUrl(DEMO_RUNS.blob, 'blobs'))
   const table = page.getByRole('table', { name: 'Context blobs' })
   await expect(table.getByRole('row')).toHaveCount(3)
   await expect(table.getByRole('link', { name: 'v1–v4' })).toBeVisible()
   await screens(page, 'blobs')
 
-  await page.goto(tabUrl(DEMO_RUNS.expiredBlob, 'blobs'))
-  await hydrated(page)
+  await gotoHydrated(page, tabUrl(DEMO_RUNS.expiredBlob, 'blobs'))
   const warning = page.getByRole('note').and(page.locator('[data-blob-key]'))
   await expect(warning).toHaveCount(1)
   await expect(warning).toContainText('Missing blob')

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page as BrowserPage } from '@playwright/test'
-import { hydrated } from './hydrated'
+import { gotoHydrated, hydrated } from './hydrated'
 import { screensAtWidths } from './screens'
 
 type Run = { runId: string; org: string; flags: string[] }
@@ -155,8 +155,7 @@ test('typing "ac" in org suggests the orgs the facets route names', async ({ pag
     '/api/runs/facets?field=org&prefix=ac',
   )
   expect(facets.values.map((v) => v.value)).toContain('acme')
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   const org = page.getByLabel('Org', { exact: true })
   await org.fill('ac')
   const listId = await org.getAttribute('list')
@@ -172,8 +171,7 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
   page,
   request,
 }) => {
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   // Open with its counts at once, missing blobs (a run that cannot continue) among them.
   const toggle = page.getByRole('button', { name: 'Needs attention' })
   await expect(toggle).toHaveAttribute('aria-expanded', 'true')
@@ -202,8 +200,7 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
   const missingBlob = await api<Page>(request, '/api/runs?flag=missing_blob&limit=100')
   expect(missingBlob.runs.length).toBeGreaterThan(0)
   // Closing it is remembered in this browser.
-  await page.goto('/')
-  await hydrated(page)
+  await gotoHydrated(page, '/')
   await page.getByRole('button', { name: 'Needs attention' }).click()
   await expect(page.locator('a[data-flag="stalled"]')).toHaveCount(0)
   await page.reload()
@@ -211,8 +208,7 @@ test('Needs attention counts each flag and links to its list; no sideways scroll
   await expect(page.getByRole('button', { name: 'Needs attention' })).toHaveAttribute('aria-expanded', 'false')
   await page.getByRole('button', { name: 'Needs attention' }).click()
 
-  await page.goto('/?flag=resumed')
-  await hydrated(page)
+  await gotoHydrated(page, '/?flag=resumed')
   await expect(page.locator('a[data-flag="stalled"] span').first()).not.toHaveText('counting…')
   await screensAtWidths(page, 'triage', { fullPage: true })
   await page.setViewportSize({ width: 390, height: 900 })
@@ -239,8 +235,7 @@ test('a flag-filtered list computes its summary only when asked, then shows the 
     if (r.url().includes('/api/runs/analytics')) analyticsCalls.push(r.url())
   })
   const expected = await api<{ totals: { runs: number } }>(request, '/api/runs/analytics?flag=resumed')
-  await page.goto('/?flag=resumed')
-  await hydrated(page)
+  await gotoHydrated(page, '/?flag=resumed')
   const ask = page.getByTestId('summary-on-request')
   await expect(ask).toContainText('checks the flags of every run')
   await expect(page.getByRole('table', { name: 'Runs' }).locator('tbody tr').first()).toBeVisible()
@@ -255,8 +250,7 @@ test('a flag-filtered list computes its summary only when asked, then shows the 
 })
 
 test('a flag badge takes focus and then shows what it means, not only on hover', async ({ page }) => {
-  await page.goto('/?flag=resumed')
-  await hydrated(page)
+  await gotoHydrated(page, '/?flag=resumed')
   const badge = page.getByRole('table', { name: 'Runs' }).locator('[data-flag="resumed"]').first()
   const shown = () => badge.evaluate((el) => getComputedStyle(el, '::after').content)
   expect(await shown()).toBe('none')

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { hydrated } from './hydrated'
+import { gotoHydrated, hydrated } from './hydrated'
 
 async function noSeriousAxe(page: Page, where: string) {
   const r = await new AxeBuilder({ page })
@@ -17,8 +17,7 @@ test('save the current filter as a view, open it by its link, rename it, an aler
   page,
   request,
 }) => {
-  await page.goto('/?status=failed&flag=crash_loop')
-  await hydrated(page)
+  await gotoHydrated(page, '/?status=failed&flag=crash_loop')
   const panel = page.getByTestId('saved-views')
   // By keyboard: the panel opens with Enter on its summary.
   await panel.locator('summary').focus()
