@@ -3,37 +3,8 @@ import { test } from 'node:test'
 import { param } from '../clickhouse/sql'
 import { median as resumeMedian } from '../resume/rows'
 import { decideFlags, type CheckpointWrite, type RunTriage } from './decide'
-import {
-  add,
-  and,
-  col,
-  diffs,
-  eq,
-  exists,
-  existsAt,
-  existsPairs,
-  field,
-  filter,
-  firstIndex,
-  flatMap,
-  ge,
-  greatest,
-  gt,
-  item,
-  let_,
-  lt,
-  map,
-  median,
-  mul,
-  ne,
-  needsOf,
-  not,
-  oneOf,
-  or,
-  splitBy,
-  sub,
-  type E,
-} from './expr'
+import * as ex from './expr'
+import type { E } from './expr'
 import { toEvaluator } from './expr-eval'
 import { toSql, toSqlText } from './expr-sql'
 import { RULES } from './rules'
@@ -91,52 +62,55 @@ test('the columns each rule needs come from the columns it reads', () => {
     crash_loop: ['rs'],
     stalled: ['cw', 'lw', 'rs'],
   })
-  assert.deepEqual([...needsOf(gt(col('now'), 1))], [])
+  assert.deepEqual([...ex.needsOf(ex.gt(ex.col('now'), 1))], [])
 })
 
 test('SQL: parentheses follow precedence', () => {
-  const [a, b, c] = [col('chars'), col('charLimit'), col('attempt')]
-  assert.equal(toSqlText(sub(a, sub(b, c))), 'cp.1 - (cp.2 - rs.2)')
-  assert.equal(toSqlText(sub(sub(a, b), c)), 'cp.1 - cp.2 - rs.2')
-  assert.equal(toSqlText(mul(add(a, b), c)), '(cp.1 + cp.2) * rs.2')
-  assert.equal(toSqlText(add(a, mul(b, c))), 'cp.1 + cp.2 * rs.2')
-  assert.equal(toSqlText(and(or(gt(a, 1), gt(b, 1)), gt(c, 1))), '(cp.1 > 1 OR cp.2 > 1) AND rs.2 > 1')
-  assert.equal(toSqlText(or(and(gt(a, 1), gt(b, 1)), gt(c, 1))), 'cp.1 > 1 AND cp.2 > 1 OR rs.2 > 1')
+  const [a, b, c] = [ex.col('chars'), ex.col('charLimit'), ex.col('attempt')]
+  assert.equal(toSqlText(ex.sub(a, ex.sub(b, c))), 'cp.1 - (cp.2 - rs.2)')
+  assert.equal(toSqlText(ex.sub(ex.sub(a, b), c)), 'cp.1 - cp.2 - rs.2')
+  assert.equal(toSqlText(ex.mul(ex.add(a, b), c)), '(cp.1 + cp.2) * rs.2')
+  assert.equal(toSqlText(ex.add(a, ex.mul(b, c))), 'cp.1 + cp.2 * rs.2')
+  assert.equal(toSqlText(ex.and(ex.or(ex.gt(a, 1), ex.gt(b, 1)), ex.gt(c, 1))), '(cp.1 > 1 OR cp.2 > 1) AND rs.2 > 1')
+  assert.equal(toSqlText(ex.or(ex.and(ex.gt(a, 1), ex.gt(b, 1)), ex.gt(c, 1))), 'cp.1 > 1 AND cp.2 > 1 OR rs.2 > 1')
   // Nested and / or of the same kind are one list.
-  assert.equal(toSqlText(and(and(gt(a, 1), gt(b, 1)), gt(c, 1))), 'cp.1 > 1 AND cp.2 > 1 AND rs.2 > 1')
-  assert.equal(toSqlText(gt(a, add(b, c))), 'cp.1 > cp.2 + rs.2')
+  assert.equal(toSqlText(ex.and(ex.and(ex.gt(a, 1), ex.gt(b, 1)), ex.gt(c, 1))), 'cp.1 > 1 AND cp.2 > 1 AND rs.2 > 1')
+  assert.equal(toSqlText(ex.gt(a, ex.add(b, c))), 'cp.1 > cp.2 + rs.2')
 })
 
 test('SQL: negation is written the lean way where there is one', () => {
-  assert.equal(toSqlText(not(col('checkpointDeleted'))), 'cp.3 = 0')
-  assert.equal(toSqlText(not(gt(col('chars'), 1))), 'cp.1 <= 1')
-  assert.equal(toSqlText(not(ne(col('status'), 'x'))), "rs.1 = 'x'")
-  assert.equal(toSqlText(not(oneOf(col('status'), ['a', 'b']))), "rs.1 NOT IN ('a', 'b')")
-  assert.equal(toSqlText(oneOf(col('attempt'), [1, 2])), 'rs.2 IN (1, 2)')
+  assert.equal(toSqlText(ex.not(ex.col('checkpointDeleted'))), 'cp.3 = 0')
+  assert.equal(toSqlText(ex.not(ex.gt(ex.col('chars'), 1))), 'cp.1 <= 1')
+  assert.equal(toSqlText(ex.not(ex.ne(ex.col('status'), 'x'))), "rs.1 = 'x'")
+  assert.equal(toSqlText(ex.not(ex.oneOf(ex.col('status'), ['a', 'b']))), "rs.1 NOT IN ('a', 'b')")
+  assert.equal(toSqlText(ex.oneOf(ex.col('attempt'), [1, 2])), 'rs.2 IN (1, 2)')
   assert.equal(
-    toSqlText(not(col('blobMissing'))),
+    toSqlText(ex.not(ex.col('blobMissing'))),
     'NOT ((org, namespace, agent, cp.4) NOT IN (SELECT org, namespace, agent, blob_key FROM blobs_present))',
   )
-  assert.equal(toSqlText(not(or(gt(col('chars'), 1), gt(col('keys'), 1)))), 'NOT (cp.1 > 1 OR n_keys > 1)')
-  assert.equal(toSqlText(eq(col('status'), "it's \\ odd")), "rs.1 = 'it\\'s \\\\ odd'")
-  assert.throws(() => toSqlText(gt(col('chars'), Number.NaN)), /finite/)
+  assert.equal(
+    toSqlText(ex.not(ex.or(ex.gt(ex.col('chars'), 1), ex.gt(ex.col('keys'), 1)))),
+    'NOT (cp.1 > 1 OR n_keys > 1)',
+  )
+  assert.equal(toSqlText(ex.eq(ex.col('status'), "it's \\ odd")), "rs.1 = 'it\\'s \\\\ odd'")
+  assert.throws(() => toSqlText(ex.gt(ex.col('chars'), Number.NaN)), /finite/)
 })
 
 test('SQL: lambdas are named by what they range over, and never hide an outer variable they read', () => {
-  const writes = col('writes')
-  assert.equal(toSqlText(exists(writes, (x) => field(x, 'operator'))), 'arrayExists(x -> x.4, cw)')
+  const writes = ex.col('writes')
+  assert.equal(toSqlText(ex.exists(writes, (x) => ex.field(x, 'operator'))), 'arrayExists(x -> x.4, cw)')
   // The inner lambda reads the outer write: its own is x2.
   assert.equal(
-    toSqlText(exists(writes, (x) => exists(writes, (y) => ne(field(x, 'trace'), field(y, 'trace'))))),
+    toSqlText(ex.exists(writes, (x) => ex.exists(writes, (y) => ex.ne(ex.field(x, 'trace'), ex.field(y, 'trace'))))),
     'arrayExists(x -> arrayExists(x2 -> x.5 != x2.5, cw), cw)',
   )
   // It does not read it: x again, as a hand-written statement would.
   assert.equal(
     toSqlText(
-      exists(writes, (x) =>
-        and(
-          field(x, 'operator'),
-          exists(writes, (y) => field(y, 'operator')),
+      ex.exists(writes, (x) =>
+        ex.and(
+          ex.field(x, 'operator'),
+          ex.exists(writes, (y) => ex.field(y, 'operator')),
         ),
       ),
     ),
@@ -144,27 +118,35 @@ test('SQL: lambdas are named by what they range over, and never hide an outer va
   )
   // A let_ value is written where it is used, and counts as read there.
   assert.equal(
-    toSqlText(exists(writes, (x) => let_(field(x, 'at'), (at) => exists(writes, (y) => gt(field(y, 'at'), at))))),
+    toSqlText(
+      ex.exists(writes, (x) =>
+        ex.let_(ex.field(x, 'at'), (at) => ex.exists(writes, (y) => ex.gt(ex.field(y, 'at'), at))),
+      ),
+    ),
     'arrayExists(x -> arrayExists(x2 -> toUnixTimestamp64Milli(x2.2) > toUnixTimestamp64Milli(x.2), cw), cw)',
   )
-  const blocks = splitBy(writes, 'identity')
+  const blocks = ex.splitBy(writes, 'identity')
   assert.equal(
-    toSqlText(map(blocks, (g) => median(diffs(map(g, (x) => field(x, 'at')))))),
+    toSqlText(ex.map(blocks, (g) => ex.median(ex.diffs(ex.map(g, (x) => ex.field(x, 'at')))))),
     "arrayMap(g -> if(empty(arrayPopFront(arrayDifference(arrayMap(x -> toUnixTimestamp64Milli(x.2), g)))), 0, arrayReduce('quantileExactInclusive(0.5)', arrayPopFront(arrayDifference(arrayMap(x -> toUnixTimestamp64Milli(x.2), g))))), arraySplit((x, c) -> c, cw, arrayMap((x, i) -> i = 1 OR x.1 != cw[i - 1].1, cw, arrayEnumerate(cw))))",
   )
   assert.equal(
-    toSqlText(existsAt(writes, (x, i) => and(gt(i, 1), gt(field(x, 'at'), field(item(writes, sub(i, 1)), 'at'))))),
+    toSqlText(
+      ex.existsAt(writes, (x, i) =>
+        ex.and(ex.gt(i, 1), ex.gt(ex.field(x, 'at'), ex.field(ex.item(writes, ex.sub(i, 1)), 'at'))),
+      ),
+    ),
     'arrayExists((x, i) -> i > 1 AND toUnixTimestamp64Milli(x.2) > toUnixTimestamp64Milli(cw[i - 1].2), cw, arrayEnumerate(cw))',
   )
   assert.equal(
-    toSqlText(existsPairs(writes, (a, b) => lt(field(a, 'at'), field(b, 'at')))),
+    toSqlText(ex.existsPairs(writes, (a, b) => ex.lt(ex.field(a, 'at'), ex.field(b, 'at')))),
     'arrayExists((a, b) -> toUnixTimestamp64Milli(a.2) < toUnixTimestamp64Milli(b.2), arrayPopBack(cw), arrayPopFront(cw))',
   )
   assert.equal(
-    toSqlText(flatMap(blocks, (g) => filter(g, (x) => field(x, 'operator')))),
+    toSqlText(ex.flatMap(blocks, (g) => ex.filter(g, (x) => ex.field(x, 'operator')))),
     'arrayFlatten(arrayMap(g -> arrayFilter(x -> x.4, g), arraySplit((x, c) -> c, cw, arrayMap((x, i) -> i = 1 OR x.1 != cw[i - 1].1, cw, arrayEnumerate(cw)))))',
   )
-  assert.equal(toSqlText(firstIndex(writes, (x) => field(x, 'operator'))), 'arrayFirstIndex(x -> x.4, cw)')
+  assert.equal(toSqlText(ex.firstIndex(writes, (x) => ex.field(x, 'operator'))), 'arrayFirstIndex(x -> x.4, cw)')
 })
 
 test('SQL: a rule over other columns (a list row), which must name every column the rule reads', () => {
@@ -176,14 +158,14 @@ test('SQL: a rule over other columns (a list row), which must name every column 
 })
 
 test('SQL: the moment is a bound parameter, and only toSql places it', () => {
-  const s = toSql(gt(col('now'), greatest(col('lastWriteMs'), 5)))(NOW)
+  const s = toSql(ex.gt(ex.col('now'), ex.greatest(ex.col('lastWriteMs'), 5)))(NOW)
   assert.equal(s.sql, "(toUnixTimestamp64Milli({now:DateTime64(3, 'UTC')}) > greatest(toUnixTimestamp64Milli(lw), 5))")
   assert.deepEqual(s.params, { now: '2026-01-01 00:00:00.000' })
-  assert.throws(() => toSqlText(gt(col('now'), 1)), /toSql/)
+  assert.throws(() => toSqlText(ex.gt(ex.col('now'), 1)), /toSql/)
 })
 
 test('evaluator: the median is the resume rules’ (quantileExactInclusive(0.5)), 0 for none', () => {
-  const m = median(diffs(map(col('writes'), (x) => field(x, 'at'))))
+  const m = ex.median(ex.diffs(ex.map(ex.col('writes'), (x) => ex.field(x, 'at'))))
   for (const times of [[], [5], [0, 10], [0, 10, 13], [0, 10, 13, 100], [0, 0, 0, 7, 7], [100, 90, 130]]) {
     const diffsOf = times.slice(1).map((t, i) => t - times[i])
     assert.equal(evaluate(m, { writes: times.map((t) => w('1', t)) }), resumeMedian(diffsOf), times.join())
@@ -194,20 +176,20 @@ test('evaluator: the median is the resume rules’ (quantileExactInclusive(0.5))
 
 test('evaluator: positions count from 1, negative ones from the end, and out of range read empty', () => {
   const writes = [w('1', 10, false, 'a'), w('1', 20, true, 'b'), w('2', 30, false, 'c')]
-  const at = (i: number) => evaluate(field(item(col('writes'), i), 'at'), { writes })
+  const at = (i: number) => evaluate(ex.field(ex.item(ex.col('writes'), i), 'at'), { writes })
   assert.deepEqual([1, 2, 3, 4, 0, -1, -3, -4].map(at), [10, 20, 30, 0, 0, 30, 10, 0])
-  assert.equal(evaluate(field(item(col('writes'), 9), 'trace'), { writes }), '')
-  assert.equal(evaluate(field(item(col('writes'), 9), 'operator'), { writes }), false)
+  assert.equal(evaluate(ex.field(ex.item(ex.col('writes'), 9), 'trace'), { writes }), '')
+  assert.equal(evaluate(ex.field(ex.item(ex.col('writes'), 9), 'operator'), { writes }), false)
   assert.equal(
     evaluate(
-      firstIndex(col('writes'), (x) => field(x, 'operator')),
+      ex.firstIndex(ex.col('writes'), (x) => ex.field(x, 'operator')),
       { writes },
     ),
     2,
   )
   assert.equal(
     evaluate(
-      firstIndex(col('writes'), (x) => eq(field(x, 'trace'), 'z')),
+      ex.firstIndex(ex.col('writes'), (x) => ex.eq(ex.field(x, 'trace'), 'z')),
       { writes },
     ),
     0,
@@ -216,39 +198,42 @@ test('evaluator: positions count from 1, negative ones from the end, and out of 
 
 test('evaluator: blocks, pairs, positions, filters', () => {
   const writes = [w('1', 0), w('1', 5, true), w('2', 7), w('1', 9)]
-  const blocks = splitBy(col('writes'), 'identity')
+  const blocks = ex.splitBy(ex.col('writes'), 'identity')
   assert.deepEqual(
     evaluate(
-      map(blocks, (g) => map(g, (x) => field(x, 'at'))),
+      ex.map(blocks, (g) => ex.map(g, (x) => ex.field(x, 'at'))),
       { writes },
     ),
     [[0, 5], [7], [9]],
   )
-  assert.deepEqual(evaluate(map(splitBy(col('writes'), 'identity'), (g) => map(g, (x) => field(x, 'at')))), [])
+  assert.deepEqual(
+    evaluate(ex.map(ex.splitBy(ex.col('writes'), 'identity'), (g) => ex.map(g, (x) => ex.field(x, 'at')))),
+    [],
+  )
   assert.deepEqual(
     evaluate(
-      flatMap(blocks, (g) => filter(g, (x) => not(field(x, 'operator')))),
+      ex.flatMap(blocks, (g) => ex.filter(g, (x) => ex.not(ex.field(x, 'operator')))),
       { writes },
     ).length,
     3,
   )
-  const pairs: E<boolean> = existsPairs(col('writes'), (a, b) => gt(field(a, 'at'), field(b, 'at')))
+  const pairs: E<boolean> = ex.existsPairs(ex.col('writes'), (a, b) => ex.gt(ex.field(a, 'at'), ex.field(b, 'at')))
   assert.equal(evaluate(pairs, { writes }), false)
   assert.equal(evaluate(pairs, { writes: [w('1', 3), w('1', 2)] }), true)
   assert.equal(evaluate(pairs, { writes: [w('1', 3)] }), false)
-  const atTwo = existsAt(col('writes'), (x, i) => and(eq(i, 2), field(x, 'operator')))
+  const atTwo = ex.existsAt(ex.col('writes'), (x, i) => ex.and(ex.eq(i, 2), ex.field(x, 'operator')))
   assert.equal(evaluate(atTwo, { writes }), true)
   assert.equal(evaluate(atTwo, { writes: [w('1', 0, true), w('1', 1)] }), false)
   assert.deepEqual(
     evaluate(
-      map(diffs(map(col('writes'), (x) => field(x, 'at'))), (d) => greatest(d, 0)),
+      ex.map(ex.diffs(ex.map(ex.col('writes'), (x) => ex.field(x, 'at'))), (d) => ex.greatest(d, 0)),
       { writes: [w('1', 5), w('1', 3), w('1', 8)] },
     ),
     [0, 5],
   )
-  assert.equal(evaluate(oneOf(col('status'), ['a', 'b']), { status: 'b' }), true)
+  assert.equal(evaluate(ex.oneOf(ex.col('status'), ['a', 'b']), { status: 'b' }), true)
   assert.equal(
-    evaluate(ge(col('chars'), mul(0.5, col('charLimit'))), {
+    evaluate(ex.ge(ex.col('chars'), ex.mul(0.5, ex.col('charLimit'))), {
       checkpoint: { ...EMPTY.checkpoint, chars: 5, charLimit: 10 },
     }),
     true,
@@ -264,24 +249,26 @@ test('evaluator: a let_ value is computed once, and and / or stop at the decidin
       return [w('1', 0), w('1', 1), w('1', 2)]
     },
   })
-  const e = let_(col('writes'), (ws) => exists(ws, (x) => exists(ws, (y) => gt(field(y, 'at'), field(x, 'at')))))
+  const e = ex.let_(ex.col('writes'), (ws) =>
+    ex.exists(ws, (x) => ex.exists(ws, (y) => ex.gt(ex.field(y, 'at'), ex.field(x, 'at')))),
+  )
   assert.equal(toEvaluator(e)(t, 0), true)
   assert.equal(reads, 1)
   reads = 0
   assert.equal(
     toEvaluator(
-      or(
-        gt(col('attempt'), -1),
-        exists(col('writes'), () => gt(1, 0)),
+      ex.or(
+        ex.gt(ex.col('attempt'), -1),
+        ex.exists(ex.col('writes'), () => ex.gt(1, 0)),
       ),
     )(t, 0),
     true,
   )
   assert.equal(
     toEvaluator(
-      and(
-        gt(col('attempt'), 5),
-        exists(col('writes'), () => gt(1, 0)),
+      ex.and(
+        ex.gt(ex.col('attempt'), 5),
+        ex.exists(ex.col('writes'), () => ex.gt(1, 0)),
       ),
     )(t, 0),
     false,
