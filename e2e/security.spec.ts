@@ -3,6 +3,7 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { DEMO_RUNS, EDGE_CASE } from '../lib/demo/scenarios'
 import { encodeSegment, links } from '../lib/links'
+import { runChanges } from '../lib/endpoints/runs'
 
 const runApi = `/api/runs/${[EDGE_CASE.org, EDGE_CASE.namespace, EDGE_CASE.agent, EDGE_CASE.runId].map(encodeSegment).join('/')}`
 
@@ -89,8 +90,8 @@ test('checkpoint content and reasons with HTML or script render as text, never r
   expect(dialogs).toBe(0)
 })
 
-test('no configured secret reaches the client bundles', async () => {
-  const sentinel = process.env.CLICKHOUSE_PASSWORD
+/** Every file served under /_next/static (scripts, styles, manifests). */
+function clientFiles(): string[] {
   const dir = path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'static')
   const files: string[] = []
   const walk = (d: string) => {
@@ -101,11 +102,31 @@ test('no configured secret reaches the client bundles', async () => {
     }
   }
   walk(dir)
+  return files
+}
+
+test('no configured secret reaches the client bundles', async () => {
+  const sentinel = process.env.CLICKHOUSE_PASSWORD
+  const files = clientFiles()
   expect(files.length).toBeGreaterThan(5)
   for (const f of files) {
     const text = fs.readFileSync(f, 'utf8')
     if (sentinel) expect(text.includes(sentinel), `${f} contains the ClickHouse password`).toBe(false)
     expect(text.includes('LOOM_RUNS_SESSION_SECRET'), `${f} names the session secret`).toBe(false)
     expect(/scrypt\$[A-Za-z0-9+/=]{16,}\$/.test(text), `${f} contains a password hash`).toBe(false)
+  }
+})
+
+test("the API's schemas stay on the server: no response description or input message is in the browser's scripts", async () => {
+  // One of each: a response field's description, an input check's message.
+  const described = runChanges.shape.since.description
+  expect(described).toBeTruthy()
+  const message = 'query has a parameter this route does not take'
+  const files = clientFiles().filter((f) => f.endsWith('.js'))
+  expect(files.length).toBeGreaterThan(5)
+  for (const f of files) {
+    const text = fs.readFileSync(f, 'utf8')
+    expect(text.includes(described!), `${f} carries the response schemas`).toBe(false)
+    expect(text.includes(message), `${f} carries the input schemas`).toBe(false)
   }
 })

@@ -4,17 +4,10 @@
  * them in this order.
  */
 import type { ZodType } from 'zod'
-import * as batchShapes from './batches'
-import * as blocks from './blocks'
-import * as consoleShapes from './console'
 import { endpoint, type ApiTag, type Endpoint, type Method } from './define'
-import * as input from './inputs'
 import { authKeys, healthKeys, runKeys, schemaKeys, viewKeys } from './keys'
-import * as runs from './runs'
-import { schemaReport } from './schema-report'
-import * as story from './story'
+import { batchShapes, blocks, consoleShapes, input, runs, schemaReport, story, viewShapes } from '#endpoint-schemas'
 import { searchOf } from './url'
-import * as viewShapes from './views'
 
 type RunRef = { org: string; namespace: string; agent: string; runId: string }
 
