@@ -7,7 +7,7 @@ import type { BlockRef } from '../loom/identity'
 import { versionString } from '../tables/values'
 import { runLatestRow } from '../loom/runs'
 import { wmLatestRow } from '../loom/working-memory'
-import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
+import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'
 import { blockScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { requireRun } from './run-detail'
@@ -18,7 +18,7 @@ import { markMissedCheckpoints } from '../resume/elsewhere'
 import { explainResume } from '../resume/explain'
 import { resumeFlowMermaid } from '../resume/mermaid'
 import { segments } from '../resume/segments'
-import type { OperatorAction, ResumePoint } from '../resume/types'
+import type { ElsewhereRow, OperatorAction, ResumePoint } from '../resume/types'
 import { runAudit } from './audit'
 import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
 import { tableExists } from '../clickhouse/schema-presence'
@@ -133,6 +133,23 @@ function accountOf<V extends Block>(
 export type RunBegins = { attempts: number; startedAt: string; lastBeginAt: string }
 
 /**
+ * What a block's resume story is read from: its physical rows, its captured history (null when
+ * the capture is not installed), its versions under other identities and the operator's writes.
+ */
+export type StoryReads = {
+  physical: WmRow[]
+  history: WmRow[] | null
+  elsewhere: ElsewhereRow[]
+  actions: OperatorAction[]
+}
+
+/** A block's resume story, as the block detail tells it. */
+export type ResumeStory = {
+  /** Captured history and physical rows together (a version may be in both). */ versions: Block[]
+  points: ResumePoint[]
+}
+
+/**
  * A block's versions (the same account as the block detail's) and its resume points, in the four
  * reads they need (no FINAL row, run row, near misses or blob): what comparing two runs shows of
  * their checkpoints. `begins`: the run row's, when the block is under its identity.
@@ -141,10 +158,7 @@ export async function blockResumeStory(
   ref: BlockRef,
   begins: RunBegins | null,
   signal?: AbortSignal,
-): Promise<{
-  /** Captured history and physical rows together (a version may be in both). */ versions: Block[]
-  points: ResumePoint[]
-}> {
+): Promise<ResumeStory> {
   const historyInstalled = await tableExists(tableNames().history, signal)
   const own = { agent: ref.agent, userId: ref.userId, sessionId: ref.sessionId }
   const [physical, history, elsewhere, actions] = await Promise.all([
@@ -153,14 +167,24 @@ export async function blockResumeStory(
     blockElsewhere(ref, own, signal),
     operatorActions(ref, signal),
   ])
-  const physicalBlocks = physical.map(toBlock)
-  const historyBlocks = history ? history.map(toBlock) : null
+  return resumeStoryFrom(ref, begins, { physical, history, elsewhere, actions })
+}
+
+/** blockResumeStory from reads already made (a comparison reads both its runs' in one statement). */
+export async function resumeStoryFrom(
+  ref: BlockRef,
+  begins: RunBegins | null,
+  reads: StoryReads,
+): Promise<ResumeStory> {
+  const own = { agent: ref.agent, userId: ref.userId, sessionId: ref.sessionId }
+  const physicalBlocks = reads.physical.map(toBlock)
+  const historyBlocks = reads.history ? reads.history.map(toBlock) : null
   const { basis } = accountOf(physicalBlocks, historyBlocks)
   const points = markMissedCheckpoints(
-    await detectResumePointsOffLoop(basis, { begins, operatorActions: actions }),
+    await detectResumePointsOffLoop(basis, { begins, operatorActions: reads.actions }),
     basis,
     own,
-    elsewhere,
+    reads.elsewhere,
   )
   return { versions: [...(historyBlocks ?? []), ...physicalBlocks], points }
 }

@@ -8,7 +8,8 @@ import type { ElsewhereRow, Identity } from '../resume/types'
 import { runIdentitiesScope } from './wm-run-scope'
 import { tableExists } from '../clickhouse/schema-presence'
 
-const rowSchema = z.object({
+/** A version of the block under another identity, as the resume detection reads it. */
+export const elsewhereRowSchema = z.object({
   agent: z.string(),
   user_id: z.string(),
   session_id: z.string(),
@@ -18,8 +19,19 @@ const rowSchema = z.object({
   content: z.string(),
 })
 
+/** A row of the block under another identity as the resume detection takes it. */
+export const toElsewhereRow = (r: z.infer<typeof elsewhereRowSchema>): ElsewhereRow => ({
+  agent: r.agent,
+  userId: r.user_id,
+  sessionId: r.session_id,
+  version: r.version,
+  isDeleted: r.is_deleted === 1,
+  updatedAt: r.updated_at,
+  content: r.content,
+})
+
 /** Rows kept per call: enough for any real near miss, bounded for a pathological one. */
-const MAX_ROWS = 2000
+export const ELSEWHERE_MAX_ROWS = 2000
 
 export type ElsewhereScope = { org: string; namespace: string; runId: string; blockKey: string }
 
@@ -52,17 +64,9 @@ export async function blockElsewhere(
      FROM ${trusted(table)}
      WHERE ${await otherIdentitiesOfBlock(scope, own, signal)}
      ORDER BY updated_at DESC
-     LIMIT ${trusted(String(MAX_ROWS))}`,
-    rowSchema,
+     LIMIT ${trusted(String(ELSEWHERE_MAX_ROWS))}`,
+    elsewhereRowSchema,
     { signal },
   )
-  return rows.map((r) => ({
-    agent: r.agent,
-    userId: r.user_id,
-    sessionId: r.session_id,
-    version: r.version,
-    isDeleted: r.is_deleted === 1,
-    updatedAt: r.updated_at,
-    content: r.content,
-  }))
+  return rows.map(toElsewhereRow)
 }

@@ -8,7 +8,7 @@ import type { RunDetail, RunSummary } from '../endpoints/runs'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
-import { RUN_COLUMNS, runRowSchema } from '../tables/runs'
+import { RUN_COLUMNS, runRowSchema, type RunRow } from '../tables/runs'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
 import type { RunFlag } from '../triage/flags'
 import { FLAG_QUERY_SETTINGS, keptRunFlags, runFlagsFrom, runFlagsQueries } from '../run-set/run-flags'
@@ -16,15 +16,25 @@ import { runRowSummary } from './runs'
 import { runIndexReady } from '../run-set/run-index'
 import { workingMemoryRunScope } from './wm-run-scope'
 
-const spanSchema = z.object({
+/**
+ * A run's working memory at a glance, in one pass without content: its blocks, versions, first
+ * write and the identity of the newest write. Aggregates over no rows read as none.
+ */
+export const SPAN_COLUMNS = `uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
+         if(count() = 0, NULL, toString(min(updated_at))) AS oldest_at,
+         argMax(user_id, (updated_at, version)) AS newest_user_id,
+         argMax(session_id, (updated_at, version)) AS newest_session_id`
+
+export const spanSchema = z.object({
   blocks: z.coerce.number(),
   versions: z.coerce.number(),
   oldest_at: z.string().nullable(),
   newest_user_id: z.string(),
   newest_session_id: z.string(),
 })
+export type RunSpan = z.infer<typeof spanSchema>
 
-const parsedRows = <S extends z.ZodType>(rows: string[], schema: S): z.infer<S>[] =>
+export const parsedRows = <S extends z.ZodType>(rows: string[], schema: S): z.infer<S>[] =>
   rows.map((json) => schema.parse(JSON.parse(json)))
 
 /**
@@ -44,14 +54,11 @@ async function runHeader(run: RunRef, signal?: AbortSignal) {
   const flagKey = { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
   // Flags a list kept a moment ago are used as they are; otherwise the statement carries what decides them.
   const kept = indexed ? keptRunFlags(flagKey) : []
-  const fq = kept ? null : await runFlagsQueries(flagKey)
+  const fq = kept ? null : await runFlagsQueries([flagKey])
   const parts = await selectRows(
     sql`SELECT 'run' AS part, formatRowNoNewline('JSONEachRow', *) AS json FROM (SELECT ${trusted(RUN_COLUMNS)} FROM ${trusted(source(t.runs, { final: true }))} WHERE ${scope} LIMIT 1)
      UNION ALL SELECT 'checkpoint', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(t.workingMemory, { final: true }))} WHERE ${wmScope} AND block_key = 'checkpoint')
-     UNION ALL SELECT 'span', formatRowNoNewline('JSONEachRow', *) FROM (SELECT uniqExact(user_id, session_id, block_key) AS blocks, count() AS versions,
-         if(count() = 0, NULL, toString(min(updated_at))) AS oldest_at,
-         argMax(user_id, (updated_at, version)) AS newest_user_id,
-         argMax(session_id, (updated_at, version)) AS newest_session_id
+     UNION ALL SELECT 'span', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(SPAN_COLUMNS)}
        FROM ${trusted(source(t.workingMemory))} WHERE ${wmScope})
      UNION ALL SELECT 'turns', toString(count()) FROM ${trusted(source(t.turns))} WHERE ${scope}
      UNION ALL SELECT 'memories', toString(uniqExact(memory_key)) FROM ${trusted(source(t.memory))} WHERE ${scope}
@@ -75,8 +82,52 @@ async function runHeader(run: RunRef, signal?: AbortSignal) {
     span: parsedRows(of('span'), spanSchema)[0],
     counts: { turns: num('turns'), memories: num('memories'), searches: num('searches'), blobs: num('blobs') },
     flags: kept ? async (): Promise<RunFlag[]> => kept : () => runFlagsFrom(flagKey, flagRows, signal),
-  }
+  } satisfies HeaderParts & { row: RunRow | null }
 }
+
+/**
+ * The run row's columns a header shows: not the request, answer or metadata (no header shows them),
+ * nor the memories and keys the run used (the run page's header adds those).
+ */
+export const headerRowSchema = runRowSchema.pick({
+  org: true,
+  namespace: true,
+  agent: true,
+  user_id: true,
+  session_id: true,
+  run_id: true,
+  goal: true,
+  model: true,
+  status: true,
+  outcome: true,
+  reflection: true,
+  attempt: true,
+  turns: true,
+  input_tokens: true,
+  output_tokens: true,
+  cost_usd: true,
+  started_at: true,
+  last_begin_at: true,
+  completed_at: true,
+  duration_ms: true,
+})
+export type HeaderRunRow = z.infer<typeof headerRowSchema>
+
+/**
+ * What a run's header is made of, as one statement reads it (the run page's, or a comparison's
+ * for both its runs): the run row FINAL returns (null without one), the latest version of each of
+ * its checkpoint blocks, its working memory at a glance, the counts of its other tables and its flags.
+ */
+export type HeaderParts = {
+  row: HeaderRunRow | null
+  checkpoints: Block[]
+  span: RunSpan
+  counts: { turns: number; memories: number; searches: number; blobs: number }
+  flags: () => Promise<RunFlag[]>
+}
+
+/** The header a run's parts make: everything of RunDetail but the lists only the run page shows. */
+export type RunHeader = Omit<RunDetail, 'memoriesUsed' | 'recalledKeys'>
 
 /**
  * Throws the run's 404 unless it exists: a row in `loom.runs` or any working-memory write, the
@@ -111,7 +162,30 @@ export async function runDetailAndCheckpoint(
   run: RunRef,
   signal?: AbortSignal,
 ): Promise<{ detail: RunDetail; checkpoint: Block | null }> {
-  const { row, checkpoints, span, counts: otherCounts, flags: flagsOf } = await runHeader(run, signal)
+  const parts = await runHeader(run, signal)
+  const { header, checkpoint } = await headerFrom(run, parts)
+  const detail: RunDetail = {
+    run: header.run,
+    memoriesUsed: parts.row?.memories_used ?? [],
+    recalledKeys: parts.row?.recalled_keys ?? [],
+    inputTokens: header.inputTokens,
+    outputTokens: header.outputTokens,
+    model: header.model,
+    counts: header.counts,
+  }
+  return { detail, checkpoint }
+}
+
+/**
+ * A run's header from its parts, with the checkpoint it names (its own checkpoint block's latest
+ * version, else the newest of its others). Throws the run's 404 when it has neither a run row nor
+ * any working-memory write.
+ */
+export async function headerFrom(
+  run: RunRef,
+  parts: HeaderParts,
+): Promise<{ header: RunHeader; checkpoint: Block | null }> {
+  const { row, checkpoints, span, counts: otherCounts, flags: flagsOf } = parts
   const counts = { ...otherCounts, blocks: span.blocks, versions: span.versions }
   if (!row && span.versions === 0) throw runNotFound(run)
   const own = row ? checkpoints.find((c) => c.userId === row.user_id && c.sessionId === row.session_id) : undefined
@@ -147,7 +221,7 @@ export async function runDetailAndCheckpoint(
         flags: [],
       }
   summary.flags = await flagsOf()
-  const detail: RunDetail = {
+  const header: RunHeader = {
     run: {
       ...summary,
       reflection: row?.reflection ?? '',
@@ -155,12 +229,10 @@ export async function runDetailAndCheckpoint(
       lastBeginAt: row?.last_begin_at ?? null,
       hasRunRow: !!row,
     },
-    memoriesUsed: row?.memories_used ?? [],
-    recalledKeys: row?.recalled_keys ?? [],
     inputTokens: row?.input_tokens ?? 0,
     outputTokens: row?.output_tokens ?? 0,
     model: row?.model ?? '',
     counts,
   }
-  return { detail, checkpoint: cp ?? null }
+  return { header, checkpoint: cp ?? null }
 }

@@ -22,15 +22,30 @@ function tailIdentities(columns: string, where: Sql): Sql | null {
   return sql`SELECT ${trusted(columns)} FROM ${trusted(tail.table)} WHERE ${where} AND ${trusted(PART_MAX_BLOCK)} > ${param('tail_after', 'UInt64', tail.afterBlock)}`
 }
 
+/**
+ * `(columns) IN` the identities the run index saw under `where`, with those of the rows written
+ * since its last batch; null when the index cannot tell (not installed, or not known yet which rows
+ * are derived): the caller reads the whole range, exact.
+ */
+async function indexedIdentities(where: Sql, columns: string, signal?: AbortSignal): Promise<Sql | null> {
+  if (!(await runIndexReady(signal))) return null
+  const tail = tailIdentities(columns, where)
+  if (!tail) return null
+  return sql`(${trusted(columns)}) IN (SELECT ${trusted(columns)} FROM ${trusted(indexNames().sessions)} WHERE ${where}
+    UNION ALL ${tail})`
+}
+
 /** One run's rows in working memory (or its history copy). */
 export async function workingMemoryRunScope(run: RunRef, signal?: AbortSignal): Promise<Sql> {
   const scope = runScope(run)
-  if (!(await runIndexReady(signal))) return scope
-  const tail = underivedTail()
-  // Not known yet which rows are derived: the run's whole agent range, exact.
-  if (!tail) return scope
-  return sql`${scope} AND (user_id, session_id) IN (SELECT user_id, session_id FROM ${trusted(indexNames().sessions)} WHERE ${scope}
-    UNION ALL ${tailIdentities('user_id, session_id', scope)!})`
+  const identities = await indexedIdentities(scope, 'user_id, session_id', signal)
+  return identities ? sql`${scope} AND ${identities}` : scope
+}
+
+/** Several runs' rows in working memory: `keys` binds their (org, namespace, agent, run_id). */
+export async function workingMemoryRunsScope(keys: Sql, signal?: AbortSignal): Promise<Sql> {
+  const identities = await indexedIdentities(keys, 'org, namespace, agent, user_id, session_id, run_id', signal)
+  return identities ? sql`${keys} AND ${identities}` : keys
 }
 
 /**
@@ -41,11 +56,12 @@ export async function runIdentitiesScope(
   run: { org: string; namespace: string; runId: string },
   signal?: AbortSignal,
 ): Promise<Sql> {
-  if (!(await runIndexReady(signal))) return trusted('1')
   const where = sql`org = ${param('org', 'String', run.org)} AND namespace = ${param('namespace', 'String', run.namespace)}
       AND run_id = ${param('run_id', 'String', run.runId)}`
-  const tail = tailIdentities('agent, user_id, session_id', where)
-  if (!tail) return trusted('1')
-  return sql`(agent, user_id, session_id) IN (SELECT agent, user_id, session_id FROM ${trusted(indexNames().sessions)} WHERE ${where}
-    UNION ALL ${tail})`
+  return (await indexedIdentities(where, 'agent, user_id, session_id', signal)) ?? trusted('1')
+}
+
+/** The same for several run_ids at once: `ids` binds their (org, namespace, run_id). */
+export async function runsIdentitiesScope(ids: Sql, signal?: AbortSignal): Promise<Sql> {
+  return (await indexedIdentities(ids, 'org, namespace, run_id, agent, user_id, session_id', signal)) ?? trusted('1')
 }

@@ -339,19 +339,20 @@ export function keptRunFlags(run: FlaggedRun): RunFlag[] | undefined {
 }
 
 /**
- * What decides one run's flags, as two queries another statement can carry (the run header's):
- * the run's merged triage row, and the near-miss candidate rows naming its run_id. `runFlagsFrom`
- * decides them as flagsOfRuns does; settings FLAG_QUERY_SETTINGS. A reader asks `keptRunFlags`
- * first: flags a list kept a moment ago need neither.
+ * What decides a few runs' flags (one run's for the run header, both runs' for a comparison), as
+ * two queries another statement can carry: each run's merged triage row, and the near-miss
+ * candidate rows naming their run_ids. `runFlagsFrom` decides a run's from its own rows, as
+ * flagsOfRuns does; settings FLAG_QUERY_SETTINGS. A reader asks `keptRunFlags` first: flags a list
+ * kept a moment ago need neither.
  */
-export async function runFlagsQueries(run: FlaggedRun): Promise<{ rows: Sql; candidates: Sql }> {
+export async function runFlagsQueries(runs: readonly FlaggedRun[]): Promise<{ rows: Sql; candidates: Sql }> {
   return {
     rows: await triageColumnsSql(
       notNearMiss(RUN_FLAGS),
-      [inRunKeys('flag_keys', [run])],
-      inAgentKeys('flag_blob_agents', [run]),
+      [inRunKeys('flag_keys', runs)],
+      inAgentKeys('flag_blob_agents', runs),
     ),
-    candidates: nearMissCandidatesSql(inIds([idOf(run)])),
+    candidates: nearMissCandidatesSql(inIds(runs.map(idOf))),
   }
 }
 
