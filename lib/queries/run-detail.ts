@@ -8,7 +8,7 @@ import type { RunDetail, RunSummary } from '../endpoints/runs'
 import type { RunRef } from '../loom/identity'
 import { runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
-import { RUN_COLUMNS, runRowSchema, type RunRow } from '../tables/runs'
+import { runRowSchema } from '../tables/runs'
 import { toBlock, WM_COLUMNS, wmRowSchema } from '../tables/working-memory'
 import type { RunFlag } from '../triage/flags'
 import { FLAG_QUERY_SETTINGS, keptRunFlags, runFlagsFrom, runFlagsQueries } from '../run-set/run-flags'
@@ -38,54 +38,6 @@ export const parsedRows = <S extends z.ZodType>(rows: string[], schema: S): z.in
   rows.map((json) => schema.parse(JSON.parse(json)))
 
 /**
- * Everything the run header shows, in one statement of key lookups, one UNION ALL branch per part
- * (each row: the part's name and a row as JSONEachRow writes it, or a count): the run row FINAL
- * returns (its highest version), the latest version of each of its checkpoint blocks (one per
- * user_id, session_id), its working memory at a glance (blocks, versions, first write and the
- * identity of the newest write, in one pass without content), the counts of its other tables and,
- * with the run index, the rows its flags are decided from. Each branch binds its table's
- * sorting-key prefix. One statement of branches costs the engine about two thirds of the six
- * statements it replaces (and of the same reads as scalar subqueries of one row).
- */
-async function runHeader(run: RunRef, signal?: AbortSignal) {
-  const t = tableNames()
-  const scope = runScope(run)
-  const [wmScope, indexed] = await Promise.all([workingMemoryRunScope(run, signal), runIndexReady(signal)])
-  const flagKey = { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
-  // Flags a list kept a moment ago are used as they are; otherwise the statement carries what decides them.
-  const kept = indexed ? keptRunFlags(flagKey) : []
-  const fq = kept ? null : await runFlagsQueries([flagKey])
-  const parts = await selectRows(
-    sql`SELECT 'run' AS part, formatRowNoNewline('JSONEachRow', *) AS json FROM (SELECT ${trusted(RUN_COLUMNS)} FROM ${trusted(source(t.runs, { final: true }))} WHERE ${scope} LIMIT 1)
-     UNION ALL SELECT 'checkpoint', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(t.workingMemory, { final: true }))} WHERE ${wmScope} AND block_key = 'checkpoint')
-     UNION ALL SELECT 'span', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(SPAN_COLUMNS)}
-       FROM ${trusted(source(t.workingMemory))} WHERE ${wmScope})
-     UNION ALL SELECT 'turns', toString(count()) FROM ${trusted(source(t.turns))} WHERE ${scope}
-     UNION ALL SELECT 'memories', toString(uniqExact(memory_key)) FROM ${trusted(source(t.memory))} WHERE ${scope}
-     UNION ALL SELECT 'searches', toString(count()) FROM ${trusted(source(t.searchTrace))} WHERE ${scope}
-     UNION ALL SELECT 'blobs', toString(count()) FROM ${trusted(source(t.contextBlobs))} WHERE ${scope}
-     ${
-       fq
-         ? sql`UNION ALL SELECT 'flags', formatRowNoNewline('JSONEachRow', *) FROM (${fq.rows})
-     UNION ALL SELECT 'near', toString(count()) FROM (${fq.candidates})`
-         : trusted('')
-     }`,
-    z.object({ part: z.string(), json: z.string() }),
-    { signal, settings: FLAG_QUERY_SETTINGS },
-  )
-  const of = (part: string) => parts.filter((x) => x.part === part).map((x) => x.json)
-  const num = (part: string) => Number(of(part)[0] ?? 0)
-  const flagRows = { rows: of('flags'), nearMissCandidates: num('near') }
-  return {
-    row: parsedRows(of('run'), runRowSchema)[0] ?? null,
-    checkpoints: parsedRows(of('checkpoint'), wmRowSchema).map(toBlock),
-    span: parsedRows(of('span'), spanSchema)[0],
-    counts: { turns: num('turns'), memories: num('memories'), searches: num('searches'), blobs: num('blobs') },
-    flags: kept ? async (): Promise<RunFlag[]> => kept : () => runFlagsFrom(flagKey, flagRows, signal),
-  } satisfies HeaderParts & { row: RunRow | null }
-}
-
-/**
  * The run row's columns a header shows: not the request, answer or metadata (no header shows them),
  * nor the memories and keys the run used (the run page's header adds those).
  */
@@ -112,6 +64,61 @@ export const headerRowSchema = runRowSchema.pick({
   duration_ms: true,
 })
 export type HeaderRunRow = z.infer<typeof headerRowSchema>
+
+/** The run page's header adds the memories and keys the run used. */
+const pageRowSchema = headerRowSchema.extend({
+  memories_used: runRowSchema.shape.memories_used,
+  recalled_keys: runRowSchema.shape.recalled_keys,
+})
+const PAGE_RUN_COLUMNS = Object.keys(pageRowSchema.shape).join(', ')
+
+/**
+ * Everything the run header shows, in one statement of key lookups, one UNION ALL branch per part
+ * (each row: the part's name and a row as JSONEachRow writes it, or a count): the run row FINAL
+ * returns (its highest version), the latest version of each of its checkpoint blocks (one per
+ * user_id, session_id), its working memory at a glance (blocks, versions, first write and the
+ * identity of the newest write, in one pass without content), the counts of its other tables and,
+ * with the run index, the rows its flags are decided from. Each branch binds its table's
+ * sorting-key prefix. One statement of branches costs the engine about two thirds of the six
+ * statements it replaces (and of the same reads as scalar subqueries of one row).
+ */
+async function runHeader(run: RunRef, signal?: AbortSignal) {
+  const t = tableNames()
+  const scope = runScope(run)
+  const [wmScope, indexed] = await Promise.all([workingMemoryRunScope(run, signal), runIndexReady(signal)])
+  const flagKey = { org: run.org, namespace: run.namespace, agent: run.agent, run_id: run.runId }
+  // Flags a list kept a moment ago are used as they are; otherwise the statement carries what decides them.
+  const kept = indexed ? keptRunFlags(flagKey) : []
+  const fq = kept ? null : await runFlagsQueries([flagKey])
+  const parts = await selectRows(
+    sql`SELECT 'run' AS part, formatRowNoNewline('JSONEachRow', *) AS json FROM (SELECT ${trusted(PAGE_RUN_COLUMNS)} FROM ${trusted(source(t.runs, { final: true }))} WHERE ${scope} LIMIT 1)
+     UNION ALL SELECT 'checkpoint', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(t.workingMemory, { final: true }))} WHERE ${wmScope} AND block_key = 'checkpoint')
+     UNION ALL SELECT 'span', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(SPAN_COLUMNS)}
+       FROM ${trusted(source(t.workingMemory))} WHERE ${wmScope})
+     UNION ALL SELECT 'turns', toString(count()) FROM ${trusted(source(t.turns))} WHERE ${scope}
+     UNION ALL SELECT 'memories', toString(uniqExact(memory_key)) FROM ${trusted(source(t.memory))} WHERE ${scope}
+     UNION ALL SELECT 'searches', toString(count()) FROM ${trusted(source(t.searchTrace))} WHERE ${scope}
+     UNION ALL SELECT 'blobs', toString(count()) FROM ${trusted(source(t.contextBlobs))} WHERE ${scope}
+     ${
+       fq
+         ? sql`UNION ALL SELECT 'flags', formatRowNoNewline('JSONEachRow', *) FROM (${fq.rows})
+     UNION ALL SELECT 'near', toString(count()) FROM (${fq.candidates})`
+         : trusted('')
+     }`,
+    z.object({ part: z.string(), json: z.string() }),
+    { signal, settings: FLAG_QUERY_SETTINGS },
+  )
+  const of = (part: string) => parts.filter((x) => x.part === part).map((x) => x.json)
+  const num = (part: string) => Number(of(part)[0] ?? 0)
+  const flagRows = { rows: of('flags'), nearMissCandidates: num('near') }
+  return {
+    row: parsedRows(of('run'), pageRowSchema)[0] ?? null,
+    checkpoints: parsedRows(of('checkpoint'), wmRowSchema).map(toBlock),
+    span: parsedRows(of('span'), spanSchema)[0],
+    counts: { turns: num('turns'), memories: num('memories'), searches: num('searches'), blobs: num('blobs') },
+    flags: kept ? async (): Promise<RunFlag[]> => kept : () => runFlagsFrom(flagKey, flagRows, signal),
+  } satisfies HeaderParts & { row: z.infer<typeof pageRowSchema> | null }
+}
 
 /**
  * What a run's header is made of, as one statement reads it (the run page's, or a comparison's
