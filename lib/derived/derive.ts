@@ -18,7 +18,6 @@
  */
 import 'server-only'
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { TupleParam } from '@clickhouse/client'
 import { z } from 'zod'
 import { getClient } from '../clickhouse/client'
 import { classifyClickHouseError, onQueryEvent, runCommandWith, selectRows } from '../clickhouse/query'
@@ -198,10 +197,15 @@ async function writeLog(ctx: DeriveContext, row: LogRow, runsCount: number, elap
 /** The highest block number written so far to the working-memory source and to loom.runs. */
 export async function watermarks(ctx: DeriveContext): Promise<{ history: number; runs: number }> {
   const wmTable = ctx.history ? ctx.t.history : ctx.t.workingMemory
-  const split = (name: string) => new TupleParam([name.slice(0, name.indexOf('.')), name.slice(name.indexOf('.') + 1)])
+  const split = (name: string) => [name.slice(0, name.indexOf('.')), name.slice(name.indexOf('.') + 1)]
+  const [hd, ht] = split(wmTable)
+  const [rd, rt] = split(ctx.t.runs)
+  // Equalities on database and table: system.parts then lists only those tables' parts. A tuple IN
+  // is not pushed down, and it read every part of every table (35 ms against 3 on the demo data).
   const rows = await selectRows(
     sql`SELECT concat(database, '.', table) AS name, max(max_block_number) AS mx FROM system.parts
-     WHERE active AND (database, table) IN ${param('tables', 'Array(Tuple(String, String))', [split(wmTable), split(ctx.t.runs)])}
+     WHERE active AND ((database = ${param('hd', 'String', hd)} AND table = ${param('ht', 'String', ht)})
+       OR (database = ${param('rd', 'String', rd)} AND table = ${param('rt', 'String', rt)}))
      GROUP BY database, table`,
     z.object({ name: z.string(), mx: z.coerce.number() }),
   )
