@@ -96,6 +96,9 @@ export type PageTiming = {
   note?: string
 }
 
+/** Wait after opening a fresh context, before navigating (see timePage). */
+const SETTLE_MS = 1000
+
 const debug = (s: string) => {
   if (process.env.BENCH_DEBUG) process.stderr.write(`    [browser] ${s}\n`)
 }
@@ -120,6 +123,10 @@ export async function timePage(
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true })
     const page = await context.newPage()
     await page.addInitScript({ content: `(${PROBE})(${JSON.stringify(selectors)})` })
+    // Closing the last context and opening this one (a new renderer process) keeps a core busy for
+    // a while after newPage() returns; on a small machine whose cores the server shares, that
+    // slowed the page's own load by 200-300 ms. An operator's browser is already running: settle.
+    await page.waitForTimeout(SETTLE_MS)
     debug(`load ${i} ${url}`)
     await page.goto(url, { waitUntil: 'commit' })
     try {
