@@ -5,10 +5,9 @@ import { chTimeToIso } from '../tables/time'
 import type { BlobFlag, Block, BlockDetail, NearMiss, VersionRow } from '../endpoints/blocks'
 import type { BlockRef } from '../loom/identity'
 import { versionString } from '../tables/values'
-import { runLatestRow } from '../loom/runs'
-import { wmLatestRow } from '../loom/working-memory'
+import { RUN_COLUMNS, runRowSchema, type RunRow } from '../tables/runs'
 import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'
-import { blockScope } from '../loom/scope'
+import { blockScope, runScope } from '../loom/scope'
 import { tableNames, source } from '../loom/tables'
 import { requireRun } from './run-detail'
 import { accountAttempts, describeAttempts } from '../resume/attempts'
@@ -20,7 +19,14 @@ import { resumeFlowMermaid } from '../resume/mermaid'
 import { segments } from '../resume/segments'
 import type { ElsewhereRow, OperatorAction, ResumePoint } from '../resume/types'
 import { runAudit } from './audit'
-import { blockElsewhere, otherIdentitiesOfBlock } from './checkpoint-elsewhere'
+import {
+  blockElsewhere,
+  ELSEWHERE_MAX_ROWS,
+  elsewhereRowSchema,
+  otherIdentitiesOfBlock,
+  toElsewhereRow,
+} from './checkpoint-elsewhere'
+import { parsedRows } from './run-detail'
 import { tableExists } from '../clickhouse/schema-presence'
 
 /** Every physical row, read without FINAL: versions merges have not collapsed yet. */
@@ -54,30 +60,73 @@ const nearMissSchema = z.object({
   updated_at: z.string().transform(chTimeToIso),
 })
 
+const toNearMiss = (r: z.infer<typeof nearMissSchema>): NearMiss => ({
+  agent: r.agent,
+  userId: r.user_id,
+  sessionId: r.session_id,
+  blockKey: r.block_key,
+  version: r.version,
+  isDeleted: r.is_deleted === 1,
+  updatedAt: r.updated_at,
+})
+
+const historyRowSchema = wmRowSchema.extend({ captured_at: z.string() })
+const physicalRowSchema = wmRowSchema.extend({ part: z.string() })
+
+const byVersionDesc = (a: { version: string }, b: { version: string }) => {
+  const d = BigInt(b.version) - BigInt(a.version)
+  return d > 0n ? 1 : d < 0n ? -1 : 0
+}
+const byTextDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
+
 /**
- * Blocks with the same run_id and block_key under another (user_id, session_id) or another
- * agent of the namespace: a resume under the asked identity would not see them.
- * Bound by the (org, namespace) prefix of the sorting key.
+ * What the block detail reads of working memory, its history and the run row, in one statement of
+ * key lookups (one UNION ALL branch per part, each row a part's name and a row as JSONEachRow writes
+ * it), where it was six: the row FINAL returns for the block; every physical row (versions merges
+ * have not collapsed yet, with their part); the captured history; the run row FINAL returns; the
+ * newest 50 rows FINAL returns of the same run_id and block_key under another identity (near
+ * misses); and the newest versions under another identity from the history (or the unmerged rows),
+ * for the resume detection. Each branch binds its table's sorting-key prefix; rows of one branch may
+ * reach the client in more than one block, so each part is put back in the order it asks for.
  */
-async function nearMisses(ref: BlockRef, signal?: AbortSignal): Promise<NearMiss[]> {
-  const rows = await selectRows(
-    sql`SELECT agent, user_id, session_id, block_key, version, is_deleted, updated_at
-     FROM ${trusted(source(tableNames().workingMemory, { final: true }))}
-     WHERE ${await otherIdentitiesOfBlock(ref, ref, signal)}
-     ORDER BY updated_at DESC
-     LIMIT 50`,
-    nearMissSchema,
+async function readBlockParts(ref: BlockRef, historyInstalled: boolean, signal?: AbortSignal) {
+  const t = tableNames()
+  const scope = blockScope(ref)
+  const others = await otherIdentitiesOfBlock(ref, ref, signal)
+  const parts = await selectRows(
+    sql`SELECT 'final' AS part, formatRowNoNewline('JSONEachRow', *) AS json FROM (SELECT ${trusted(WM_COLUMNS)} FROM ${trusted(source(t.workingMemory, { final: true }))} WHERE ${scope} LIMIT 1)
+     UNION ALL SELECT 'physical', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(WM_COLUMNS)}, _part AS part FROM ${trusted(source(t.workingMemory, { part: true }))} WHERE ${scope})
+     ${
+       historyInstalled
+         ? sql`UNION ALL SELECT 'history', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(WM_COLUMNS)}, captured_at FROM ${trusted(t.history)} WHERE ${scope})`
+         : trusted('')
+     }
+     UNION ALL SELECT 'run', formatRowNoNewline('JSONEachRow', *) FROM (SELECT ${trusted(RUN_COLUMNS)} FROM ${trusted(source(t.runs, { final: true }))} WHERE ${runScope(ref)} LIMIT 1)
+     UNION ALL SELECT 'near', formatRowNoNewline('JSONEachRow', *) FROM (SELECT agent, user_id, session_id, block_key, version, is_deleted, updated_at
+       FROM ${trusted(source(t.workingMemory, { final: true }))} WHERE ${others} ORDER BY updated_at DESC LIMIT 50)
+     UNION ALL SELECT 'elsewhere', formatRowNoNewline('JSONEachRow', *) FROM (SELECT agent, user_id, session_id, version, is_deleted, updated_at, content
+       FROM ${trusted(historyInstalled ? t.history : source(t.workingMemory))} WHERE ${others}
+       ORDER BY updated_at DESC LIMIT ${trusted(String(ELSEWHERE_MAX_ROWS))})`,
+    z.object({ part: z.string(), json: z.string() }),
     { signal },
   )
-  return rows.map((r) => ({
-    agent: r.agent,
-    userId: r.user_id,
-    sessionId: r.session_id,
-    blockKey: r.block_key,
-    version: r.version,
-    isDeleted: r.is_deleted === 1,
-    updatedAt: r.updated_at,
-  }))
+  const of = (part: string) => parts.filter((x) => x.part === part).map((x) => x.json)
+  const newestFirst = (x: { updated_at: string }, y: { updated_at: string }) => byTextDesc(x.updated_at, y.updated_at)
+  return {
+    finalRow: parsedRows(of('final'), wmRowSchema)[0] ?? null,
+    physical: parsedRows(of('physical'), physicalRowSchema).sort(
+      (x, y) => byVersionDesc(x, y) || byTextDesc(x.updated_at, y.updated_at),
+    ),
+    history: historyInstalled
+      ? parsedRows(of('history'), historyRowSchema).sort(
+          (x, y) =>
+            byVersionDesc(x, y) || byTextDesc(x.updated_at, y.updated_at) || byTextDesc(x.captured_at, y.captured_at),
+        )
+      : null,
+    run: (parsedRows(of('run'), runRowSchema)[0] ?? null) as RunRow | null,
+    misses: parsedRows(of('near'), nearMissSchema).sort(newestFirst).map(toNearMiss),
+    elsewhere: parsedRows(of('elsewhere'), elsewhereRowSchema).sort(newestFirst).map(toElsewhereRow),
+  }
 }
 
 /** The blob_key a JSON checkpoint points at, if any. */
@@ -197,13 +246,8 @@ export async function resumeStoryFrom(
 export async function getBlockDetail(ref: BlockRef, signal?: AbortSignal): Promise<BlockDetail> {
   const historyInstalled = await tableExists(tableNames().history, signal)
   const own = { agent: ref.agent, userId: ref.userId, sessionId: ref.sessionId }
-  const [finalRow, physical, history, run, misses, elsewhere, actions] = await Promise.all([
-    wmLatestRow(ref, signal),
-    physicalVersions(ref, signal),
-    historyInstalled ? historyVersions(ref, signal) : Promise.resolve(null),
-    runLatestRow(ref, signal),
-    nearMisses(ref, signal),
-    blockElsewhere(ref, own, signal),
+  const [{ finalRow, physical, history, run, misses, elsewhere }, actions] = await Promise.all([
+    readBlockParts(ref, historyInstalled, signal),
     operatorActions(ref, signal),
   ])
   // No such block and no run row: the run exists only if it wrote something else.
