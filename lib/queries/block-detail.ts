@@ -73,11 +73,12 @@ const toNearMiss = (r: z.infer<typeof nearMissSchema>): NearMiss => ({
 const historyRowSchema = wmRowSchema.extend({ captured_at: z.string() })
 const physicalRowSchema = wmRowSchema.extend({ part: z.string() })
 
-const byVersionDesc = (a: { version: string }, b: { version: string }) => {
+/** Orders rows newest version first, and texts (times as the engine writes them) latest first. */
+export const byVersionDesc = (a: { version: string }, b: { version: string }) => {
   const d = BigInt(b.version) - BigInt(a.version)
   return d > 0n ? 1 : d < 0n ? -1 : 0
 }
-const byTextDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
+export const byTextDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
 
 /**
  * What the block detail reads of working memory, its history and the run row, in one statement of

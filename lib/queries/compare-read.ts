@@ -19,7 +19,7 @@ import { FLAG_QUERY_SETTINGS, keptRunFlags, runFlagsFrom, runFlagsQueries } from
 import { runIndexReady } from '../run-set/run-index'
 import { toBlock, WM_COLUMNS, wmRowSchema, type WmRow } from '../tables/working-memory'
 import type { RunFlag } from '../triage/flags'
-import type { StoryReads } from './block-detail'
+import { byTextDesc, byVersionDesc, type StoryReads } from './block-detail'
 import { ELSEWHERE_MAX_ROWS, elsewhereRowSchema as elsewhereRow, toElsewhereRow } from './checkpoint-elsewhere'
 import { headerRowSchema, parsedRows, SPAN_COLUMNS, spanSchema, type HeaderParts, type RunSpan } from './run-detail'
 import { runsIdentitiesScope, workingMemoryRunsScope } from './wm-run-scope'
@@ -42,12 +42,6 @@ const elsewhereRowSchema = elsewhereRow.extend({
 const nearRowSchema = z.object({ org: z.string(), namespace: z.string(), run_id: z.string() })
 
 const EMPTY_SPAN: RunSpan = { blocks: 0, versions: 0, oldest_at: null, newest_user_id: '', newest_session_id: '' }
-
-const byVersionDesc = (a: { version: string }, b: { version: string }) => {
-  const d = BigInt(b.version) - BigInt(a.version)
-  return d > 0n ? 1 : d < 0n ? -1 : 0
-}
-const byTextDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
 
 /** Items by key, each list in the items' order. */
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
