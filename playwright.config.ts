@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium'
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from './scripts/chromium'
 
 // The port is chosen once by scripts/test-all.sh and passed by environment, since
 // Playwright loads this file again in every worker.
@@ -21,7 +21,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
   },
